@@ -1,0 +1,115 @@
+"""n-best precision curves and gamma-acceptance sets (Evert 2004, §2, Figures 1 and 2)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .errors import ParameterError
+from .intervals import binomial_interval
+from .nspec import check_sizes
+from .ranking import Ranking
+
+CURVE_COLUMNS = ("measure", "n", "tp", "fp", "precision", "recall", "f_beta", "baseline", "tie_straddled",
+                 "lower", "upper")
+
+
+def _ratio(num: np.ndarray, den) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(np.asarray(den) > 0, num / np.where(np.asarray(den) > 0, den, 1), np.nan)
+
+
+def precision_curve(ranking: Ranking, n=None, *, beta: float = 1.0, confidence_level: float | None = 0.95,
+                    interval: str = "clopper_pearson") -> pd.DataFrame:
+    """Precision, recall and F-beta of the n-best lists of one ranking.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        From :func:`evalcore.ranking.rank`.
+    n : array_like of int, optional
+        List sizes in 1..N; every n by default.
+    beta : float
+        Weight of recall in F-beta (``beta > 0``; 1 gives F1).
+    confidence_level : float or None
+        Adds the columns ``lower`` and ``upper``: a binomial confidence interval for the
+        true precision (Evert 2004, §3.2). None leaves them out.
+    interval : str
+        Interval method, see :func:`evalcore.intervals.binomial_interval`.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``measure, n, tp, fp, precision, recall, f_beta, baseline, tie_straddled``
+        (True where the cut-off splits a tie group, so the tie policy decides which
+        candidates are in), then ``lower, upper``. Recall is NaN when there are no TPs.
+
+    Notes
+    -----
+    ``precision = tp / n``, ``recall = tp / T`` (T = all TPs),
+    ``F_beta = (1 + beta^2) P R / (beta^2 P + R)``, ``baseline = T / N``.
+    At n = N the precision equals the baseline.
+    """
+    if not beta > 0:
+        raise ParameterError(f"`beta` must be positive; got {beta!r}")
+    sizes = check_sizes(n, ranking.n_candidates)
+    tp = ranking.tp[sizes]
+    total_tp = ranking.n_tp
+    precision = tp / sizes
+    recall = _ratio(tp.astype(float), total_tp)
+    b2 = beta * beta
+    f_beta = _ratio((1 + b2) * precision * recall, b2 * precision + recall)
+    f_beta = np.where((tp == 0) & (total_tp > 0), 0.0, f_beta)
+    table = pd.DataFrame({
+        "measure": ranking.measure, "n": sizes, "tp": tp, "fp": sizes - tp, "precision": precision,
+        "recall": recall, "f_beta": f_beta, "baseline": total_tp / ranking.n_candidates,
+        "tie_straddled": ranking.straddles(sizes),
+    })
+    if confidence_level is not None:
+        ci = binomial_interval(tp, sizes, confidence_level, method=interval)
+        table["lower"] = ci.low
+        table["upper"] = ci.high
+    return table
+
+
+def acceptance_sets(ranking: Ranking, gamma, *, confidence_level: float | None = 0.95,
+                    interval: str = "clopper_pearson") -> pd.DataFrame:
+    """The gamma-acceptance sets {x : g(x) >= gamma} of one ranking (Evert 2004, §2).
+
+    Parameters
+    ----------
+    ranking : Ranking
+    gamma : array_like of float
+        Thresholds. For a measure where lower is better the set is {x : g(x) <= gamma}.
+    confidence_level, interval
+        As in :func:`precision_curve`; the interval is left NaN for an empty set.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``measure, gamma, size, tp, fp, precision, recall, lower, upper``.
+        Precision is NaN for an empty set. Candidates with non-finite scores are never
+        accepted. A threshold never splits a tie group, so the result does not depend on
+        the tie policy.
+    """
+    gammas = np.atleast_1d(np.asarray(gamma, dtype=np.float64))
+    if not np.all(np.isfinite(gammas)):
+        raise ParameterError("`gamma` must be finite numbers")
+    sign = -1.0 if ranking.higher_is_better else 1.0
+    key = sign * ranking.sorted_scores
+    key[~np.isfinite(key)] = np.inf
+    sizes = np.searchsorted(key, sign * gammas, side="right")
+    tp = ranking.tp[sizes]
+    table = pd.DataFrame({
+        "measure": ranking.measure, "gamma": gammas, "size": sizes, "tp": tp, "fp": sizes - tp,
+        "precision": _ratio(tp.astype(float), sizes), "recall": _ratio(tp.astype(float), ranking.n_tp),
+    })
+    if confidence_level is not None:
+        table["lower"] = np.nan
+        table["upper"] = np.nan
+        nonempty = sizes > 0
+        if nonempty.any():
+            ci = binomial_interval(tp[nonempty], sizes[nonempty], confidence_level, method=interval)
+            table.loc[nonempty, "lower"] = ci.low
+            table.loc[nonempty, "upper"] = ci.high
+    return table

@@ -1,0 +1,219 @@
+"""Rankings and ties: the one building block every curve and test derives from.
+
+A scoring function ranks the candidate set; the n-best list is the top n of that
+ranking (Evert 2004, §2). Everything downstream needs only the order and the
+cumulative TP counts along it, which :func:`rank` computes once. Ties are broken
+here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .candidates import CandidateSet
+from .errors import ParameterError
+
+TIE_POLICIES = {
+    "random": "random order within a tie group (the paper's jitter), seeded",
+    "stable": "file order within a tie group",
+    "optimistic": "TPs first within a tie group (an upper bound on precision)",
+    "pessimistic": "FPs first within a tie group (a lower bound on precision)",
+}
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Ranking:
+    """A candidate set ranked by one scoring function.
+
+    Attributes
+    ----------
+    measure : str
+        Name of the scoring function.
+    order : ndarray of int64, shape (N,)
+        Candidate indices, best first: ``order[i]`` is the candidate at rank ``i + 1``.
+    ranks : ndarray of int64, shape (N,)
+        1-based rank of each candidate (the inverse permutation of ``order``).
+    tp : ndarray of int64, shape (N + 1,)
+        Cumulative TPs: ``tp[n]`` is the number of TPs in the n-best list, ``tp[0] = 0``.
+    sorted_scores : ndarray of float64, shape (N,)
+        Scores in ranking order (non-finite scores last).
+    group_start, group_end : ndarray of int64, shape (N,)
+        For the candidate at rank ``i + 1``: its tie group occupies ranks
+        ``group_start[i] + 1 .. group_end[i]`` (0-based half-open positions).
+    ties : str
+        The tie policy used.
+    seed : int or None
+        The seed of the random tie-breaking (reported so a result can be repeated).
+    n_nonfinite : int
+        Candidates whose score is NaN or +-inf; they are ranked last.
+    higher_is_better : bool
+        Direction of the scores.
+    """
+
+    measure: str
+    order: np.ndarray
+    ranks: np.ndarray
+    tp: np.ndarray
+    sorted_scores: np.ndarray
+    group_start: np.ndarray
+    group_end: np.ndarray
+    ties: str
+    seed: int | None
+    n_nonfinite: int
+    higher_is_better: bool
+
+    @property
+    def n_candidates(self) -> int:
+        return int(self.order.shape[0])
+
+    @property
+    def n_tp(self) -> int:
+        return int(self.tp[-1])
+
+    def straddles(self, n) -> np.ndarray:
+        """True where the n-best cut-off falls inside a tie group (rank n and n + 1 tie).
+
+        There, the content of the n-best list depends on the tie policy.
+        """
+        n = np.asarray(n, dtype=np.int64)
+        inside = (n > 0) & (n < self.n_candidates)
+        out = np.zeros(n.shape, dtype=bool)
+        pos = n[inside]
+        out[inside] = self.group_end[pos - 1] > pos
+        return out
+
+    def tp_bounds(self, n) -> tuple[np.ndarray, np.ndarray]:
+        """Fewest and most TPs any tie-breaking could put into the n-best list.
+
+        Equal to the pessimistic and optimistic policies' counts; equal to ``tp[n]`` where
+        the cut-off does not straddle a tie group.
+        """
+        n = np.asarray(n, dtype=np.int64)
+        last = np.maximum(n - 1, 0)
+        start = np.where(n > 0, self.group_start[last], 0)
+        end = np.where(n > 0, self.group_end[last], 0)
+        before = self.tp[start]
+        group_tp = self.tp[end] - before
+        group_fp = (end - start) - group_tp
+        taken = n - start
+        low = before + np.maximum(0, taken - group_fp)
+        high = before + np.minimum(taken, group_tp)
+        return low, high
+
+    def tie_summary(self) -> dict:
+        """Tie groups (of two or more candidates) and how many candidates they hold."""
+        sizes = np.diff(np.flatnonzero(np.r_[True, self.group_start[1:] != self.group_start[:-1], True]))
+        tied = sizes[sizes > 1]
+        return {"measure": self.measure, "tie_groups": int(tied.size), "tied_candidates": int(tied.sum()),
+                "largest_group": int(tied.max()) if tied.size else 0, "nonfinite": self.n_nonfinite}
+
+
+def check_ties(ties: str) -> str:
+    if ties not in TIE_POLICIES:
+        raise ParameterError(f"`ties` must be one of {', '.join(TIE_POLICIES)}; got {ties!r}")
+    return ties
+
+
+def resolve_seed(ties: str, seed: int | None) -> int | None:
+    """The seed to use: the given one, a fresh one for ``random`` ties, None otherwise."""
+    if ties != "random":
+        return None
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % (2**32))
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ParameterError(f"`seed` must be a non-negative whole number; got {seed!r}")
+    return int(seed)
+
+
+def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: bool = True,
+                ties: str = "random", seed: int | None = None, measure: str = "score") -> Ranking:
+    """Rank candidates by score and count TPs along the ranking.
+
+    Parameters
+    ----------
+    labels : ndarray of bool, shape (N,)
+        True for TPs.
+    scores : ndarray of float, shape (N,)
+        Scores; NaN and +-inf rank last (together, as one tie group).
+    higher_is_better : bool
+        False for scores where lower is better (p-values, ranks).
+    ties : {"random", "stable", "optimistic", "pessimistic"}
+        How candidates with equal scores are ordered (see ``TIE_POLICIES``).
+    seed : int, optional
+        Seed for ``ties="random"``; a fresh one is drawn (and reported in the result)
+        when omitted. The same seed gives the same ranking.
+    measure : str
+        Name carried into the result.
+
+    Returns
+    -------
+    Ranking
+
+    Notes
+    -----
+    Sorting is stable on a key that is the score (negated when higher is better),
+    after the candidates were put in the tie policy's order: a random permutation,
+    file order, or labels (TPs first for "optimistic", FPs first for "pessimistic").
+    Cost O(N log N). Under "random" every order within a tie group is equally likely,
+    which is what the paper's jitter amounts to (Evert 2004, footnote 6).
+
+    Examples
+    --------
+    >>> r = rank_scores(np.array([True, False, True]), np.array([1.0, 3.0, 2.0]), ties="stable")
+    >>> r.order.tolist(), r.tp.tolist()
+    ([1, 2, 0], [0, 0, 1, 2])
+    """
+    check_ties(ties)
+    seed = resolve_seed(ties, seed)
+    labels = np.asarray(labels, dtype=bool)
+    scores = np.asarray(scores, dtype=np.float64)
+    if labels.shape != scores.shape or labels.ndim != 1:
+        raise ParameterError(f"labels and scores must be 1-d of equal length; got {labels.shape} and {scores.shape}")
+    n_total = labels.shape[0]
+    finite = np.isfinite(scores)
+    key = -scores if higher_is_better else scores.copy()
+    key[~finite] = np.inf
+    if ties == "random":
+        pre = np.random.default_rng(seed).permutation(n_total)
+    elif ties == "stable":
+        pre = np.arange(n_total)
+    else:
+        tp_first = ties == "optimistic"
+        pre = np.argsort(labels if not tp_first else ~labels, kind="stable")
+    order = pre[np.argsort(key[pre], kind="stable")]
+    sorted_key = key[order]
+    new_group = np.r_[True, sorted_key[1:] != sorted_key[:-1]]
+    starts = np.flatnonzero(new_group)
+    ends = np.r_[starts[1:], n_total]
+    group_id = np.cumsum(new_group) - 1
+    ranks = np.empty(n_total, dtype=np.int64)
+    ranks[order] = np.arange(1, n_total + 1)
+    tp = np.zeros(n_total + 1, dtype=np.int64)
+    np.cumsum(labels[order], out=tp[1:])
+    return Ranking(
+        measure=measure,
+        order=_readonly(order.astype(np.int64)),
+        ranks=_readonly(ranks),
+        tp=_readonly(tp),
+        sorted_scores=_readonly(scores[order]),
+        group_start=_readonly(starts[group_id].astype(np.int64)),
+        group_end=_readonly(ends[group_id].astype(np.int64)),
+        ties=ties,
+        seed=seed,
+        n_nonfinite=int(n_total - finite.sum()),
+        higher_is_better=higher_is_better,
+    )
+
+
+def rank(candidates: CandidateSet, measure: str, *, ties: str = "random", seed: int | None = None) -> Ranking:
+    """Rank a candidate set by one of its measures (see :func:`rank_scores`)."""
+    higher = candidates.higher_is_better(measure)  # a ColumnError naming the columns if unknown
+    return rank_scores(candidates.labels, candidates.scores[measure], higher_is_better=higher, ties=ties,
+                       seed=seed, measure=measure)
