@@ -44,6 +44,7 @@ LARGE_TABLES = [
     (2501, 2499, 2499, 2501),   # next to the mode
     (0, 3000, 3000, 0),
     (17, 4983, 3, 4997),
+    (3176, 19, 12, 4),          # 17-point support, small p: once lost 9 digits to a complement
 ]
 
 
