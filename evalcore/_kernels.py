@@ -14,6 +14,7 @@ These functions are private: :mod:`evalcore.fisher` validates input and calls th
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 from numba import njit, prange
@@ -257,22 +258,38 @@ def _fisher_one(a: float, b: float, c: float, d: float, alternative: int) -> flo
     return min(0.0, log_p)
 
 
-def _fisher_loop(a, b, c, d, alternative):
+# numba's default threading layer aborts the process when two threads launch parallel kernels
+# at once (a web server runs sessions in threads): parallel kernels are entered one at a time.
+PARALLEL_LOCK = threading.Lock()
+
+
+# Two functions, not one compiled twice: numba's disk cache keys on the function, so a serial
+# and a parallel build of the same function would overwrite each other.
+@njit(cache=True)
+def _fisher_serial(a, b, c, d, alternative):
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = _fisher_one(a[i], b[i], c[i], d[i], alternative)
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _fisher_parallel(a, b, c, d, alternative):
     out = np.empty(a.shape[0])
     for i in prange(a.shape[0]):
         out[i] = _fisher_one(a[i], b[i], c[i], d[i], alternative)
     return out
 
 
-_fisher_serial = njit(cache=True)(_fisher_loop)
-_fisher_parallel = njit(cache=True, parallel=True)(_fisher_loop)
 PARALLEL_MIN = 20_000  # below this, starting the threads costs more than they save
 
 
 def fisher_log_pvalues(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, alternative: int) -> np.ndarray:
     """Natural log of Fisher's exact p-value for each table [[a, b], [c, d]] (1-d float arrays)."""
-    kernel = _fisher_parallel if a.shape[0] >= PARALLEL_MIN else _fisher_serial
-    return kernel(a, b, c, d, alternative)
+    if a.shape[0] < PARALLEL_MIN:
+        return _fisher_serial(a, b, c, d, alternative)
+    with PARALLEL_LOCK:
+        return _fisher_parallel(a, b, c, d, alternative)
 
 
 # --- Clopper-Pearson bounds marched along a curve ------------------------------------------
@@ -324,7 +341,7 @@ def _march_step(j0: float, j1: float, n0: float, p0: float) -> float:
 
 
 @njit(cache=True, parallel=True)
-def march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts: np.ndarray,
+def _march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts: np.ndarray,
                          stops: np.ndarray) -> None:
     """Fill roots[starts[r] + 1 : stops[r]] from the anchor roots[starts[r]], run by run.
 
@@ -334,3 +351,10 @@ def march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts
         for i in range(starts[r] + 1, stops[r]):
             p0 = roots[i - 1]
             roots[i] = math.nan if math.isnan(p0) else _march_step(j[i - 1], j[i], n[i - 1], p0)
+
+
+def march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts: np.ndarray,
+                         stops: np.ndarray) -> None:
+    """Fill roots[starts[r] + 1 : stops[r]] from the anchor roots[starts[r]] (see _march_step)."""
+    with PARALLEL_LOCK:
+        _march_binomial_roots(j, n, roots, starts, stops)

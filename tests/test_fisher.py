@@ -98,3 +98,37 @@ def test_bad_counts_are_rejected(args, match):
 def test_bad_alternative_is_rejected():
     with pytest.raises(ParameterError, match="`alternative` must be one of two-sided, less, greater; got 'both'"):
         fisher_exact(1, 2, 3, 4, alternative="both")
+
+
+CONCURRENT_CALLS = """
+from concurrent.futures import ThreadPoolExecutor
+import numpy as np
+from evalcore.fisher import fisher_exact
+from evalcore.intervals import binomial_interval
+rng = np.random.default_rng(5)
+a, b, c, d = rng.integers(0, 500, size=(4, 30_000))
+n = np.arange(1, 30_001)
+expected = fisher_exact(a, b, c, d).pvalue
+for _ in range(3):
+    with ThreadPoolExecutor(4) as pool:
+        futures = [pool.submit(fisher_exact, a, b, c, d) for _ in range(4)]
+        futures += [pool.submit(binomial_interval, n // 9, n) for _ in range(4)]
+        results = [f.result() for f in futures]
+    assert all(np.array_equal(r.pvalue, expected) for r in results[:4])
+print("ok")
+"""
+
+
+def test_parallel_kernels_can_be_called_from_several_threads_at_once():
+    # A web server computes for several sessions in threads. numba's fallback threading layer
+    # (workqueue, used where no OpenMP or TBB is installed) aborts the process on concurrent
+    # parallel launches; evalcore serialises them. Force that layer in a fresh process.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "NUMBA_THREADING_LAYER": "workqueue",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, "-c", CONCURRENT_CALLS], env=env, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
