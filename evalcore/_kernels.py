@@ -340,13 +340,16 @@ def _march_step(j0: float, j1: float, n0: float, p0: float) -> float:
     return math.nan
 
 
-@njit(cache=True, parallel=True)
-def _march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts: np.ndarray,
-                         stops: np.ndarray) -> None:
-    """Fill roots[starts[r] + 1 : stops[r]] from the anchor roots[starts[r]], run by run.
+@njit(cache=True)
+def _march_serial(j, n, roots, starts, stops):
+    for r in range(starts.shape[0]):
+        for i in range(starts[r] + 1, stops[r]):
+            p0 = roots[i - 1]
+            roots[i] = math.nan if math.isnan(p0) else _march_step(j[i - 1], j[i], n[i - 1], p0)
 
-    A step that cannot be certified leaves NaN there and for the rest of its run.
-    """
+
+@njit(cache=True, parallel=True)
+def _march_parallel(j, n, roots, starts, stops):
     for r in prange(starts.shape[0]):
         for i in range(starts[r] + 1, stops[r]):
             p0 = roots[i - 1]
@@ -355,6 +358,13 @@ def _march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, start
 
 def march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts: np.ndarray,
                          stops: np.ndarray) -> None:
-    """Fill roots[starts[r] + 1 : stops[r]] from the anchor roots[starts[r]] (see _march_step)."""
+    """Fill roots[starts[r] + 1 : stops[r]] from the anchor roots[starts[r]], run by run.
+
+    A step that cannot be certified (see ``_march_step``) leaves NaN there and for the rest
+    of its run.
+    """
+    if j.shape[0] < PARALLEL_MIN:
+        _march_serial(j, n, roots, starts, stops)
+        return
     with PARALLEL_LOCK:
-        _march_binomial_roots(j, n, roots, starts, stops)
+        _march_parallel(j, n, roots, starts, stops)
