@@ -1,0 +1,269 @@
+"""What a user sees, as one frozen object, and its round trip through a URL query string.
+
+A shared link must show a colleague exactly the same data and view, so every setting a
+user can change lives in :class:`ViewSettings`, and ``from_query(to_query(v)) == v``.
+Values that arrive in a URL are checked here (ranges, slider steps, known names): a bad
+value is replaced by the nearest valid one or the default, and the problem is reported,
+never silently accepted.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, fields, replace
+from typing import Mapping, Sequence
+
+from .intervals import INTERVAL_METHODS
+from .ranking import TIE_POLICIES
+
+SAMPLE_PREFIX = "sample:"
+_DATASET_ID = re.compile(r"[0-9a-f]{64}")
+_SAMPLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,80}")
+LEVEL_MIN, LEVEL_MAX, LEVEL_STEP = 0.80, 0.999, 0.001
+THRESHOLD_MODES = ("gamma", "n")
+
+
+@dataclass(frozen=True)
+class ViewSettings:
+    """Every setting of the dashboard that a link must carry.
+
+    Lists are tuples so that the object is hashable and can key a cache. ``None`` means
+    "not chosen yet": the page fills in its default for the data at hand.
+    """
+
+    dataset: str | None = None          # a store id (64 hex digits) or "sample:<name>"
+    label: str | None = None            # label column
+    scores: tuple[str, ...] = ()        # score columns (ranking methods); () = suggested ones
+    keys: tuple[str, ...] = ()          # key columns shown to identify candidates
+    lower: tuple[str, ...] = ()         # measures where lower is better
+    exclude_unlabelled: bool = False
+    ties: str = "random"
+    seed: int | None = None
+    measures: tuple[str, ...] = ()      # measures drawn on the Precision page
+    n_min: int | None = None
+    n_max: int | None = None
+    n_at: int | None = None             # n of the value table / 2x2 table
+    show_recall: bool = False
+    show_f: bool = False
+    beta: float = 1.0
+    level: float = 0.95
+    interval: str = "clopper_pearson"
+    band_measures: tuple[str, ...] = ()  # Confidence page
+    a: str | None = None                 # Significance page pair
+    b: str | None = None
+    threshold_measure: str | None = None
+    threshold_mode: str = "gamma"
+    gamma: float | None = None
+    threshold_n: int | None = None
+    compare_measure: str | None = None   # Threshold page: second measure and its threshold
+    compare_gamma: float | None = None
+
+
+# URL parameter name of each field: short, stable, readable.
+QUERY_NAMES = {
+    "dataset": "dataset", "label": "label", "scores": "score", "keys": "key", "lower": "lower",
+    "exclude_unlabelled": "exclude_unlabelled", "ties": "ties", "seed": "seed", "measures": "m",
+    "n_min": "n_min", "n_max": "n_max", "n_at": "n", "show_recall": "recall", "show_f": "f", "beta": "beta",
+    "level": "level", "interval": "interval", "band_measures": "band", "a": "a", "b": "b",
+    "threshold_measure": "t_measure", "threshold_mode": "t_mode", "gamma": "gamma", "threshold_n": "t_n",
+    "compare_measure": "t_compare", "compare_gamma": "t_compare_gamma",
+}
+DEFAULTS = ViewSettings()
+
+
+def _kind(name: str) -> str:
+    default = getattr(DEFAULTS, name)
+    if isinstance(default, tuple):
+        return "list"
+    if isinstance(default, bool):
+        return "bool"
+    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n"}:
+        return "int"
+    if name in {"beta", "level", "gamma", "compare_gamma"}:
+        return "float"
+    return "str"
+
+
+def _format(value) -> str | list[str]:
+    if isinstance(value, tuple):
+        return [str(v) for v in value]
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def to_query(view: ViewSettings) -> dict[str, str | list[str]]:
+    """The query parameters of a view: only the settings that differ from the defaults.
+
+    Lists become repeated parameters (``?m=a&m=b``), so names with commas survive.
+    """
+    out: dict[str, str | list[str]] = {}
+    for f in fields(ViewSettings):
+        value = getattr(view, f.name)
+        if value != getattr(DEFAULTS, f.name) and value is not None:
+            out[QUERY_NAMES[f.name]] = _format(value)
+    return out
+
+
+def _parse(name: str, raw: list[str], problems: list[str]):
+    kind = _kind(name)
+    label = QUERY_NAMES[name]
+    if kind == "list":
+        return tuple(dict.fromkeys(v for v in raw if v != ""))
+    text = raw[-1]
+    try:
+        if kind == "bool":
+            if text not in ("0", "1", "true", "false"):
+                raise ValueError
+            return text in ("1", "true")
+        if kind == "int":
+            return int(text)
+        if kind == "float":
+            value = float(text)
+            if not math.isfinite(value):
+                raise ValueError
+            return value
+    except ValueError:
+        problems.append(f"The link's {label}={text!r} is not a valid {kind}; it was ignored.")
+        return getattr(DEFAULTS, name)
+    return text
+
+
+def from_query(params: Mapping[str, str | Sequence[str]]) -> tuple[ViewSettings, list[str]]:
+    """Read a view from query parameters; returns the view and the problems found.
+
+    Checks that need no data (names of tie policies and interval methods, the confidence
+    level's range and step, the form of a dataset id) happen here; checks against the data
+    (column names, n within 1..N, slider steps) in :func:`check_against_data`.
+    """
+    by_query = {q: f for f, q in QUERY_NAMES.items()}
+    problems: list[str] = []
+    values = {}
+    for key, raw in params.items():
+        if key not in by_query:
+            continue
+        raw_list = [raw] if isinstance(raw, str) else list(raw)
+        if not raw_list:
+            continue
+        values[by_query[key]] = _parse(by_query[key], raw_list, problems)
+    view = replace(DEFAULTS, **values)
+    return check_settings(view, problems)
+
+
+def dataset_problem(dataset: str | None) -> str | None:
+    """Why a dataset reference is malformed, or None if it is well-formed."""
+    if dataset is None:
+        return None
+    if dataset.startswith(SAMPLE_PREFIX):
+        return None if _SAMPLE_NAME.fullmatch(dataset[len(SAMPLE_PREFIX):]) else \
+            f"The link names a sample data set {dataset[:80]!r} that does not exist."
+    if _DATASET_ID.fullmatch(dataset):
+        return None
+    return (f"The link's dataset={dataset[:80]!r} is not a data set id (64 hexadecimal digits). "
+            "Upload the file again on the Data page, or ask for a new link.")
+
+
+def snap(value: float, low: float, high: float, step: float) -> float:
+    """The nearest value on the grid low, low + step, ... within [low, high]."""
+    k = round((min(max(value, low), high) - low) / step)
+    return min(high, low + k * step)
+
+
+def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tuple[ViewSettings, list[str]]:
+    """Checks that need no data; see :func:`from_query`."""
+    problems = [] if problems is None else problems
+    changes = {}
+    if view.ties not in TIE_POLICIES:
+        problems.append(f"Unknown tie policy {view.ties!r} in the link; using 'random'. "
+                        f"Known: {', '.join(TIE_POLICIES)}.")
+        changes["ties"] = DEFAULTS.ties
+    if view.interval not in INTERVAL_METHODS:
+        problems.append(f"Unknown interval method {view.interval!r} in the link; using Clopper-Pearson.")
+        changes["interval"] = DEFAULTS.interval
+    if view.threshold_mode not in THRESHOLD_MODES:
+        problems.append(f"Unknown threshold mode {view.threshold_mode!r} in the link; using 'gamma'.")
+        changes["threshold_mode"] = DEFAULTS.threshold_mode
+    level = round(snap(view.level, LEVEL_MIN, LEVEL_MAX, LEVEL_STEP), 3)
+    if not math.isclose(level, view.level, abs_tol=1e-12):
+        problems.append(f"Confidence level {view.level:g} is not on the slider ({LEVEL_MIN:g} to {LEVEL_MAX:g} "
+                        f"in steps of {LEVEL_STEP:g}); using {level:g}.")
+    changes["level"] = level
+    if view.seed is not None and not 0 <= view.seed < 2**32:
+        problems.append(f"Seed {view.seed} is out of range (0 to 2^32 - 1); a new one was drawn.")
+        changes["seed"] = None
+    if view.beta <= 0:
+        problems.append(f"F-beta needs beta > 0; got {view.beta:g}; using 1.")
+        changes["beta"] = 1.0
+    problem = dataset_problem(view.dataset)
+    if problem:
+        problems.append(problem)
+        changes["dataset"] = None
+    return replace(view, **changes), problems
+
+
+def n_step(n_candidates: int) -> int:
+    """Step of the n sliders: the first of 1, 2, 5, 10, 20, 50, ... that is >= N / 1000."""
+    target = max(1.0, n_candidates / 1000)
+    magnitude = 10 ** math.floor(math.log10(target))
+    for factor in (1, 2, 5, 10):
+        if factor * magnitude >= target:
+            return int(factor * magnitude)
+    return int(10 * magnitude)  # pragma: no cover
+
+
+def n_grid(n_candidates: int) -> tuple[int, int, int]:
+    """The n sliders' grid: (lowest, highest, step); multiples of the step, or 1..N for step 1."""
+    step = n_step(n_candidates)
+    if step == 1:
+        return 1, n_candidates, 1
+    return step, (n_candidates // step) * step, step
+
+
+def default_n_range(n_candidates: int) -> tuple[int, int]:
+    """The paper's range, 100 to 2,000, cut to the data (Evert 2004, Figure 1)."""
+    low, high, step = n_grid(n_candidates)
+    start = int(snap(100, low, high, step)) if n_candidates > 100 else low
+    return start, int(snap(2000, low, high, step))
+
+
+def check_against_data(view: ViewSettings, *, columns: Sequence[str], measures: Sequence[str],
+                       n_candidates: int) -> tuple[ViewSettings, list[str]]:
+    """Check a view against the loaded data: known columns and measures, n within 1..N on the slider grid."""
+    problems: list[str] = []
+    changes: dict = {}
+    known = set(measures)
+    for name in ("measures", "band_measures", "lower"):
+        chosen = getattr(view, name)
+        unknown = [m for m in chosen if m not in known]
+        if unknown:
+            problems.append(f"The link names measures that this data set does not have: {', '.join(unknown)}; "
+                            f"they were left out.")
+            changes[name] = tuple(m for m in chosen if m in known)
+    for name in ("a", "b", "threshold_measure", "compare_measure"):
+        value = getattr(view, name)
+        if value is not None and value not in known:
+            problems.append(f"The link names measure {value!r}, which this data set does not have.")
+            changes[name] = None
+    low, high, step = n_grid(n_candidates)
+    for name in ("n_min", "n_max"):
+        value = getattr(view, name)
+        if value is None:
+            continue
+        fixed = int(snap(value, low, high, step))
+        if fixed != value:
+            problems.append(f"n = {value} is not on the n slider ({low} to {high:,} in steps of {step}); "
+                            f"using {fixed}.")
+            changes[name] = fixed
+    for name in ("n_at", "threshold_n"):
+        value = getattr(view, name)
+        if value is not None and not 1 <= value <= n_candidates:
+            problems.append(f"n = {value} is outside 1 to {n_candidates:,}; using the default.")
+            changes[name] = None
+    view = replace(view, **changes)
+    if view.n_min is not None and view.n_max is not None and view.n_min > view.n_max:
+        problems.append(f"The n range {view.n_min} to {view.n_max} is reversed; swapped.")
+        view = replace(view, n_min=view.n_max, n_max=view.n_min)
+    return view, problems
