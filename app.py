@@ -1,0 +1,33 @@
+"""evalcore dashboard: a router (st.navigation) and the sidebar shared by every page."""
+
+import streamlit as st
+
+from pages import common
+
+st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
+
+common.PAGES.update({
+    "data": st.Page("pages/data.py", title="Data", icon=":material/upload_file:", url_path="data", default=True),
+    "precision": st.Page("pages/precision.py", title="Precision", icon=":material/show_chart:",
+                         url_path="precision"),
+    "confidence": st.Page("pages/confidence.py", title="Confidence", icon=":material/area_chart:",
+                          url_path="confidence"),
+    "significance": st.Page("pages/significance.py", title="Significance", icon=":material/compare_arrows:",
+                            url_path="significance"),
+    "threshold": st.Page("pages/threshold.py", title="Threshold", icon=":material/tune:", url_path="threshold"),
+})
+page = st.navigation(list(common.PAGES.values()))
+
+common.view()
+try:
+    page.run()
+finally:  # also after st.stop(): the URL and the link must show what the page shows
+    common.sync_url()
+    with st.sidebar:
+        st.caption("Are the differences between ranking methods real or chance? (Evert 2004)")
+        view = common.view()
+        if view.dataset:
+            st.markdown(f"**Data:** {common.dataset_label(view.dataset)}")
+        st.markdown("**Link to this view**")
+        st.code(common.share_link(), language=None, wrap_lines=True)
+        st.caption("Copy it (icon at the right) to show a colleague exactly this page, data and settings.")

@@ -1,0 +1,157 @@
+"""What each dashboard page shows, computed from a candidate set and view settings.
+
+The pages only draw what these functions return; each function is pure, so the
+dashboard can cache it on (dataset id, settings) and the command line and notebooks can
+call it too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .candidates import CandidateSet
+from .compare import compare_rankings, compare_sets, significant_up_to
+from .curves import acceptance_sets, precision_curve
+from .intervals import binomial_interval
+from .ranking import Ranking, rank
+
+
+def data_summary(candidates: CandidateSet, rankings: dict[str, Ranking], n_range: tuple[int, int]) -> pd.DataFrame:
+    """One row per measure: direction, ties, non-finite scores, cut-offs in ``n_range`` that split a tie."""
+    low, high = n_range
+    sizes = np.arange(low, high + 1)
+    rows = []
+    for measure, ranking in rankings.items():
+        summary = ranking.tie_summary()
+        straddled = sizes[ranking.straddles(sizes)]
+        rows.append({
+            "measure": measure,
+            "better": "lower" if candidates.directions[measure] == "lower" else "higher",
+            "tie groups": summary["tie_groups"],
+            "tied candidates": summary["tied_candidates"],
+            "largest tie": summary["largest_group"],
+            "missing/infinite": summary["nonfinite"],
+            f"cut-offs in {low:,}..{high:,} inside a tie": int(straddled.size),
+            "first such n": ", ".join(f"{n:,}" for n in straddled[:5]) + (" ..." if straddled.size > 5 else ""),
+        })
+    return pd.DataFrame(rows)
+
+
+def curves(rankings: dict[str, Ranking], n=None, *, confidence_level: float = 0.95,
+           interval: str = "clopper_pearson", beta: float = 1.0) -> pd.DataFrame:
+    """n-best curves with intervals of several measures, concatenated (see :func:`precision_curve`)."""
+    tables = [precision_curve(r, n, beta=beta, confidence_level=confidence_level, interval=interval)
+              for r in rankings.values()]
+    return pd.concat(tables, ignore_index=True)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Figure 3 for two measures: their curves, the test at every n, and the boundary."""
+
+    curve_a: pd.DataFrame
+    curve_b: pd.DataFrame
+    comparison: pd.DataFrame
+    up_to: int                 # largest n up to which every tested n-best list differs significantly
+    n_significant: int
+
+
+def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confidence_level: float = 0.95,
+                    interval: str = "clopper_pearson") -> PairResult:
+    """Fisher's exact test on D1/D2 at every n in ``n_range`` (Evert 2004, §3.3), with both curves."""
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    comparison = compare_rankings(a, b, sizes, confidence_level=confidence_level)
+    return PairResult(
+        curve_a=precision_curve(a, sizes, confidence_level=confidence_level, interval=interval),
+        curve_b=precision_curve(b, sizes, confidence_level=confidence_level, interval=interval),
+        comparison=comparison,
+        up_to=significant_up_to(comparison),
+        n_significant=int(comparison["significant"].sum()),
+    )
+
+
+def _candidate_rows(candidates: CandidateSet, idx: np.ndarray, extra: dict) -> pd.DataFrame:
+    table = pd.DataFrame({"row": candidates.rows[idx]})
+    if candidates.keys is not None:
+        keys = candidates.keys.iloc[idx].reset_index(drop=True)
+        table = pd.concat([table, keys], axis=1)
+    table["label"] = np.where(candidates.labels[idx], "TP", "FP")
+    for name, values in extra.items():
+        table[name] = values
+    return table
+
+
+def difference_members(candidates: CandidateSet, a: Ranking, b: Ranking, n: int) -> pd.DataFrame:
+    """The candidates in D1 = A \\ B and D2 = B \\ A of the two n-best lists, with keys, labels and ranks."""
+    in_a = a.ranks <= n
+    in_b = b.ranks <= n
+    idx = np.flatnonzero(in_a ^ in_b)
+    region = np.where(in_a[idx], f"D1 (only {a.measure})", f"D2 (only {b.measure})")
+    table = _candidate_rows(candidates, idx, {
+        "region": region, f"rank by {a.measure}": a.ranks[idx], f"rank by {b.measure}": b.ranks[idx],
+        a.measure: candidates.scores[a.measure][idx], b.measure: candidates.scores[b.measure][idx]})
+    return table.sort_values(["region", f"rank by {a.measure}"], kind="stable").reset_index(drop=True)
+
+
+def gamma_for_n(ranking: Ranking, n: int) -> float:
+    """The n-best threshold gamma_g(n): the score of the candidate at rank n (Evert 2004, §2)."""
+    return float(ranking.sorted_scores[n - 1])
+
+
+def threshold_result(ranking: Ranking, gamma: float, *, confidence_level: float = 0.95,
+                     interval: str = "clopper_pearson") -> dict:
+    """Size, TPs, precision with its interval, and recall of the gamma-acceptance set."""
+    row = acceptance_sets(ranking, [gamma], confidence_level=confidence_level, interval=interval).iloc[0]
+    return {key: row[key] for key in ("gamma", "size", "tp", "fp", "precision", "recall", "lower", "upper")}
+
+
+def threshold_neighbours(candidates: CandidateSet, ranking: Ranking, size: int, width: int = 5) -> pd.DataFrame:
+    """The candidates just above and just below the cut-off after rank ``size``."""
+    lo, hi = max(0, size - width), min(ranking.n_candidates, size + width)
+    idx = ranking.order[lo:hi]
+    side = np.where(np.arange(lo, hi) < size, "accepted", "rejected")
+    return _candidate_rows(candidates, idx, {"rank": np.arange(lo + 1, hi + 1), ranking.measure:
+                                             candidates.scores[ranking.measure][idx], "side": side})
+
+
+def threshold_quantiles(ranking: Ranking, points: int = 201) -> np.ndarray:
+    """Distinct finite scores at evenly spaced quantiles: slider positions that reach the whole range."""
+    finite = ranking.sorted_scores[np.isfinite(ranking.sorted_scores)]
+    if finite.size == 0:
+        return finite
+    q = np.quantile(finite, np.linspace(0, 1, points), method="inverted_cdf")
+    return np.unique(q)
+
+
+def compare_thresholds(a: Ranking, gamma_a: float, b: Ranking, gamma_b: float, *,
+                       confidence_level: float = 0.95) -> dict:
+    """Fisher's test for two gamma-acceptance sets, with a flag when their sizes differ much.
+
+    Evert (2004), footnote 13: comparing sets of very different sizes by precision is unfair,
+    because the smaller set tends to win; the flag is raised when one is over 20% larger.
+    """
+    size_a = int(acceptance_sets(a, [gamma_a], confidence_level=None)["size"].iloc[0])
+    size_b = int(acceptance_sets(b, [gamma_b], confidence_level=None)["size"].iloc[0])
+    if size_a == 0 or size_b == 0:
+        return {"size_a": size_a, "size_b": size_b, "unequal": False, "p_value": float("nan"), "row": None}
+    row = compare_sets(a, [size_a], b, [size_b], confidence_level=confidence_level).iloc[0]
+    unequal = max(size_a, size_b) > 1.2 * min(size_a, size_b)
+    return {"size_a": size_a, "size_b": size_b, "unequal": unequal, "p_value": float(row["p_value"]), "row": row}
+
+
+def precision_at(table: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The rows of a curves table at one n (the value table of the Precision page)."""
+    return table[table["n"] == n].reset_index(drop=True)
+
+
+def interval_at(tp: int, n: int, confidence_level: float, method: str) -> tuple[float, float]:
+    ci = binomial_interval(tp, n, confidence_level, method=method)
+    return float(ci.low), float(ci.high)
+
+
+def rankings_for(candidates: CandidateSet, measures, *, ties: str, seed: int | None) -> dict[str, Ranking]:
+    """Rank by each measure with one tie policy and seed."""
+    return {m: rank(candidates, m, ties=ties, seed=seed) for m in measures}

@@ -1,0 +1,100 @@
+"""Data: upload a candidate set or pick the sample, map its columns, see N, TPs, baseline and ties."""
+
+import streamlit as st
+
+from evalcore import analysis
+from evalcore.errors import EvalcoreError
+from evalcore.io import suggest_roles
+from evalcore.ranking import TIE_POLICIES
+from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
+from pages import common
+
+ROLE_RESET = dict(label=None, scores=(), keys=(), lower=(), measures=(), band_measures=(), a=None, b=None,
+                  threshold_measure=None, compare_measure=None, gamma=None, compare_gamma=None, n_min=None,
+                  n_max=None, n_at=None, threshold_n=None)
+LIMIT_MB = st.get_option("server.maxUploadSize")
+
+st.header("Data")
+common.show_link_problems()
+upload_col, sample_col = st.columns([3, 1])
+with upload_col:
+    upload = st.file_uploader(
+        f"Upload an annotated candidate set: CSV, TSV (also gzip), Parquet, Excel .xlsx, R .rda/.RData/.rds; "
+        f"up to {LIMIT_MB} MB", key="w_upload")
+    if upload is not None and st.session_state.get("uploaded") != upload.file_id:
+        st.session_state["uploaded"] = upload.file_id
+        with st.spinner(f"Storing and reading {upload.name} ..."):
+            dataset_id = common.store().put(upload.getvalue(), upload.name)
+            try:
+                common.raw_table(dataset_id)
+            except EvalcoreError as exc:
+                st.session_state["upload_error"] = str(exc)
+            else:
+                st.session_state.pop("upload_error", None)
+                for key in [k for k in st.session_state if str(k).startswith("w_") and k != "w_upload"]:
+                    del st.session_state[key]
+                common.update(dataset=dataset_id, **ROLE_RESET)
+    if "upload_error" in st.session_state:
+        st.error(st.session_state["upload_error"])
+with sample_col:
+    sample = st.selectbox("Or start from a sample", list(common.SAMPLES), key="w_sample")
+    if st.button("Use this sample", key="w_use_sample"):
+        st.session_state.pop("upload_error", None)
+        for key in [k for k in st.session_state if str(k).startswith("w_") and k not in ("w_upload", "w_sample")]:
+            del st.session_state[key]
+        common.update(dataset=SAMPLE_PREFIX + sample, **ROLE_RESET)
+
+v = common.view()
+if v.dataset is None:
+    st.info("Upload a file above, or use the sample, to start.")
+    st.stop()
+try:
+    table, name = common.raw_table(v.dataset)
+except EvalcoreError as exc:
+    st.error(str(exc))
+    st.stop()
+
+suggested = suggest_roles(table)
+if v.label is None and not v.scores:  # a fresh data set: start from the suggested roles
+    common.update(label=suggested.label, scores=suggested.scores, keys=suggested.keys)
+    v = common.view()
+columns = [str(c) for c in table.columns]
+
+st.subheader(f"Columns of {name}")
+c1, c2, c3 = st.columns(3)
+with c1:
+    common.bound(st.selectbox, "Label (TP/FP annotation)", "label", options=columns,
+                 help="TRUE/FALSE, T/F, 1/0, yes/no, y/n, TP/FP or +/-")
+    common.bound(st.checkbox, "Leave out rows with an empty label", "exclude_unlabelled")
+with c2:
+    common.bound(st.multiselect, "Scores (one per ranking method)", "scores",
+                 options=[c for c in columns if c != v.label])
+    common.bound(st.multiselect, "Lower is better for", "lower", options=list(v.scores),
+                 help="p-values, ranks and other scores where a lower value ranks first")
+with c3:
+    common.bound(st.multiselect, "Keys (shown to identify candidates)", "keys",
+                 options=[c for c in columns if c != v.label])
+    common.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t])
+    if v.ties == "random":
+        common.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
+                     step=1, convert=int)
+
+candidates = common.require_data()
+m1, m2, m3, m4 = st.columns(4)
+m1.metric("Candidates N", f"{candidates.n_candidates:,}")
+m2.metric("True positives", f"{candidates.n_tp:,}")
+m3.metric("Baseline precision", f"{candidates.baseline:.2%}")
+m4.metric("Measures", len(candidates.measures))
+if candidates.excluded_unlabelled:
+    st.info(f"{candidates.excluded_unlabelled:,} rows with an empty label were left out.")
+if candidates.n_tp == 0 or candidates.n_tp == candidates.n_candidates:
+    st.warning("Every candidate has the same label, so precision cannot tell the measures apart. "
+               "Check the label column.")
+ranked = common.rankings(common.roles(v), candidates.measures, v.ties, v.seed)
+st.subheader("Ties per measure")
+st.caption("Where an n-best cut-off falls inside a group of equal scores, the tie policy decides which "
+           "candidates are in. 'optimistic' and 'pessimistic' bound the effect.")
+st.dataframe(analysis.data_summary(candidates, ranked, default_n_range(candidates.n_candidates)),
+             hide_index=True)
+st.subheader("Preview")
+st.dataframe(table.head(200))
