@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from evalcore import analysis, figures
 from evalcore.candidates import CandidateSet
@@ -32,6 +33,19 @@ PAGES = {}  # filled by app.py: name -> st.Page
 
 def store() -> DatasetStore:
     return DatasetStore()
+
+
+def ensure_router() -> None:
+    """Route every run through app.py.
+
+    With a ``pages/`` folder beside app.py, Streamlit starts a process in its old file-based
+    mode, which runs a page file directly (no app.py, so no navigation, sidebar or URL sync)
+    until app.py has called ``st.navigation`` once. A shared link to /significance can be the
+    first request; then this clears that mode and reruns, and app.py routes the same URL.
+    """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 # ---------------------------------------------------------------- view <-> URL

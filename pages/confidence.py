@@ -7,6 +7,8 @@ from evalcore.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
 from pages import common
 
+common.ensure_router()
+
 st.header("Confidence intervals for precision (Evert 2004, Figure 2)")
 candidates = common.require_data()
 v = common.view()

@@ -9,6 +9,8 @@ from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
 from pages import common
 
+common.ensure_router()
+
 ROLE_RESET = dict(label=None, scores=(), keys=(), lower=(), measures=(), band_measures=(), a=None, b=None,
                   threshold_measure=None, compare_measure=None, gamma=None, compare_gamma=None, n_min=None,
                   n_max=None, n_at=None, threshold_n=None)

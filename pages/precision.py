@@ -6,6 +6,8 @@ from evalcore import analysis, figures
 from evalcore.viewstate import default_n_range, n_grid
 from pages import common
 
+common.ensure_router()
+
 st.header("Precision of n-best lists (Evert 2004, Figure 1)")
 candidates = common.require_data()
 v = common.view()

@@ -6,6 +6,8 @@ from evalcore import analysis, figures
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
 from pages import common
 
+common.ensure_router()
+
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 candidates = common.require_data()
 v = common.view()

@@ -6,6 +6,8 @@ import streamlit as st
 from evalcore import analysis, figures
 from pages import common
 
+common.ensure_router()
+
 st.header("Score thresholds: gamma-acceptance sets")
 candidates = common.require_data()
 v = common.view()
