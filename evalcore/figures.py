@@ -23,10 +23,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .errors import ColumnError, ParameterError
+from .errors import ColumnError, EvalcoreError, ParameterError
 
 __all__ = ["PALETTE", "DASHES", "style", "downsample", "precision_figure", "confidence_figure",
-           "significance_figure", "threshold_histogram", "pvalue_figure"]
+           "significance_figure", "threshold_histogram", "pvalue_figure", "export"]
 
 # Okabe & Ito (2008) "Color Universal Design", its eight colours, yellow moved last (it is faint on
 # white), plus "wine" and "olive" from Paul Tol's colour-blind-safe "muted" scheme.
@@ -101,20 +101,24 @@ def downsample(x, *ys, max_points: int = 2000, keep=None) -> np.ndarray:
         The y values drawn against `x` (a line, the two bounds of a band, ...). NaN is
         ignored when looking for minima and maxima.
     max_points : int
-        Budget for the bucket method; must be at least ``2 + 2 * len(ys)``.
+        Budget; must be at least ``2 + 2 * len(ys)``.
     keep : array_like of bool, shape (N,), optional
         Points that must be drawn whatever the budget (significance markers, say).
+        They count against the budget, but the bucket method always gets at least
+        half of it, so the shape between kept points survives.
 
     Returns
     -------
     ndarray of int64
         Sorted, distinct indices into `x`: all ``N`` of them when ``N <= max_points``,
-        else at most ``max_points + keep.sum()``.
+        else at most ``max(max_points, K + max_points // 2)`` for K kept points (and at
+        least one bucket's worth, ``2 + 2 * len(ys)``, besides them).
 
     Notes
     -----
-    The x range is cut into ``B = max_points // (2 + 2 len(ys))`` buckets of equal width
-    (about one per pixel column at the default); from each non-empty bucket the first and
+    The x range is cut into ``B = budget // (2 + 2 len(ys))`` buckets of equal width
+    (about one per pixel column at the default), where ``budget = max(max_points - K,
+    max_points // 2)``; from each non-empty bucket the first and
     the last point and, for every y, the first point of its minimum and of its maximum are
     kept (the "M4" idea of Jugel et al. 2014). Lines drawn through these points cover the
     same pixels as the full line, so the envelope of a band, its spikes and the global
@@ -130,7 +134,7 @@ def downsample(x, *ys, max_points: int = 2000, keep=None) -> np.ndarray:
     --------
     >>> x = np.arange(10_000)
     >>> idx = downsample(x, np.sin(x / 500), max_points=400)
-    >>> idx.size <= 400, idx[0], idx[-1]
+    >>> bool(idx.size <= 400), int(idx[0]), int(idx[-1])
     (True, 0, 9999)
     """
     x = np.asarray(x)
@@ -159,7 +163,7 @@ def downsample(x, *ys, max_points: int = 2000, keep=None) -> np.ndarray:
     if np.any(x[1:] < x[:-1]):
         raise ParameterError("`x` must be sorted in non-decreasing order (sort the curve by n first)")
 
-    n_buckets = max_points // per_bucket
+    n_buckets = max(max_points - kept.size, max_points // 2) // per_bucket or 1
     lo, hi = x[0], x[-1]
     if hi > lo:
         edges = lo + (hi - lo) * (np.arange(1, n_buckets) / n_buckets)
@@ -273,7 +277,7 @@ def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.
     fig.update_layout(
         template="simple_white", font=FONT, legend=dict(font=dict(size=13), **legends[legend]),
         margin=dict(l=70, r=20, t=60 if title else 20, b=60), hoverlabel=dict(font_size=13),
-        title=dict(text=escape(title), x=0.5, xanchor="center") if title else None,
+        title=dict(text=title, x=0.5, xanchor="center") if title else None,
     )
     fig.update_xaxes(ticks="outside", showline=True, mirror=False, showgrid=True, gridcolor="#EBEBEB")
     fig.update_yaxes(ticks="outside", showline=True, mirror=False, showgrid=True, gridcolor="#EBEBEB")
@@ -318,13 +322,19 @@ def _x_extent(tables, n_range) -> tuple[float, float]:
     return (min(float(t["n"].iloc[0]) for t in tables), max(float(t["n"].iloc[-1]) for t in tables))
 
 
+def _n_axis(fig: go.Figure, extent: tuple[float, float]) -> None:
+    """The x axis of list sizes: exactly the drawn range, thousands separated (1,268)."""
+    fig.update_xaxes(range=list(extent), tickformat=",")
+
+
 def _format_p(p_value: np.ndarray, log10_p: np.ndarray) -> np.ndarray:
     """p as text like ``3.2e-05``; below 1e-300 (p == 0 after underflow) from log10 p."""
     p_value = np.asarray(p_value, dtype=np.float64)
     log10_p = np.asarray(log10_p, dtype=np.float64)
     text = np.char.add("p = ", np.char.mod("%.1e", p_value))
-    tiny = ~(p_value >= 1e-300)
+    tiny = p_value < 1e-300
     if tiny.any():
+        text = text.astype(object)  # fixed-width strings would cut the longer text
         logs = np.char.mod("%.1f", log10_p[tiny])
         text[tiny] = np.char.add(np.char.add("p < 1e-300 (log10 p = ", logs), ")")
     return text
@@ -407,9 +417,9 @@ def precision_figure(curves: pd.DataFrame, *, baseline: float, metric: str = "pr
             trace = _line_trace(name, n[idx], values[m][idx], tp if k == 0 else None, colour, dash,
                                 METRICS[m].format(beta=f"{beta:g}"), showlegend=k == 0)
             fig.add_trace(trace, row=rows[m], col=1 if rows[m] else None)
+    extent = _x_extent([g for _, _, g in groups], n_range)
     if "precision" in panels:
-        x_lo, x_hi = _x_extent([g for _, _, g in groups], n_range)
-        fig.add_trace(_baseline_trace(baseline, x_lo, x_hi), row=rows["precision"],
+        fig.add_trace(_baseline_trace(baseline, *extent), row=rows["precision"],
                       col=1 if rows["precision"] else None)
     _layout(fig, title=title)
     for m in panels:
@@ -417,8 +427,7 @@ def precision_figure(curves: pd.DataFrame, *, baseline: float, metric: str = "pr
         fig.update_yaxes(**axis, row=rows[m], col=1 if rows[m] else None)
     fig.update_xaxes(title_text=X_TITLE, row=len(panels) if len(panels) > 1 else None,
                      col=1 if len(panels) > 1 else None)
-    if n_range is not None:
-        fig.update_xaxes(range=list(_check_range(n_range)))
+    _n_axis(fig, extent)
     return fig
 
 
@@ -487,12 +496,12 @@ def confidence_figure(curves: pd.DataFrame, *, baseline: float, level: float, me
                                     f"{name}: {level_text} {method_label}", 0.2))
         fig.add_trace(_line_trace(name, n[idx], y[idx], table["tp"].to_numpy()[idx], colour, dash,
                                   bounds=(lower[idx], upper[idx])))
-    fig.add_trace(_baseline_trace(baseline, *_x_extent([g for _, _, g in groups], n_range)))
+    extent = _x_extent([g for _, _, g in groups], n_range)
+    fig.add_trace(_baseline_trace(baseline, *extent))
     _layout(fig, title=title)
     fig.update_xaxes(title_text=X_TITLE)
     fig.update_yaxes(title_text="precision (%)", rangemode="tozero")
-    if n_range is not None:
-        fig.update_xaxes(range=list(_check_range(n_range)))
+    _n_axis(fig, extent)
     return fig
 
 
@@ -527,7 +536,7 @@ def _curve_of(curve: pd.DataFrame, what: str) -> tuple[str, pd.DataFrame]:
 
 
 def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison: pd.DataFrame, *,
-                        up_to: int, alpha: float, max_points: int = 2000, max_markers: int | None = 1000,
+                        up_to: int, alpha: float, max_points: int = 2000, max_markers: int | None = 2000,
                         show_bands: bool = True, markers_at: str = "curve", baseline: float | None = None,
                         n_range: tuple[int, int] | None = None, measure_styles: Mapping[str, int] | None = None,
                         title: str | None = None) -> go.Figure:
@@ -540,7 +549,7 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         with columns ``lower, upper`` their confidence bands are drawn light.
     comparison : DataFrame
         :func:`evalcore.compare.compare_rankings` of A against B: columns ``n, p_value,
-        log10_p, significant, tp_a, tp_b`` (and ``tp_d1, fp_d1, tp_d2, fp_d2``, shown on hover).
+        log10_p, significant, tp_a, tp_b``.
     up_to : int
         :func:`evalcore.compare.significant_up_to`: a thin vertical line at this n,
         annotated "significant up to n = 1,268"; none when 0.
@@ -555,9 +564,10 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
     show_bands : bool
         Draw the confidence bands when the curves have them.
     markers_at : {"curve", "axis"}
-        "curve" (the paper): each marker sits on the better measure's curve at its n,
-        drawn under the lines so they stay visible; "axis": a row of markers just above
-        the x axis (reads better when nearly every n is significant).
+        "curve" (the paper): each marker sits on the better measure's curve at its n
+        (up to 150 markers are drawn over the lines; more, say a run of every n, under
+        them, as a grey halo that leaves the line visible); "axis": a row of markers
+        just above the x axis.
     baseline : float, optional
         Baseline precision; taken from the curves' ``baseline`` column when omitted.
     n_range, measure_styles, title
@@ -572,8 +582,7 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         or at y = 0.5 % with ``markers_at="axis"``). More than 150 markers on the curve are
         drawn before the lines (under them) instead. Markers carry the p-value as hover
         text ("p = 3.2e-05"; below 1e-300 "p < 1e-300 (log10 p = -412.3)", from
-        ``log10_p``). The line at `up_to`
-        is ``layout.shapes[0]``.
+        ``log10_p``). The line at `up_to` is ``layout.shapes[0]``.
 
     Notes
     -----
@@ -601,6 +610,10 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         comparison = comparison.loc[(n_all >= lo) & (n_all <= hi)]
     if measure_styles is None:
         measure_styles = {name_a: 0, name_b: 1}
+    unknown = [m for m in (name_a, name_b) if m not in measure_styles]
+    if unknown:
+        raise ParameterError(f"`measure_styles` has no entry for {', '.join(map(repr, unknown))}; "
+                             f"it has {', '.join(map(repr, measure_styles))}")
     if name_a == name_b:
         raise ParameterError(f"`curve_a` and `curve_b` are both of measure {name_a!r}; compare two measures")
 
@@ -624,23 +637,18 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         lines.append(_line_trace(name, n[idx], y[idx], table["tp"].to_numpy()[idx], colour, dash))
     if baseline is None and "baseline" in curve_a.columns:
         baseline = float(curve_a["baseline"].iloc[0])
+    extent = _x_extent((curve_a, curve_b), n_range)
     if baseline is not None:
-        lines.append(_baseline_trace(baseline, *_x_extent((curve_a, curve_b), n_range)))
+        lines.append(_baseline_trace(baseline, *extent))
 
     marked = comparison.iloc[rows]
     better_tp = np.maximum(marked["tp_a"].to_numpy(), marked["tp_b"].to_numpy())
     marker_y = _percent(better_tp / marked_n) if markers_at == "curve" else np.full(rows.size, 0.5, np.float32)
-    hover = "n = %{x:,}<br>%{text}"
-    customdata = None
-    if {"tp_d1", "fp_d1", "tp_d2", "fp_d2"} <= set(marked.columns):
-        customdata = marked[["tp_d1", "fp_d1", "tp_d2", "fp_d2"]].to_numpy()
-        hover += ("<br>D1 (A only): %{customdata[0]:,} TP, %{customdata[1]:,} FP"
-                  "<br>D2 (B only): %{customdata[2]:,} TP, %{customdata[3]:,} FP")
     markers = go.Scatter(
         x=marked_n, y=marker_y, mode="markers", name=f"significant (p < {alpha:g})", legendrank=2000,
         marker=dict(symbol="triangle-up", size=8 if markers_at == "curve" else 7, color=MARKER_GREY),
-        text=_format_p(marked["p_value"].to_numpy(), marked["log10_p"].to_numpy()), customdata=customdata,
-        hovertemplate=hover + "<extra></extra>",
+        text=_format_p(marked["p_value"].to_numpy(), marked["log10_p"].to_numpy()),
+        hovertemplate="n = %{x:,}<br>%{text}<extra></extra>",
     )
     # Sparse markers go on top of the lines; dense ones (a run of every n) underneath, where they
     # make a grey halo that leaves the line visible.
@@ -654,8 +662,7 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
                       annotation_position="bottom right")
     fig.update_xaxes(title_text=X_TITLE)
     fig.update_yaxes(title_text="precision (%)", rangemode="tozero")
-    if n_range is not None:
-        fig.update_xaxes(range=list(_check_range(n_range)))
+    _n_axis(fig, extent)
     return fig
 
 
@@ -696,8 +703,7 @@ def pvalue_figure(comparison: pd.DataFrame, *, alpha: float, max_points: int = 2
                   annotation=dict(text=f"α = {alpha:g}", font=dict(size=12)), annotation_position="top right")
     fig.update_xaxes(title_text=X_TITLE)
     fig.update_yaxes(title_text="−log₁₀ p", rangemode="tozero")
-    if n_range is not None:
-        fig.update_xaxes(range=list(_check_range(n_range)))
+    _n_axis(fig, _x_extent([comparison], n_range))
     return fig
 
 
@@ -747,7 +753,8 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
     scores = np.asarray(scores, dtype=np.float64)
     labels = np.asarray(labels)
     if scores.ndim != 1 or labels.shape != scores.shape:
-        raise ParameterError(f"`scores` and `labels` must be 1-d of equal length; got {scores.shape} and {labels.shape}")
+        raise ParameterError(f"`scores` and `labels` must be 1-d of equal length; "
+                             f"got {scores.shape} and {labels.shape}")
     if labels.dtype != bool:
         raise ParameterError(f"`labels` must be boolean (True for a TP); got dtype {labels.dtype}")
     if not isinstance(bins, (int, np.integer)) or bins < 1:
@@ -794,3 +801,49 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
     else:
         fig.update_yaxes(title_text="candidates")
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# export
+
+EXPORT_FORMATS = ("png", "svg", "pdf", "html")
+
+
+def export(fig: go.Figure, fmt: str, *, width: int = 900, height: int | None = None, scale: float = 2.0) -> bytes:
+    """A figure as a file's bytes: PNG, SVG or PDF (for a paper), or self-contained HTML.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        A figure from this module.
+    fmt : {"png", "svg", "pdf", "html"}
+    width, height : int
+        Size in CSS pixels of the image formats; the height defaults to 560 plus 220 per
+        extra panel (the recall and F panels of :func:`precision_figure`).
+    scale : float
+        Pixel density of PNG (2: 1,800 px wide at the default width).
+
+    Returns
+    -------
+    bytes
+
+    Notes
+    -----
+    The image formats are drawn by kaleido (``pip install kaleido``), which drives an
+    installed Chrome or Chromium (Debian: ``apt-get install chromium``; found on the PATH,
+    or set ``BROWSER_PATH``); a browser starts per call, about a few seconds. HTML needs
+    neither: it embeds plotly.js (about 4.5 MB) so that it opens offline.
+    """
+    if fmt not in EXPORT_FORMATS:
+        raise ParameterError(f"`fmt` must be one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")
+    if fmt == "html":
+        return fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8")
+    if height is None:
+        panels = sum(1 for key in fig.layout.to_plotly_json() if key.startswith("yaxis"))
+        height = 560 + 220 * max(panels - 1, 0)
+    try:
+        return fig.to_image(format=fmt, width=width, height=height, scale=scale)
+    except (ImportError, ValueError, RuntimeError) as error:  # no kaleido, or no browser for it
+        raise EvalcoreError(f"{fmt.upper()} export needs the kaleido package and Chrome or Chromium "
+                            f"(pip install kaleido; apt-get install chromium); HTML export works without. "
+                            f"Kaleido said: {error}") from error
