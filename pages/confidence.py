@@ -34,7 +34,7 @@ if not v.band_measures:
 table = common.curves(common.roles(v), v.band_measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
 fig = figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
                                 method_label=INTERVAL_LABELS[v.interval])
-st.plotly_chart(fig, key="confidence_chart")
+st.plotly_chart(fig, key="confidence_chart", theme=None)
 st.caption("Each band is an interval for the average precision of the acceptance region that holds the n "
            "best candidates here; in a repetition of the experiment that region may hold more or fewer "
            "candidates (Evert 2004, §3.2).")

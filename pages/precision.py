@@ -37,7 +37,7 @@ table = common.curves(common.roles(v), v.measures, v.ties, v.seed, v.level, v.in
 shown = table
 fig = figures.precision_figure(shown, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
                                beta=v.beta, n_range=(n_min, n_max))
-st.plotly_chart(fig, key="precision_chart")
+st.plotly_chart(fig, key="precision_chart", theme=None)
 
 if v.n_at is None or not n_min <= v.n_at <= n_max:
     common.update(n_at=n_max)

@@ -42,7 +42,7 @@ st.markdown(f"Fisher's exact test (two-sided) on D1 = A \\ B and D2 = B \\ A: si
                if result.up_to else f"not significant at n = {n_min:,}."))
 fig = figures.significance_figure(result.curve_a, result.curve_b, result.comparison, up_to=result.up_to,
                                   alpha=1 - v.level, max_markers=None)
-st.plotly_chart(fig, key="significance_chart")
+st.plotly_chart(fig, key="significance_chart", theme=None)
 
 if v.n_at is None or not n_min <= v.n_at <= n_max:
     common.update(n_at=n_min)

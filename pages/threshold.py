@@ -49,7 +49,7 @@ if res["size"]:
                f"{res['lower']:.2%} to {res['upper']:.2%}")
 fig = figures.threshold_histogram(candidates.scores[v.threshold_measure], candidates.labels, gamma=gamma,
                                   measure=v.threshold_measure, higher_is_better=ranking.higher_is_better)
-st.plotly_chart(fig, key="threshold_chart")
+st.plotly_chart(fig, key="threshold_chart", theme=None)
 st.markdown("**Candidates next to the cut-off**")
 st.dataframe(analysis.threshold_neighbours(candidates, ranking, int(res["size"])), hide_index=True)
 
