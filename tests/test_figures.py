@@ -488,10 +488,12 @@ def test_export_html_is_self_contained(small):
         figures.export(fig, "gif")
 
 
-def test_export_png_when_kaleido_and_a_browser_are_there(small):
-    pytest.importorskip("kaleido", reason="PNG export needs kaleido (pip install kaleido)")
+def test_export_png_and_svg_with_kaleido_and_debians_chromium(small):
+    # kaleido is pinned in requirements.txt and drives /usr/bin/chromium, which ./dev test installs
     fig = confidence_figure(small["curves"]["G2"], baseline=small["baseline"], level=0.95,
                             method_label="Clopper-Pearson")
     png = figures.export(fig, "png", width=400, height=300, scale=1)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(png[16:20], "big") == 400 and int.from_bytes(png[20:24], "big") == 300
+    svg = figures.export(fig, "svg", width=400, height=300, scale=1)
+    assert svg.lstrip().startswith(b"<svg") and b"G2" in svg
