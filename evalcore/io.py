@@ -27,6 +27,13 @@ columns are called ``Unnamed: i`` (0-based position, as pandas does), and a head
 one field short of every data row (R's ``write.table`` with row names) gets a first
 column ``row.names``.
 
+Text is parsed by pyarrow's CSV reader and typed with vectorised pyarrow/numpy code;
+where needed, the layout (fields per record, the line each record starts on) is
+found on the raw bytes with numpy. The few files that reader cannot read exactly as
+Python's :mod:`csv` module does (a quote inside an unquoted value or right after a
+closing quote, NUL bytes, one-column tables, ...) are read by the :mod:`csv` module
+itself: results and messages are the same either way.
+
 Row numbers
 -----------
 Every message and :attr:`CandidateSet.rows` use one convention: **row N is the
@@ -59,6 +66,9 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
 
 from .candidates import HIGHER, LOWER, CandidateSet
 from .errors import ColumnError, FileFormatError, LabelError, ParameterError, ScoreError
@@ -102,9 +112,21 @@ _SPECIAL_FLOATS = {
 # Numbers, also with decimal commas or thousands separators: text columns mostly of these are scores.
 _NUMBERISH = re.compile(r"[+-]?[\d.,' ]*\d[\d.,' ]*(?:[eE][+-]?\d+)?")
 _DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
+# _NUMBER with ASCII digits only (what pyarrow parses; Unicode digits are left to Python),
+# and patterns for pyarrow's regular expressions (RE2), whose \d is ASCII (Python's: \p{Nd}).
+_PLAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_PLAIN_RE2 = f"^{_PLAIN.pattern}$"
+_NUMBERISH_RE2 = "^" + _NUMBERISH.pattern.replace(r"\d", r"\p{Nd}") + "$"
+_SPECIALS = pa.array(list(_SPECIAL_FLOATS))
+# Exactly the characters str.strip() removes (str.isspace), for pyarrow's trim.
+_WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 _MISSING = object()  # result of the label/score cell parsers for a missing value
 _BAD = object()  # ... for a value outside the vocabulary
+_LABEL_STATES = {False: 0, True: 1, _MISSING: 2, _BAD: 3}  # _label_cell's results as small codes
 
 
 # ---------------------------------------------------------------------------
@@ -153,8 +175,15 @@ def _plain(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
+def _series(values: Any) -> pd.Series:
+    """Cells as a Series: kept as given, arrays in their dtype, anything else as Python objects."""
+    if isinstance(values, pd.Series):
+        return values
+    return pd.Series(values) if isinstance(values, np.ndarray) else pd.Series(values, dtype=object)
+
+
 # ---------------------------------------------------------------------------
-# Reading files
+# Detecting the format
 # ---------------------------------------------------------------------------
 
 _EXTENSIONS = {
@@ -231,36 +260,48 @@ def _detect(data: bytes, name: str) -> tuple[str, bytes]:
     return fmt, data
 
 
-def _decode(data: bytes, source: str, encoding: str | None) -> tuple[str, str]:
-    """Decode text: explicit encoding, else UTF-8, else Latin-1. Removes a BOM."""
-    if encoding is not None:
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise ParameterError(f"unknown encoding {encoding!r}; use e.g. 'utf-8' or 'latin-1'") from None
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError as e:
-            line = data[: e.start].count(b"\n") + 1
-            raise FileFormatError(
-                f"{source}: line {line} is not valid {encoding} (byte {data[e.start:e.start + 1]!r}); "
-                "give the file's real encoding (e.g. 'latin-1', 'cp1252'), or none to detect UTF-8/Latin-1"
-            ) from None
-    elif data.startswith(_UTF16_BOMS):  # Excel's "Unicode text"
-        text, encoding = _decode(data, source, "utf-16")
-    else:
-        try:
-            text, encoding = data.decode("utf-8"), "utf-8"
-        except UnicodeDecodeError:
-            text, encoding = data.decode("latin-1"), "latin-1"
-    return text.removeprefix("\ufeff"), encoding
+# ---------------------------------------------------------------------------
+# Text files
+# ---------------------------------------------------------------------------
 
 
-def _sniff_delimiter(text: str, ext: str) -> str:
+def _utf8(data: bytes, source: str, encoding: str | None) -> tuple[bytes, str]:
+    """The text as UTF-8 bytes without a byte-order mark, and the encoding it was read as:
+    the explicit one, else UTF-16 (by its byte-order mark), UTF-8 or Latin-1."""
+    if encoding is None:
+        if data.startswith(_UTF16_BOMS):  # Excel's "Unicode text"
+            encoding = "utf-16"
+        elif data.isascii():
+            return data, "utf-8"
+        else:
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                encoding = "latin-1"
+            else:
+                return data.removeprefix(codecs.BOM_UTF8), "utf-8"
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise ParameterError(f"unknown encoding {encoding!r}; use e.g. 'utf-8' or 'latin-1'") from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise FileFormatError(
+            f"{source}: line {line} is not valid {encoding} (byte {data[e.start:e.start + 1]!r}); "
+            "give the file's real encoding (e.g. 'latin-1', 'cp1252'), or none to detect UTF-8/Latin-1"
+        ) from None
+    if codec == "utf-8":
+        return data.removeprefix(codecs.BOM_UTF8), encoding
+    return text.removeprefix("\ufeff").encode("utf-8"), encoding
+
+
+def _sniff_delimiter(data: bytes, ext: str) -> str:
     """The delimiter that splits the first lines into the most fields, consistently."""
-    head = text[:65536]
+    head = data[: 4 * 65536].decode("utf-8", "ignore")[:65536]  # the first 65,536 characters
     lines = head.splitlines()
-    if len(head) < len(text):
+    if len(data) > 4 * 65536 or len(head) < len(data.decode("utf-8")):
         lines.pop()  # cut off
     lines = [line for line in lines[:50] if line.strip()]
     preferred = {".tsv": "\t", ".tab": "\t"}.get(ext, ",")
@@ -276,15 +317,198 @@ def _sniff_delimiter(text: str, ext: str) -> str:
     return max(order, key=score) if lines else preferred
 
 
-def _read_text(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any) -> pd.DataFrame:
-    if encoding is None and b"\x00" in data[:8192] and not data.startswith(_UTF16_BOMS):
-        actual = _sniff_format(data)
-        hint = f" It looks like a {actual} file: give it the matching extension." if actual != "text" and actual else ""
-        raise FileFormatError(f"{source}: binary content, not a text table.{hint} Supported formats: {_SUPPORTED}.")
-    text, encoding = _decode(data, source, encoding)
+def _fields(record: bytes, delimiter: str) -> list[str]:
+    """The fields of one record (raw bytes, line break included or not), as the csv module splits them."""
+    return next(csv.reader(_io.StringIO(record.decode("utf-8"), newline=""), delimiter=delimiter), [])
+
+
+def _check_widths(
+    header: list[str], widths: np.ndarray, rows: np.ndarray, lines: np.ndarray, header_line: int,
+    delimiter: str, source: str,
+) -> list[str]:
+    """The header, with ``row.names`` in front if every row has one field more; else every row must fit it."""
+    if len(widths) and (widths == len(header) + 1).all():
+        header = ["row.names", *header]  # R's write.table: no header field over the row names
+    bad = np.flatnonzero(widths != len(header))
+    if len(bad):
+        where = ", ".join(f"row {rows[i]} (line {lines[i]}) has {widths[i]}" for i in bad[:MAX_EXAMPLES])
+        more = f" (and {len(bad) - MAX_EXAMPLES} more rows)" if len(bad) > MAX_EXAMPLES else ""
+        raise FileFormatError(
+            f"{source}: {len(bad)} row(s) have a wrong number of fields: the header (line {header_line}) has "
+            f"{len(header)} fields, but {where}{more}. The delimiter was detected as {_DELIMITER_NAMES[delimiter]}; "
+            "check for a missing or extra delimiter, and quote values that contain it."
+        )
+    return header
+
+
+_Parsed = tuple[list[str], list[Any], np.ndarray]  # header, columns of cells, row numbers
+
+
+def _float_columns(body: memoryview, delimiter: str, width: int) -> list[int]:
+    """Columns whose first values are all plain decimal numbers, not all integers: the reader
+    may parse them as float64 (checked by :func:`_arrow_columns`)."""
+    head = bytes(body[:65536])
+    head = head[: head.rfind(b"\n") + 1] or head  # whole lines
+    lines = head.decode("utf-8", "ignore").splitlines()[:200]
+    records = [r for r in csv.reader(lines, delimiter=delimiter) if len(r) == width]
+    floats = []
+    for j in range(width):
+        values = [r[j].strip(" ") for r in records if r[j] not in ("", "NA")]
+        if values and all(_PLAIN.fullmatch(v) for v in values) and not all(_INTEGER.fullmatch(v) for v in values):
+            floats.append(j)
+    return floats
+
+
+def _arrow_columns(
+    body: memoryview, delimiter: str, width: int, *, quoted: bool, multiline: bool = False, strict: bool = False
+) -> list[Any] | None:
+    """The records of ``body`` as ``width`` pyarrow columns: strings ("" and NA null), or float64
+    where every value is a plain number (:func:`_float_columns`); None if pyarrow fails.
+
+    ``quoted``: values may be in quotes; ``multiline``: and hold line breaks. ``strict``: one row per
+    line, an empty line gives an empty row, and no line may have another number of fields. Else
+    empty lines and records of another width (blank lines with spaces: the caller has checked that
+    there are no others) are skipped."""
+    if not len(body):
+        return [pa.chunked_array([], pa.string())] * width
+    names = [f"f{i}" for i in range(width)]
+    floats = _float_columns(body, delimiter, width)
+    for typed in ([floats, []] if floats else [[]]):
+        types = {name: pa.float64() if j in typed else pa.string() for j, name in enumerate(names)}
+        try:
+            table = pa_csv.read_csv(
+                pa.py_buffer(body),
+                read_options=pa_csv.ReadOptions(column_names=names),
+                parse_options=pa_csv.ParseOptions(
+                    delimiter=delimiter, quote_char='"' if quoted else False, double_quote=True,
+                    newlines_in_values=multiline, ignore_empty_lines=not strict,
+                    invalid_row_handler=lambda row: "error" if strict else "skip",
+                ),
+                convert_options=pa_csv.ConvertOptions(
+                    column_types=types, null_values=["", "NA"], strings_can_be_null=True,
+                    quoted_strings_can_be_null=True, check_utf8=False,
+                ),
+            )
+        except pa.ArrowInvalid:  # (a value that is not a plain number, or a ragged row)
+            continue
+        # pyarrow's numbers are Python's (correctly rounded) and its spellings of them are
+        # Python's after stripping spaces, except for NaN ('-nan', 'nan(1)'): read those as text.
+        if not any(pc.any(pc.is_nan(table.column(j))).as_py() for j in typed):
+            return table.columns
+    return None
+
+
+def _line_end(data: bytes, start: int) -> tuple[int, int]:
+    """End of the line that begins at ``start``, and the start of the next: a line ends with LF,
+    CR LF or CR, as the csv module (and pyarrow) see it."""
+    end = data.find(b"\n", start)
+    end = len(data) if end < 0 else end
+    cr = data.find(b"\r", start, end)
+    end = end if cr < 0 else cr
+    return end, end + (2 if data.startswith(b"\r\n", end) else 1)
+
+
+def _parse_simple(data: bytes, delimiter: str) -> _Parsed | None:
+    """The common case, read without a look at the layout: no quotes, header on line 1, every line
+    as wide as the first data line (empty lines are empty rows); None otherwise."""
+    if b'"' in data:
+        return None
+    end, start = _line_end(data, 0)
+    header = _fields(data[:end], delimiter)
+    if len(header) < 2:
+        return None
+    width = data.count(delimiter.encode(), start, _line_end(data, start)[0]) + 1
+    if width != len(header) + 1:
+        width = len(header)  # (else R's row names, if every row has them)
+    columns = _arrow_columns(memoryview(data)[start:], delimiter, width, quoted=False, strict=True)
+    if columns is None:
+        return None  # ragged rows or lines of spaces: the layout tells which
+    rows = np.arange(1, len(columns[0]) + 1, dtype=np.int64)  # one row per line, header on line 1
+    return (["row.names", *header] if width > len(header) else header), columns, rows
+
+
+def _regular_quotes(a: np.ndarray, quotes: np.ndarray, delimiter: int) -> bool:
+    """Whether every quote opens a value (at its start), closes it (at its end) or is doubled
+    inside one: then quotes alternate between opening and closing, and the reader agrees with
+    the csv module. (A quote inside an unquoted value is a plain character to the csv module.)"""
+    if len(quotes) % 2:
+        return False  # a value is not closed: the csv module reports it
+    before = a[quotes - 1]  # (a[-1] for a quote at the start: fixed below)
+    after = a[np.minimum(quotes + 1, len(a) - 1)]
+    edge_before = (before == delimiter) | (before == 10)
+    edge_after = (after == delimiter) | (after == 10) | (after == 13)
+    edge_before[0] |= quotes[0] == 0
+    edge_after[-1] |= quotes[-1] == len(a) - 1
+    doubled = np.zeros(len(quotes), dtype=bool)  # "" inside a quoted value: a closing quote and an opening one
+    doubled[1:-1:2] = np.diff(quotes)[1::2] == 1
+    open_ok, close_ok = edge_before[0::2], edge_after[1::2] | doubled[1::2]
+    open_ok[1:] |= doubled[1:-1:2]
+    return bool(open_ok.all() and close_ok.all())
+
+
+def _parse_layout(data: bytes, delimiter: str, source: str) -> _Parsed | None:
+    """Any text the csv module would read the same way: records, their widths and first lines
+    found on the raw bytes with numpy (quotes respected); None if that is not possible."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(a == 10)
+    ends, delims = newlines, np.flatnonzero(a == ord(delimiter))
+    returns = np.flatnonzero(a == 13) if b"\r" in data else []
+    if len(returns) and (returns[-1] == len(a) - 1 or (a[returns + 1] != 10).any()):
+        return None  # a lone carriage return ends a line for the csv module: it reads the file
+    quoted = b'"' in data
+    if quoted:
+        quotes = np.flatnonzero(a == 34)
+        if not _regular_quotes(a, quotes, ord(delimiter)):
+            return None
+        ends = newlines[np.searchsorted(quotes, newlines) % 2 == 0]  # line breaks outside quoted values
+    multiline = quoted and len(ends) < len(newlines)  # quoted values with line breaks (pyarrow is faster without)
+    starts = np.concatenate(([0], ends + 1))
+    ends = np.append(ends, len(a))
+    if starts[-1] == len(a):  # the file ends with a line break
+        starts, ends = starts[:-1], ends[:-1]
+    # the line on which each record starts
+    lines = np.searchsorted(newlines, starts) + 1 if multiline else np.arange(1, len(starts) + 1)
+    length = ends - starts - ((ends > starts) & (a[np.maximum(ends - 1, 0)] == 13))
+    # Delimiters inside quoted values are rare and costly to find: first count them all, and
+    # only if that does not fit (or a value holds one) leave out those inside quotes.
+    for exact in (False, True) if quoted else (True,):
+        if exact and quoted:
+            delims = delims[np.searchsorted(quotes, delims) % 2 == 0]
+        widths = np.diff(np.searchsorted(delims, ends), prepend=0) + 1
+        # Blank records (no field with content) are skipped: empty lines, and one-field records checked one by one.
+        blank = (widths == 1) & (length == 0)
+        check = np.flatnonzero((widths == 1) & (length > 0))
+        if len(check) > 1000:
+            return None  # a one-column table, or nearly: the csv module reads it
+        for i in check:
+            blank[i] = not "".join(_fields(data[starts[i] : ends[i]], delimiter)).strip()
+        filled = np.flatnonzero(~blank)
+        if not len(filled):
+            return None  # nothing but blanks: the csv module says whether the file is empty
+        first, body = filled[0], filled[1:]
+        header_line = int(lines[first])
+        rows = lines[body] - header_line
+        header = _fields(data[starts[first] : ends[first]], delimiter)
+        if not exact and not ((widths[body] == len(header)).all() or (widths[body] == len(header) + 1).all()):
+            continue
+        header = _check_widths(header, widths[body], rows, lines[body], header_line, delimiter, source)
+        if len(header) < 2:
+            return None
+        body_bytes = memoryview(data)[ends[first] + 1 :]
+        columns = _arrow_columns(body_bytes, delimiter, len(header), quoted=quoted, multiline=multiline)
+        if columns is None:
+            return None
+        if len(columns[0]) == len(body) and (exact or not any(
+            pc.any(pc.match_substring(c, delimiter)).as_py() for c in columns if _is_text(c)
+        )):
+            return header, columns, rows
+    return None
+
+
+def _parse_csv(text: str, delimiter: str, source: str) -> _Parsed:
+    """Read with the csv module: any text, exact messages for broken quoting."""
     if not text.strip():
         raise FileFormatError(f"{source}: the file is empty; it needs a header line and one line per candidate")
-    delimiter = _sniff_delimiter(text, ext)
     reader = csv.reader(_io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         records = list(reader)
@@ -311,23 +535,31 @@ def _read_text(data: bytes, source: str, ext: str, encoding: str | None, sheet: 
     records = [records[i] for i in body]
     rows, starts = starts[body] - header_line, starts[body]
     widths = np.fromiter(map(len, records), dtype=np.int64, count=len(records))
-    if len(records) and (widths == len(header) + 1).all():
-        header = ["row.names", *header]  # R's write.table: no header field over the row names
-    bad = np.flatnonzero(widths != len(header))
-    if len(bad):
-        where = ", ".join(f"row {rows[i]} (line {starts[i]}) has {widths[i]}" for i in bad[:MAX_EXAMPLES])
-        more = f" (and {len(bad) - MAX_EXAMPLES} more rows)" if len(bad) > MAX_EXAMPLES else ""
-        raise FileFormatError(
-            f"{source}: {len(bad)} row(s) have a wrong number of fields: the header (line {header_line}) has "
-            f"{len(header)} fields, but {where}{more}. The delimiter was detected as {_DELIMITER_NAMES[delimiter]}; "
-            "check for a missing or extra delimiter, and quote values that contain it."
-        )
-    cells = pd.DataFrame(records, columns=range(len(header)), dtype=object).astype("str")
-    for j in cells.columns:
-        cells[j] = cells[j].mask(cells[j].eq("NA") | cells[j].str.strip().eq(""))
-    df = _frame(header, cells, rows, source)
+    header = _check_widths(header, widths, rows, starts, header_line, delimiter, source)
+    cells = zip(*records) if records else [()] * len(header)
+    columns = [pa.array([None if v in ("", "NA") else v for v in c], pa.string()) for c in cells]
+    return header, columns, rows
+
+
+def _read_text(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any) -> pd.DataFrame:
+    if encoding is None and b"\x00" in data[:8192] and not data.startswith(_UTF16_BOMS):
+        actual = _sniff_format(data)
+        hint = f" It looks like a {actual} file: give it the matching extension." if actual != "text" and actual else ""
+        raise FileFormatError(f"{source}: binary content, not a text table.{hint} Supported formats: {_SUPPORTED}.")
+    data, encoding = _utf8(data, source, encoding)
+    delimiter = _sniff_delimiter(data, ext)
+    parsed = None
+    if b"\x00" not in data:  # (the csv module rejects NUL bytes)
+        parsed = _parse_simple(data, delimiter) or _parse_layout(data, delimiter, source)
+    header, columns, rows = parsed or _parse_csv(data.decode("utf-8"), delimiter, source)
+    df = _frame(header, columns, rows, source)
     df.attrs.update(format="text", encoding=encoding, delimiter=delimiter)
     return df
+
+
+# ---------------------------------------------------------------------------
+# Other formats
+# ---------------------------------------------------------------------------
 
 
 def _read_xlsx(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any) -> pd.DataFrame:
@@ -368,15 +600,12 @@ def _read_xlsx(data: bytes, source: str, ext: str, encoding: str | None, sheet: 
             f"(column {width}): rows {_row_list(rows[beyond])}. Give those columns a name in the header row "
             "or delete the values."
         )
-    cells = pd.DataFrame(
-        [
-            [None if isinstance(v, str) and (v == "NA" or not v.strip()) else v for v in (r + [None] * width)[:width]]
-            for r in records
-        ],
-        columns=range(width),
-        dtype=object,
-    )
-    df = _frame(["" if h is None else str(h) for h in header], cells, rows, source)
+    cells = [
+        [None if isinstance(v, str) and (v == "NA" or not v.strip()) else v for v in (r + [None] * width)[:width]]
+        for r in records
+    ]
+    columns = [pd.Series([r[j] for r in cells], dtype=object) for j in range(width)]
+    df = _frame(["" if h is None else str(h) for h in header], columns, rows, source)
     df.attrs.update(format="xlsx", sheet=ws.title)
     return df
 
@@ -453,6 +682,11 @@ _READERS: dict[str, Callable[[bytes, str, str, str | None, Any], pd.DataFrame]] 
 }
 
 
+# ---------------------------------------------------------------------------
+# From cells to typed columns
+# ---------------------------------------------------------------------------
+
+
 def _column_names(names: Sequence[Any], source: str) -> list[Any]:
     """Header names; nameless columns become ``Unnamed: i`` (as pandas does); no duplicates."""
     names = [f"Unnamed: {i}" if n is None or (isinstance(n, str) and not n.strip()) else n for i, n in enumerate(names)]
@@ -468,40 +702,151 @@ def _column_names(names: Sequence[Any], source: str) -> list[Any]:
     return names
 
 
-def _infer(s: pd.Series) -> pd.Series:
-    """One column of cells (missing = None/NaN) as bool, int64, float64, str or object."""
+def _trim(strings: Any) -> Any:
+    """pyarrow strings with surrounding whitespace removed, as str.strip() does."""
+    return pc.utf8_trim(strings, _WHITESPACE)
+
+
+def _strings(values: Any) -> Any:
+    """Cells that are all strings or missing as a pyarrow array (missing = null); None for other cells."""
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.StringDtype):
+        return pa.array(values)
+    cells = values.to_numpy(dtype=object) if isinstance(values, pd.Series) else np.asarray(values, dtype=object)
+    if cells.ndim != 1 or pd.api.types.infer_dtype(cells, skipna=True) not in ("string", "empty"):
+        return None
+    return pa.array(cells, type=pa.string(), from_pandas=True)
+
+
+def _floats(trimmed: Any, *, infer: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+    """Trimmed number strings as float64 (NaN where missing or bad) and the mask of bad cells,
+    exactly as :func:`_score_cell` parses them; with ``infer``, None at the first bad cell.
+
+    pyarrow parses the plain numbers (correctly rounded, as ``float()``); the rest -- NaN and
+    infinity spellings, Unicode digits, non-numbers -- goes through :func:`_score_cell`, once
+    per distinct value."""
+    values = None
+    if infer:  # expect numbers only: one cast, then check the spelling of what became NaN or infinite
+        try:
+            values = pc.cast(trimmed, pa.float64())
+            check = pc.invert(pc.is_finite(values))
+        except pa.ArrowInvalid:  # not all plain numbers
+            pass
+    if values is None:
+        plain = pc.match_substring_regex(trimmed, _PLAIN_RE2)
+        values = pc.cast(pc.if_else(plain, trimmed, pa.scalar(None, trimmed.type)), pa.float64())
+        check = pc.invert(plain)
+    out = np.array(values.to_numpy(zero_copy_only=False), dtype=np.float64)
+    bad = np.zeros(len(out), dtype=bool)
+    where = np.flatnonzero(pc.fill_null(check, False).to_numpy(zero_copy_only=False))
+    if len(where):
+        odd = trimmed.take(pa.array(where))
+        odd = (odd.combine_chunks() if isinstance(odd, pa.ChunkedArray) else odd).dictionary_encode()
+        parsed = []
+        for u in odd.dictionary.to_pylist():
+            p = _score_cell(u)
+            if p is _BAD and infer:
+                return None
+            parsed.append(p)
+        codes = odd.indices.to_numpy(zero_copy_only=False)
+        is_bad = np.array([p is _BAD for p in parsed], dtype=bool)
+        out[where] = np.array([np.nan if p is _BAD else p for p in parsed], dtype=np.float64)[codes]
+        bad[where] = is_bad[codes]
+    return out, bad
+
+
+def _integers(trimmed: Any) -> np.ndarray | None:
+    """Trimmed number strings (none missing) as int64; None if some are not integers or too large."""
+    if pc.all(pc.ascii_is_decimal(pc.utf8_ltrim(trimmed, "+-"))).as_py():  # (a failing cast is slow)
+        try:
+            return pc.cast(pc.utf8_ltrim(trimmed, "+"), pa.int64()).to_numpy(zero_copy_only=False)
+        except pa.ArrowInvalid:  # beyond int64
+            return None
+    if pc.all(pc.string_is_ascii(trimmed)).as_py():
+        return None
+    text = np.array(trimmed.to_pylist(), dtype=object)  # Unicode digits: Python decides
+    if not all(_INTEGER.fullmatch(t) for t in text):
+        return None
+    try:
+        return text.astype(np.int64)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _numeric(strings: Any) -> np.ndarray | None:
+    """A column of strings (missing = null, none blank) whose every value is a number, as int64
+    (all integers, none missing) or float64; None if some value is not a number."""
+    sample = pc.drop_null(strings.slice(0, 200)).to_pylist()  # most text columns show it at once
+    if any(_score_cell(v) is _BAD for v in sample):
+        return None
+    trimmed = _trim(strings)
+    ints = _integers(trimmed) if trimmed.null_count == 0 else None
+    if ints is not None:
+        return ints
+    parsed = _floats(trimmed, infer=True)
+    return None if parsed is None else parsed[0]
+
+
+def _no_blanks(cells: Any) -> Any:
+    """A column of cells from the reader (pyarrow strings, "" and NA null) with blank cells made
+    null too; a column the reader has parsed as numbers as it is."""
+    if _is_text(cells):
+        blank = pc.utf8_is_space(cells)  # (pyarrow's whitespace is exactly Python's)
+        if pc.any(blank).as_py():
+            return pc.if_else(blank, pa.scalar(None, cells.type), cells)
+    return cells
+
+
+def _is_text(column: Any) -> bool:
+    return pa.types.is_string(column.type) or pa.types.is_large_string(column.type)
+
+
+def _infer_text(cells: Any) -> Any:
+    """Typed values of a column from :func:`_no_blanks`: int64/float64 if every value is a
+    number (all missing: float NaN), else the strings as written."""
+    if not _is_text(cells):
+        return cells.to_numpy(zero_copy_only=False)
+    numbers = _numeric(cells)
+    return numbers if numbers is not None else cells.to_pandas().array
+
+
+def _infer_objects(s: pd.Series) -> pd.Series | np.ndarray:
+    """Typed values of a column of workbook cells (missing = None): bool, numbers as for text, str, else objects."""
+    s = s.reset_index(drop=True)
     given = s.notna().to_numpy()
-    present = s[given]
-    kinds = {str} if isinstance(s.dtype, pd.StringDtype) else set(map(type, present))
+    kinds = set(map(type, s[given]))
     if not kinds:
         return s.astype(object)
     if kinds <= {bool, np.bool_}:
         return s.astype(bool if given.all() else "boolean")
     if kinds <= {str, int, float}:
-        text = present.astype("str").str.strip()
-        lower = text.str.lower()
-        if (text.str.fullmatch(_NUMBER.pattern) | lower.isin(_SPECIAL_FLOATS)).all():
-            if given.all() and text.str.fullmatch(_INTEGER.pattern).all():
-                try:
-                    return pd.Series(text.to_numpy(dtype=object).astype(np.int64), index=s.index)
-                except (OverflowError, ValueError):
-                    pass
-            out = np.full(len(s), np.nan)
-            out[given] = text.where(lower != "na", "nan").to_numpy(dtype=object).astype(np.float64)
-            return pd.Series(out, index=s.index)
+        numbers = _numeric(pa.array([str(v) if g else None for v, g in zip(s, given)], pa.string()))
+        if numbers is not None:
+            return numbers
     return s.astype("str") if kinds == {str} else s
 
 
-def _frame(header: Sequence[Any], cells: pd.DataFrame, rows: np.ndarray, source: str) -> pd.DataFrame:
-    """DataFrame from parsed cells (missing = None/NaN): typed columns, empty rows dropped, row-number index."""
+def _frame(header: Sequence[Any], columns: list[Any], rows: np.ndarray, source: str) -> pd.DataFrame:
+    """DataFrame from columns of cells, all pyarrow strings (text: "" and NA null; blank cells
+    become null here) or all object Series (workbooks: missing = None): typed columns, empty rows
+    dropped, row-number index."""
     names = _column_names(header, source)
-    keep = cells.notna().any(axis=1).to_numpy()
-    if not keep.any():
+    text = isinstance(columns[0], (pa.Array, pa.ChunkedArray))
+    if text:
+        columns = [_no_blanks(c) for c in columns]
+        present = [pc.is_valid(c).to_numpy(zero_copy_only=False) for c in columns if c.null_count]
+    else:
+        present = [p for p in (c.notna().to_numpy() for c in columns) if not p.all()]
+    if len(present) == len(columns):  # every column has missing cells: some rows may be empty
+        keep = np.logical_or.reduce(present)
+        if not keep.all():
+            mask = pa.array(keep)
+            columns = [c.filter(mask) if text else c[keep] for c in columns]
+            rows = rows[keep]
+    if not len(rows):
         raise FileFormatError(f"{source}: has a header but no data rows; add one row per candidate")
-    cells = cells[keep]
-    df = pd.DataFrame({j: _infer(cells[j]) for j in cells.columns})
-    df.columns = names
-    df.index = pd.Index(rows[keep], name=ROW_INDEX)
+    infer = _infer_text if text else _infer_objects
+    df = pd.DataFrame({name: infer(c) for name, c in zip(names, columns)})
+    df.index = pd.Index(rows, name=ROW_INDEX)
     return df
 
 
@@ -511,7 +856,7 @@ def _tidy(df: pd.DataFrame, source: str, fmt: str, index_name: str) -> pd.DataFr
     default = isinstance(idx, pd.RangeIndex) and idx.step == 1 and idx.start in (0, 1)
     if not default:
         df = df.reset_index(names=idx.name if idx.name is not None else index_name)
-    df = df.copy()
+    df = df.copy(deep=False)  # (copy on write: the caller's frame stays as it is)
     df.columns = _column_names(list(df.columns), source)
     for c in df.columns:
         if isinstance(df[c].dtype, pd.CategoricalDtype):
@@ -646,10 +991,27 @@ def _label_cell(v: Any) -> Any:
     return _BAD
 
 
+def _score_cell(v: Any) -> Any:
+    """The float value of one score cell (NaN if missing), or _BAD."""
+    if _is_missing(v):
+        return np.nan
+    if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
+        return float(v)
+    if isinstance(v, str):
+        t = v.strip()
+        if not t:
+            return np.nan
+        special = _SPECIAL_FLOATS.get(t.lower())
+        if special is not None:
+            return special
+        if _NUMBER.fullmatch(t):
+            return float(t)
+    return _BAD
+
+
 def _map_cells(values: Any, parse: Callable[[Any], Any]) -> tuple[np.ndarray, np.ndarray]:
     """Apply ``parse`` once per distinct value; returns (results, cells) as object arrays."""
-    series = values if isinstance(values, pd.Series) else pd.Series(values, dtype=object)
-    cells = series.to_numpy(dtype=object)
+    cells = _series(values).to_numpy(dtype=object)
     codes, uniques = pd.factorize(cells, use_na_sentinel=True)
     parsed = np.empty(len(uniques) + 1, dtype=object)
     parsed[:-1] = [parse(u) for u in uniques]
@@ -664,7 +1026,7 @@ def _is_boolean_like(s: pd.Series) -> bool:
     if present.empty:
         return False
     if pd.api.types.is_numeric_dtype(s.dtype):
-        return bool(present.isin([0, 1]).all()) and present.nunique() == 2
+        return present.iloc[0] in (0, 1) and bool(present.isin([0, 1]).all()) and present.nunique() == 2
     uniques = present.head(1000).unique()  # a label column has few distinct values: stop early otherwise
     if len(uniques) > 64 or len(uniques := present.unique()) > 64:
         return False
@@ -680,9 +1042,40 @@ def _looks_numeric(s: pd.Series) -> bool:
         return False
     if pd.api.types.is_numeric_dtype(s.dtype):
         return True
+    if isinstance(s.dtype, pd.StringDtype):
+        strings = pa.array(present)
+        if 2 * _MAY_START_A_NUMBER[_first_bytes(strings)].sum() <= len(present):
+            return False  # (most key columns: decided by the first characters)
+        uniques = pc.unique(strings)  # each distinct value once
+        text = _trim(uniques)
+        numeric = pc.or_(pc.match_substring_regex(text, _NUMBERISH_RE2), pc.is_in(pc.ascii_lower(text), _SPECIALS))
+        if not pc.any(numeric).as_py() or pc.all(numeric).as_py():
+            return pc.all(numeric).as_py()
+        counts = pc.value_counts(strings)
+        numeric = pc.is_in(counts.field("values"), pc.filter(uniques, numeric))
+        return pc.sum(pc.filter(counts.field("counts"), numeric)).as_py() / len(present) > 0.5
     text = present.astype(str).str.strip()
     numeric = text.str.fullmatch(_NUMBERISH.pattern) | text.str.lower().isin(_SPECIAL_FLOATS)
     return bool(numeric.mean() > 0.5)
+
+
+def _first_bytes(strings: Any) -> np.ndarray:
+    """The first byte (UTF-8) of every string of a pyarrow string array, 0 for empty strings."""
+    out = []
+    for chunk in strings.chunks if isinstance(strings, pa.ChunkedArray) else [strings]:
+        _, offsets, data = chunk.buffers()
+        offsets = np.frombuffer(offsets, np.int64 if pa.types.is_large_string(chunk.type) else np.int32)
+        offsets = offsets[chunk.offset : chunk.offset + len(chunk) + 1]
+        data = np.frombuffer(data, np.uint8) if data is not None and data.size else np.zeros(1, np.uint8)
+        starts = offsets[:-1]
+        out.append(np.where(offsets[1:] > starts, data[np.minimum(starts, len(data) - 1)], 0))
+    return np.concatenate(out) if out else np.zeros(0, np.uint8)
+
+
+# First bytes of what may strip to a number (_NUMBERISH) or NaN/Inf: whitespace, non-ASCII (Unicode digits).
+_MAY_START_A_NUMBER = np.array(
+    [chr(b) in "+-.,' 0123456789nNiI" or chr(b).isspace() or b >= 0x80 for b in range(256)], dtype=bool
+)
 
 
 def _label_priority(name: Any) -> int:
@@ -783,16 +1176,20 @@ def parse_labels(
     LabelError
         A value outside the vocabulary, or missing labels without ``exclude_unlabelled``.
     """
-    parsed, cells = _map_cells(values, _label_cell)
-    row_numbers = _row_numbers(values, len(cells), rows)
-    bad = np.flatnonzero([p is _BAD for p in parsed])
+    cells = _series(values)
+    codes, uniques = pd.factorize(cells, use_na_sentinel=True)  # a label column has a few distinct values
+    states = np.array([_LABEL_STATES[_label_cell(u)] for u in uniques] + [_LABEL_STATES[_MISSING]], dtype=np.int8)
+    state = states[codes]
+    row_numbers = _row_numbers(values, len(state), rows)
+    bad = np.flatnonzero(state == _LABEL_STATES[_BAD])
     if len(bad):
+        shown = [_plain(v) for v in cells.iloc[bad[:MAX_EXAMPLES]]]
         raise LabelError(
             f"{source}: label column {column!r} has {len(bad)} value(s) that are not TP/FP labels: "
-            f"{_examples(row_numbers[bad], [_plain(cells[i]) for i in bad], len(bad))}. "
+            f"{_examples(row_numbers[bad], shown, len(bad))}. "
             f"Accepted labels: {LABEL_VOCABULARY}. Correct these cells, or choose another label column."
         )
-    missing = np.fromiter((p is _MISSING for p in parsed), dtype=bool, count=len(parsed))
+    missing = state == _LABEL_STATES[_MISSING]
     if missing.any() and not exclude_unlabelled:
         where = row_numbers[missing]
         raise LabelError(
@@ -801,26 +1198,7 @@ def parse_labels(
             "(option exclude_unlabelled; --exclude-unlabelled on the command line)."
         )
     kept = ~missing
-    return np.array([bool(p) for p in parsed[kept]], dtype=bool), kept
-
-
-def _score_cell(v: Any) -> Any:
-    if _is_missing(v):
-        return np.nan
-    if isinstance(v, (bool, np.bool_)):
-        return float(v)
-    if isinstance(v, (int, float, np.integer, np.floating)):
-        return float(v)
-    if isinstance(v, str):
-        t = v.strip()
-        if not t:
-            return np.nan
-        special = _SPECIAL_FLOATS.get(t.lower())
-        if special is not None:
-            return special
-        if _NUMBER.fullmatch(t):
-            return float(t)
-    return _BAD
+    return state[kept] == _LABEL_STATES[True], kept
 
 
 def parse_scores(values: Any, *, column: str, source: str, rows: Any = None) -> np.ndarray:
@@ -853,11 +1231,17 @@ def parse_scores(values: Any, *, column: str, source: str, rows: Any = None) -> 
     if dtype is not None and (pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype)) \
             and not pd.api.types.is_complex_dtype(dtype):
         return pd.Series(values).to_numpy(dtype=np.float64, na_value=np.nan)
-    parsed, cells = _map_cells(values, _score_cell)
-    bad = np.flatnonzero([p is _BAD for p in parsed])
+    strings = _strings(values)
+    if strings is not None:  # text: vectorised
+        out, bad = _floats(_trim(strings))
+    else:  # mixed Python objects: one by one
+        parsed, _ = _map_cells(values, _score_cell)
+        bad = np.fromiter((p is _BAD for p in parsed), dtype=bool, count=len(parsed))
+        out = np.where(bad, np.nan, parsed).astype(np.float64)
+    bad = np.flatnonzero(bad)
     if len(bad):
-        row_numbers = _row_numbers(values, len(cells), rows)
-        shown = [_plain(cells[i]) for i in bad]
+        row_numbers = _row_numbers(values, len(out), rows)
+        shown = [_plain(v) for v in _series(values).iloc[bad]]
         hint = ""
         if any(isinstance(v, str) and _DECIMAL_COMMA.fullmatch(v.strip()) for v in shown):
             hint = " Some look like numbers with a decimal comma: write them with a decimal point (e.g. 2.5, not 2,5)."
@@ -867,7 +1251,7 @@ def parse_scores(values: Any, *, column: str, source: str, rows: Any = None) -> 
             f"(empty, NA, NaN, Inf and -Inf are allowed).{hint} Correct these cells, or do not use "
             f"{column!r} as a score (make it a key column instead)."
         )
-    return parsed.astype(np.float64)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -890,6 +1274,13 @@ def _require(df: pd.DataFrame, names: Iterable[Any], role: str, source: str) -> 
             raise ColumnError(
                 f"{source}: no column {n!r} (asked for as {role}).{hint} The columns are: {_columns_text(df.columns)}."
             )
+
+
+def _blank(values: pd.Series) -> np.ndarray:
+    """Which cells are strings of whitespace only."""
+    if isinstance(values.dtype, pd.StringDtype):
+        return pc.fill_null(pc.equal(_trim(pa.array(values)), ""), False).to_numpy(zero_copy_only=False)
+    return np.array([isinstance(v, str) and not v.strip() for v in values], dtype=bool)
 
 
 def build_candidate_set(
@@ -942,6 +1333,23 @@ def build_candidate_set(
     FileFormatError
         The table has no rows.
     """
+    return _build(df, None, label=label, scores=scores, keys=keys, sample=sample, lower_is_better=lower_is_better,
+                  exclude_unlabelled=exclude_unlabelled, source=source)
+
+
+def _build(
+    df: pd.DataFrame,
+    roles: ColumnRoles | None,
+    *,
+    label: str,
+    scores: Sequence[str] | None,
+    keys: Sequence[str] | None,
+    sample: str | None,
+    lower_is_better: Sequence[str],
+    exclude_unlabelled: bool,
+    source: str,
+) -> CandidateSet:
+    """:func:`build_candidate_set`, with the table's suggested roles if already known."""
     if df.columns.duplicated().any():
         dups = df.columns[df.columns.duplicated()].unique()
         raise ColumnError(f"{source}: duplicate column names {_columns_text(dups)}; rename them")
@@ -954,7 +1362,8 @@ def build_candidate_set(
             raise ColumnError(f"{source}: column {label!r} cannot be both the label and the sample column")
     key_names = _names(keys)
     _require(df, key_names, "key", source)
-    roles = suggest_roles(df) if scores is None or keys is None else None
+    if roles is None and (scores is None or keys is None):
+        roles = suggest_roles(df)
     if scores is None:
         assert roles is not None
         score_names = tuple(c for c in roles.scores if c not in (label, sample) and c not in key_names)
@@ -993,24 +1402,22 @@ def build_candidate_set(
     if not kept.any():
         raise LabelError(f"{source}: label column {label!r} is empty in every row; no annotated candidate is left")
     rows = all_rows[kept]
-    score_arrays = {
-        str(c): parse_scores(df[c][kept], column=str(c), source=source, rows=rows) for c in score_names
-    }
+    table = df if kept.all() else df[kept]
+    score_arrays = {str(c): parse_scores(table[c], column=str(c), source=source, rows=rows) for c in score_names}
     samples = None
     if sample is not None:
-        samples = df[sample][kept].to_numpy()
-        blank = np.array([isinstance(v, str) and not v.strip() for v in samples], dtype=bool)
-        empty = np.flatnonzero(pd.isna(samples) | blank)
+        empty = np.flatnonzero(table[sample].isna().to_numpy() | _blank(table[sample]))
         if len(empty):
             raise ColumnError(
                 f"{source}: sample column {sample!r} is empty in {len(empty)} row(s): rows {_row_list(rows[empty])}. "
                 "Give every candidate a sample id, or do not use a sample column."
             )
+        samples = table[sample].to_numpy()
     return CandidateSet(
         labels=labels,
         scores=score_arrays,
         directions={str(c): (LOWER if c in lower else HIGHER) for c in score_names},
-        keys=df.loc[kept, list(key_names)].reset_index(drop=True) if key_names else None,
+        keys=table[list(key_names)].reset_index(drop=True) if key_names else None,
         samples=samples,
         source=source,
         label_column=str(label),
@@ -1068,8 +1475,9 @@ def load_candidates(
             )
     if sample is None and roles.sample not in (label, *_names(scores), *_names(keys)):
         sample = roles.sample
-    return build_candidate_set(
+    return _build(
         df,
+        roles,
         label=label,
         scores=scores,
         keys=keys,

@@ -504,3 +504,141 @@ def test_missing_file(tmp_path):
 
 def test_every_error_is_an_evalcore_error():
     assert issubclass(FileFormatError, EvalcoreError) and issubclass(LabelError, ValueError)
+
+
+# ---------------------------------------------------------------------------
+# The fast text reader agrees with the csv module
+# ---------------------------------------------------------------------------
+
+
+def _csv_module_only(monkeypatch):
+    """Make read_table use the csv-module reader for every text file (the reference behaviour)."""
+    import evalcore.io as io_module
+
+    monkeypatch.setattr(io_module, "_parse_simple", lambda *a: None)
+    monkeypatch.setattr(io_module, "_parse_layout", lambda *a: None)
+
+
+def _outcome(data, name):
+    try:
+        return read_table(data, name=name)
+    except EvalcoreError as e:
+        return (type(e).__name__, str(e))
+
+
+def _assert_same_outcome(fast, slow):
+    if isinstance(slow, tuple) or isinstance(fast, tuple):
+        assert fast == slow
+        return
+    pd.testing.assert_frame_equal(fast, slow)
+    assert fast.attrs == slow.attrs
+
+
+CELL_TEXT = st.sampled_from(
+    ["1", "-2", "+3", "007", "2.5", "1e-3", ".5", "NaN", "-nan", "Inf", "NA", "", " ", " 4 ", "x", "a b", "TRUE",
+     "F", "zur:Verfügung", "١٢", "1,5", "99999999999999999999", '"q"', '"a,b"', '"x""y"', '"two\nlines"', '""']
+)
+
+
+@given(
+    st.lists(st.lists(CELL_TEXT, min_size=3, max_size=3) | st.lists(CELL_TEXT, max_size=4), max_size=12),
+    st.sampled_from([",", "\t", ";"]),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.lists(st.sampled_from(["", "  ", "\t"]), max_size=2),
+)
+def test_fast_reader_agrees_with_the_csv_module(rows, delimiter, eol, blanks):
+    lines = [delimiter.join(["k", "label", "s"])] + [delimiter.join(r) for r in rows] + blanks
+    data = eol.join(lines).encode()
+    fast = _outcome(data, "t.csv")
+    with pytest.MonkeyPatch.context() as m:
+        _csv_module_only(m)
+        slow = _outcome(data, "t.csv")
+    _assert_same_outcome(fast, slow)
+
+
+LARGE_CASES = {  # what replaces data row 900
+    "clean": ["k,TRUE,1.5,7"],
+    "NaN in a float column": ["k,TRUE,NaN,7"],
+    "-nan in a float column": ["k,TRUE,-nan,7"],
+    "blank cell in a float column": ["k,TRUE, ,7"],
+    "float in an integer column": ["k,TRUE,1.5,7.5"],
+    "plus sign in an integer column": ["k,TRUE,1.5,+7"],
+    "hexadecimal in an integer column": ["k,TRUE,1.5,0x1F"],
+    "too many fields": ["k,TRUE,1.5,7,8"],
+    "too few fields": ["k,TRUE,1.5"],
+    "line of spaces": ["k,TRUE,1.5,7", "   "],
+    "empty lines": ["", "", "k,TRUE,1.5,7"],
+    "empty row": [",,,"],
+    "quoted delimiter": ['"a,b",TRUE,1.5,7'],
+    "quoted line break": ['"a\nb",TRUE,1.5,7'],
+    "stray quote": ['a"b,TRUE,1.5,7'],
+    "broken quoting": ['"a"b,TRUE,1.5,7'],
+    "bad label": ["k,maybe,1.5,7"],
+}
+
+
+@pytest.mark.parametrize("case", list(LARGE_CASES))
+def test_fast_reader_agrees_beyond_its_samples(case, monkeypatch):
+    """Anomalies after the first few hundred rows (the reader's samples) are found as exactly."""
+    lines = ["PP,label,g2,freq"] + [f"k{i},{'TRUE' if i % 7 else 'FALSE'},{i / 8},{i}" for i in range(1, 1500)]
+    lines[900:901] = LARGE_CASES[case]
+    data = ("\n".join(lines) + "\n").encode()
+    fast, fast_cs = _outcome(data, "big.csv"), _load_outcome(data)
+    _csv_module_only(monkeypatch)
+    _assert_same_outcome(fast, _outcome(data, "big.csv"))
+    slow_cs = _load_outcome(data)
+    if isinstance(slow_cs, tuple):
+        assert fast_cs == slow_cs
+    else:
+        assert fast_cs.measures == slow_cs.measures and fast_cs.rows.tolist() == slow_cs.rows.tolist()
+        np.testing.assert_array_equal(fast_cs.labels, slow_cs.labels)
+        for m in slow_cs.measures:
+            np.testing.assert_array_equal(fast_cs.scores[m], slow_cs.scores[m])
+
+
+def _load_outcome(data):
+    try:
+        return load_candidates(data, name="big.csv")
+    except EvalcoreError as e:
+        return (type(e).__name__, str(e))
+
+
+def test_whitespace_is_what_str_strip_removes():
+    from evalcore.io import _WHITESPACE
+
+    assert _WHITESPACE == "".join(c for c in map(chr, range(0x110000)) if c.isspace())
+
+
+def test_types_found_in_text(tmp_path):
+    path = write(
+        tmp_path / "t.csv",
+        "i,f,plus,big,spec,mixed,empty,uni\n1,1.5,+1,99999999999999999999,NaN,1,,١٢\n2,2,-2,1,-Inf,x,,٣\n",
+    )
+    df = read_table(path)
+    assert df.dtypes.astype(str).tolist() == ["int64", "float64", "int64", "float64", "float64", "str", "float64", "int64"]
+    assert df["plus"].tolist() == [1, -2] and df["uni"].tolist() == [12, 3]
+    assert np.isnan(df["spec"][1]) and df["spec"][2] == -np.inf
+
+
+def test_quoted_values_keep_line_numbers_in_large_files(tmp_path):
+    body = [f'"k{i}, with comma",{"TRUE" if i % 3 else "FALSE"},{i / 4}' for i in range(1, 3000)]
+    body[2000] = '"two\nlines",TRUE,1'
+    body.append("k,TRUE")
+    path = write(tmp_path / "q.csv", "PP,label,g2\n" + "\n".join(body) + "\n")
+    with pytest.raises(FileFormatError, match=r"1 row\(s\) have a wrong number of fields.*row 3001 \(line 3002\) has 2"):
+        read_table(path)
+
+
+def test_old_mac_line_endings(tmp_path):
+    path = write(tmp_path / "mac.csv", "PP,label,g2\r\ra,TRUE,1\rb,maybe,2\r")
+    with pytest.raises(LabelError, match=r"row 3: 'maybe'"):
+        load_candidates(path)
+
+
+def test_pyarrow_whitespace_is_python_whitespace():
+    """Blank cells are found with pyarrow's utf8_is_space: it must agree with str.isspace."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chars = [chr(i) for i in range(0x110000) if not 0xD800 <= i < 0xE000]
+    assert pc.utf8_is_space(pa.array(chars)).to_pylist() == [c.isspace() for c in chars]
