@@ -19,9 +19,12 @@ common.PAGES.update({
 page = st.navigation(list(common.PAGES.values()))
 
 common.view()
+common.forget_widgets_on_page_change(page.url_path)
 try:
     page.run()
-finally:  # also after st.stop(): the URL and the link must show what the page shows
+except common.PageDone:  # a page that has nothing more to show
+    pass
+finally:  # the URL and the link must show what the page shows
     common.sync_url()
     with st.sidebar:
         st.caption("Are the differences between ranking methods real or chance? (Evert 2004)")

@@ -35,6 +35,18 @@ def store() -> DatasetStore:
     return DatasetStore()
 
 
+class PageDone(Exception):
+    """Raised by :func:`stop` to end a page early; app.py catches it.
+
+    ``st.stop()`` would leave a stop request that also ends app.py's code after the page,
+    which writes the URL and the sidebar's link.
+    """
+
+
+def stop():
+    raise PageDone
+
+
 def ensure_router() -> None:
     """Route every run through app.py.
 
@@ -57,10 +69,23 @@ def view() -> ViewSettings:
         initial, problems = from_query(params)
         if initial.dataset is None and DEFAULT_DATASET and "dataset" not in params:
             initial = replace(initial, dataset=DEFAULT_DATASET)
-        initial = replace(initial, seed=resolve_seed(initial.ties, initial.seed))
+        if initial.seed is None:  # always carry a seed, so switching to random ties stays reproducible
+            initial = replace(initial, seed=resolve_seed("random", None))
         st.session_state["view"] = initial
         st.session_state["link_problems"] = problems
     return st.session_state["view"]
+
+
+def forget_widgets_on_page_change(page_id: str) -> None:
+    """Drop the widget keys when the page changes, so the new page's widgets start from the view.
+
+    Streamlit treats a key's widget on another page as another widget and ignores the value
+    left under that key; the view, not the previous page's widget, must decide.
+    """
+    if st.session_state.get("_page") != page_id:
+        for key in [k for k in st.session_state if str(k).startswith("w_")]:
+            del st.session_state[key]
+        st.session_state["_page"] = page_id
 
 
 def update(**changes) -> None:
@@ -91,8 +116,12 @@ def bound(widget, label: str, field: str, *, convert=None, **kwargs):
     """A widget whose value is the view's ``field``; changing it updates the view."""
     key = f"w_{field}"
     current = getattr(view(), field)
-    if key not in st.session_state:
-        st.session_state[key] = list(current) if isinstance(current, tuple) and widget is st.multiselect else current
+    # The same key on another page is another widget to Streamlit, and a value left from that
+    # page would win over the view: refill where they differ (only then, so that a value the
+    # browser is sending is not overwritten during quick input).
+    wanted = list(current) if isinstance(current, tuple) and widget is st.multiselect else current
+    if key not in st.session_state or st.session_state[key] != wanted:
+        st.session_state[key] = wanted
 
     def changed() -> None:
         value = st.session_state[key]
@@ -105,8 +134,9 @@ def n_range_slider(label: str, low: int, high: int, step: int, default: tuple[in
     """The n-range slider, bound to the view's n_min and n_max."""
     v = view()
     key = "w_n_range"
-    if key not in st.session_state:
-        st.session_state[key] = (v.n_min or default[0], v.n_max or default[1])
+    wanted = (v.n_min or default[0], v.n_max or default[1])
+    if tuple(st.session_state.get(key, ())) != wanted:  # see bound()
+        st.session_state[key] = wanted
 
     def changed() -> None:
         n_min, n_max = st.session_state[key]
@@ -173,20 +203,21 @@ def pair(role_key: tuple, a: str, b: str, ties: str, seed, n_range: tuple, level
     return analysis.pair_comparison(r[a], r[b], n_range, confidence_level=level, interval=interval)
 
 
-def require_data() -> CandidateSet:
+def require_data(link_to_data: bool = True) -> CandidateSet:
     """The loaded candidate set; without one, say where to get it and stop the page."""
     v = view()
     show_link_problems()
     if v.dataset is None:
         st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
         st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
-        st.stop()
+        stop()
     try:
         candidates = candidates_for(*roles(v))
     except EvalcoreError as exc:
         st.error(str(exc))
-        st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
-        st.stop()
+        if link_to_data:
+            st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
+        stop()
     fixed, problems = check_against_data(v, columns=[], measures=candidates.measures,
                                          n_candidates=candidates.n_candidates)
     if fixed != v:

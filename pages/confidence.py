@@ -30,7 +30,7 @@ with c2:
 v = common.view()
 if not v.band_measures:
     st.info("Pick at least one measure.")
-    st.stop()
+    common.stop()
 table = common.curves(common.roles(v), v.band_measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
 fig = figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
                                 method_label=INTERVAL_LABELS[v.interval])

@@ -49,12 +49,12 @@ with sample_col:
 v = common.view()
 if v.dataset is None:
     st.info("Upload a file above, or use the sample, to start.")
-    st.stop()
+    common.stop()
 try:
     table, name = common.raw_table(v.dataset)
 except EvalcoreError as exc:
     st.error(str(exc))
-    st.stop()
+    common.stop()
 
 suggested = suggest_roles(table)
 if v.label is None and not v.scores:  # a fresh data set: start from the suggested roles
@@ -81,7 +81,7 @@ with c3:
         common.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
 
-candidates = common.require_data()
+candidates = common.require_data(link_to_data=False)
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Candidates N", f"{candidates.n_candidates:,}")
 m2.metric("True positives", f"{candidates.n_tp:,}")

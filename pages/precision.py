@@ -31,7 +31,7 @@ with t3:
 v = common.view()
 if not v.measures:
     st.info("Pick at least one measure.")
-    st.stop()
+    common.stop()
 
 table = common.curves(common.roles(v), v.measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
 shown = table
@@ -44,6 +44,8 @@ if v.n_at is None or not n_min <= v.n_at <= n_max:
     st.session_state.pop("w_n_at", None)
 at = common.bound(st.number_input, "Values at n", "n_at", min_value=n_min, max_value=n_max, step=1, convert=int)
 values = analysis.precision_at(table, int(at))
+percent = {c: st.column_config.NumberColumn(c, format="percent") for c in
+           ("precision", "recall", "f_beta", "lower", "upper")}
 st.dataframe(values[["measure", "n", "tp", "fp", "precision", "recall", "f_beta", "lower", "upper",
-                     "tie_straddled"]], hide_index=True)
+                     "tie_straddled"]], hide_index=True, column_config=percent)
 common.downloads(fig, shown, "precision")

@@ -15,7 +15,7 @@ N = candidates.n_candidates
 measures = list(candidates.measures)
 if len(measures) < 2:
     st.info("Comparing needs two score columns; choose more on the Data page.")
-    st.stop()
+    common.stop()
 if v.a is None or v.b is None:
     common.update(a=v.a or measures[0], b=v.b or next(m for m in measures if m != (v.a or measures[0])))
 
@@ -32,7 +32,7 @@ n_min, n_max = common.n_range_slider("Range of n (every n in it is tested)", low
 v = common.view()
 if v.a == v.b:
     st.info("Pick two different measures.")
-    st.stop()
+    common.stop()
 
 result = common.pair(common.roles(v), v.a, v.b, v.ties, v.seed, (n_min, n_max), v.level, v.interval)
 tested = len(result.comparison)
