@@ -1,0 +1,165 @@
+"""Fixtures of the real-browser tests: the dashboard served by ``streamlit run`` and Debian's Chromium.
+
+The server is started once per session on a free port, with its own dataset store (``EVALCORE_STORE`` in a
+temporary folder) and without ``EVALCORE_DEFAULT_DATASET``; it is stopped by its PID at the end. Every test
+gets fresh browser contexts (fresh cookies and storage, so a fresh Streamlit session) from ``new_page``.
+Downloading browsers is impossible here, so the tests use /usr/bin/chromium and FAIL (not skip) without it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 1000}
+STARTUP_TIMEOUT_S = 60
+
+# Counts the app's script runs in the page. Streamlit writes the run state into the attribute
+# data-test-script-state of [data-testid="stApp"] ("initial", "running", "notRunning", "rerunRequested", ...);
+# after a widget change it stays "notRunning" until the server reports the new run, so a wait for
+# "notRunning" alone can return before the run has even started. The observer sees every change.
+RUN_COUNTER = """
+(() => {
+  const st = window.__stRuns = {runs: 0, state: null};
+  const attach = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app) { setTimeout(attach, 10); return; }
+    const read = () => {
+      const s = app.getAttribute('data-test-script-state');
+      if (s !== st.state) { if (s === 'running') st.runs += 1; st.state = s; }
+    };
+    read();
+    new MutationObserver(read).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  };
+  attach();
+})();
+"""
+
+expect.set_options(timeout=30_000)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stop the server by its PID: terminate, then kill."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+MISSING_CHROMIUM = (f"The browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium); "
+                    "downloading a browser with `playwright install` is not possible here.")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser | None:
+    """Chromium, or None when it is missing: then every test FAILS (in new_page), none is skipped."""
+    if not CHROMIUM.exists():
+        yield None
+        return
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="session")
+def store_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("evalcore_store")
+
+
+@pytest.fixture(scope="session")
+def app_url(browser, store_dir, tmp_path_factory):
+    """The dashboard served by `streamlit run app.py` on a free port; its base URL (no trailing slash)."""
+    if browser is None:  # no Chromium: no server either; the tests fail in new_page
+        yield None
+        return
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "EVALCORE_DEFAULT_DATASET"}
+    env["EVALCORE_STORE"] = str(store_dir)
+    log_path = tmp_path_factory.mktemp("streamlit_log") / "streamlit.log"
+    streamlit = Path(sys.executable).parent / "streamlit"
+    cmd = [str(streamlit), "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with code {proc.returncode}:\n{log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.read().decode().strip() == "ok":
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not answer {url}/_stcore/health within {STARTUP_TIMEOUT_S} s:\n"
+                                   f"{log_path.read_text()[-3000:]}")
+            time.sleep(0.25)
+        yield url
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture()
+def new_page(browser, app_url):
+    """Open a path of the app in a NEW browser context (a fresh Streamlit session); returns the page.
+
+    At the end of the test, no page may show a Streamlit traceback (stException).
+    """
+    contexts = []
+    pages: list[Page] = []
+
+    def open_page(path: str = "/") -> Page:
+        """``path`` is a path of the app ("/precision?...") or a whole URL (a shared link)."""
+        if browser is None:
+            pytest.fail(MISSING_CHROMIUM, pytrace=False)
+        context = browser.new_context(viewport=VIEWPORT)
+        context.add_init_script(RUN_COUNTER)
+        contexts.append(context)
+        page = context.new_page()
+        pages.append(page)
+        page.goto(path if path.startswith("http") else app_url + path)
+        return page
+
+    yield open_page
+    try:
+        for page in pages:
+            expect(page.get_by_test_id("stException")).to_have_count(0, timeout=1_000)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    path = REPO / "docs" / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
