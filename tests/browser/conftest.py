@@ -158,8 +158,12 @@ def new_page(browser, app_url):
 
 
 @pytest.fixture(scope="session")
-def screenshot_dir() -> Path:
-    path = REPO / "docs" / "screenshots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+def screenshot_dir(tmp_path_factory) -> Path:
+    """Where screenshots go: a temporary folder, or the README's docs/screenshots when
+    EVALCORE_UPDATE_SCREENSHOTS=1 (so that a test run leaves the work tree clean)."""
+    if os.environ.get("EVALCORE_UPDATE_SCREENSHOTS") == "1":
+        path = REPO / "docs" / "screenshots"
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+    return tmp_path_factory.mktemp("screenshots")
 

@@ -433,16 +433,17 @@ def test_a_csv_with_a_bad_label_value_gets_a_message_naming_it(new_page, tmp_pat
 
 def test_screenshots_of_every_page_on_the_paper_data(new_page, krenn_tsv, screenshot_dir):
     """The README's screenshots: the Data page after the upload, then each page opened from the Data page's link
-    with its own path (a fresh session each: see test_widgets_shared_by_pages_show_the_view_on_every_page for why
-    navigating from page to page would show the Confidence page on the wrong range of n)."""
+    with its own path and the paper's measures, each in a fresh session, as a colleague opens a link."""
     page = new_page("/")
     wait_for_app(page)
     load_krenn_stable(page, krenn_tsv)
     save_screenshot(page, screenshot_dir / "data.png")
     link = urlsplit(page.url)
+    # the paper's measures: Figure 1 (G2, t, X2, f), Figure 2 (G2, X2), and t-score's threshold
+    papers = "&m=log.like&m=t.score&m=chisq&m=freq&band=log.like&band=chisq&t_measure=t.score"
     for title in ("Precision", "Confidence", "Threshold"):
         path, heading = PAGES[title]
-        other = new_page(urlunsplit(link._replace(path="/" + path)))
+        other = new_page(urlunsplit(link._replace(path="/" + path, query=link.query + papers)))
         wait_for_app(other)
         expect(other.get_by_role("heading", name=heading)).to_be_visible()
         expect(other.get_by_test_id("stSidebar")).to_contain_text("Data: krenn_ppv.tsv")
