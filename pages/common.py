@@ -27,7 +27,6 @@ from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings, check_against_data, 
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv"}
-DEFAULT_DATASET = os.environ.get("EVALCORE_DEFAULT_DATASET")  # ./dev run sets the sample
 PAGES = {}  # filled by app.py: name -> st.Page
 
 
@@ -67,8 +66,9 @@ def view() -> ViewSettings:
     if "view" not in st.session_state:
         params = {key: st.query_params.get_all(key) for key in st.query_params}
         initial, problems = from_query(params)
-        if initial.dataset is None and DEFAULT_DATASET and "dataset" not in params:
-            initial = replace(initial, dataset=DEFAULT_DATASET)
+        default = os.environ.get("EVALCORE_DEFAULT_DATASET")  # ./dev run: the sample
+        if initial.dataset is None and default and "dataset" not in params:
+            initial = replace(initial, dataset=default)
         if initial.seed is None:  # always carry a seed, so switching to random ties stays reproducible
             initial = replace(initial, seed=resolve_seed("random", None))
         st.session_state["view"] = initial

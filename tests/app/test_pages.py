@@ -156,3 +156,23 @@ def test_forged_dataset_ids_show_a_message_and_touch_nothing(forged, store_root)
     shown = " ".join([w.value for w in at.warning] + [e.value for e in at.error] + [i.value for i in at.info])
     assert ("not a data set id" in shown) or ("No data set with id" in shown)
     assert not store_root.exists() or not any(store_root.rglob("*passwd*"))
+
+
+SAMPLE = "sample:collocations_sim"
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_draws_its_figure_on_the_sample_data(page):
+    at = app({"dataset": SAMPLE}, page)
+    assert not at.error and at.get("plotly_chart")
+
+
+def test_dev_run_opens_on_the_sample(monkeypatch):
+    monkeypatch.setenv("EVALCORE_DEFAULT_DATASET", SAMPLE)
+    at = app()
+    assert {m.label: m.value for m in at.metric}["Baseline precision"] == "11.81%"
+
+
+def test_a_link_to_an_unknown_sample_is_refused():
+    at = app({"dataset": "sample:nope"})
+    assert any("no sample data set 'nope'" in e.value for e in at.error)

@@ -490,3 +490,13 @@ def test_widgets_shared_by_pages_show_the_view_on_every_page(new_page, krenn_tsv
     go_to(page, "Significance")
     expect(page.get_by_text(re.compile(r"at alpha = 0\.05$"))).to_be_visible()  # the view: level 0.95
     expect(slider_values(page, "Confidence level (alpha = 1 - level)")).to_have_text(["0.950"], timeout=3_000)
+
+
+def test_the_sample_button_loads_the_sample(new_page):
+    # (in the browser: AppTest does not register this click on a router app with a pages/ folder)
+    page = new_page("/")
+    wait_for_app(page)
+    page.get_by_role("button", name="Use this sample").click()
+    expect(metric(page, "Candidates N")).to_have_text("6,348")
+    expect(metric(page, "Baseline precision")).to_have_text("11.81%")
+    expect(page).to_have_url(re.compile(r"dataset=sample%3Acollocations_sim"))
