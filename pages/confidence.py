@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore import figures
 from evalcore.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
-from pages import common
+from pages import cached, common, widgets
 
 common.ensure_router()
 
@@ -16,26 +16,26 @@ N = candidates.n_candidates
 if not v.band_measures:
     common.update(band_measures=candidates.measures[:2])
 
-common.bound(st.multiselect, "Measures (1 to 3)", "band_measures", options=list(candidates.measures),
+widgets.bound(st.multiselect, "Measures (1 to 3)", "band_measures", options=list(candidates.measures),
              max_selections=3)
 low, high, step = n_grid(N)
-n_min, n_max = common.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
+n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
 c1, c2 = st.columns(2)
 with c1:
-    common.bound(st.slider, "Confidence level", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX, step=LEVEL_STEP,
+    widgets.bound(st.slider, "Confidence level", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX, step=LEVEL_STEP,
                  format="%.3f", convert=lambda x: round(float(x), 3))
 with c2:
-    common.bound(st.selectbox, "Interval method", "interval", options=list(INTERVAL_METHODS),
+    widgets.bound(st.selectbox, "Interval method", "interval", options=list(INTERVAL_METHODS),
                  format_func=INTERVAL_LABELS.get)
 v = common.view()
 if not v.band_measures:
     st.info("Pick at least one measure.")
     common.stop()
-table = common.curves(common.roles(v), v.band_measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
+table = cached.curves(cached.roles(v), v.band_measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
 fig = figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
                                 method_label=INTERVAL_LABELS[v.interval])
 st.plotly_chart(fig, key="confidence_chart", theme=None)
 st.caption("Each band is an interval for the average precision of the acceptance region that holds the n "
            "best candidates here; in a repetition of the experiment that region may hold more or fewer "
            "candidates (Evert 2004, §3.2).")
-common.downloads(fig, table, "confidence")
+cached.downloads(fig, table, "confidence")

@@ -7,7 +7,7 @@ from evalcore.errors import EvalcoreError
 from evalcore.io import suggest_roles
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from pages import common
+from pages import cached, common, widgets
 
 common.ensure_router()
 
@@ -26,9 +26,9 @@ with upload_col:
     if upload is not None and st.session_state.get("uploaded") != upload.file_id:
         st.session_state["uploaded"] = upload.file_id
         with st.spinner(f"Storing and reading {upload.name} ..."):
-            dataset_id = common.store().put(upload.getvalue(), upload.name)
+            dataset_id = cached.store().put(upload.getvalue(), upload.name)
             try:
-                common.raw_table(dataset_id)
+                cached.raw_table(dataset_id)
             except EvalcoreError as exc:
                 st.session_state["upload_error"] = str(exc)
             else:
@@ -39,7 +39,7 @@ with upload_col:
     if "upload_error" in st.session_state:
         st.error(st.session_state["upload_error"])
 with sample_col:
-    sample = st.selectbox("Or start from a sample", list(common.SAMPLES), key="w_sample")
+    sample = st.selectbox("Or start from a sample", list(cached.SAMPLES), key="w_sample")
     if st.button("Use this sample", key="w_use_sample"):
         st.session_state.pop("upload_error", None)
         for key in [k for k in st.session_state if str(k).startswith("w_") and k not in ("w_upload", "w_sample")]:
@@ -51,7 +51,7 @@ if v.dataset is None:
     st.info("Upload a file above, or use the sample, to start.")
     common.stop()
 try:
-    table, name = common.raw_table(v.dataset)
+    table, name = cached.raw_table(v.dataset)
 except EvalcoreError as exc:
     st.error(str(exc))
     common.stop()
@@ -65,20 +65,20 @@ columns = [str(c) for c in table.columns]
 st.subheader(f"Columns of {name}")
 c1, c2, c3 = st.columns(3)
 with c1:
-    common.bound(st.selectbox, "Label (TP/FP annotation)", "label", options=columns,
+    widgets.bound(st.selectbox, "Label (TP/FP annotation)", "label", options=columns,
                  help="TRUE/FALSE, T/F, 1/0, yes/no, y/n, TP/FP or +/-")
-    common.bound(st.checkbox, "Leave out rows with an empty label", "exclude_unlabelled")
+    widgets.bound(st.checkbox, "Leave out rows with an empty label", "exclude_unlabelled")
 with c2:
-    common.bound(st.multiselect, "Scores (one per ranking method)", "scores",
+    widgets.bound(st.multiselect, "Scores (one per ranking method)", "scores",
                  options=[c for c in columns if c != v.label])
-    common.bound(st.multiselect, "Lower is better for", "lower", options=list(v.scores),
+    widgets.bound(st.multiselect, "Lower is better for", "lower", options=list(v.scores),
                  help="p-values, ranks and other scores where a lower value ranks first")
 with c3:
-    common.bound(st.multiselect, "Keys (shown to identify candidates)", "keys",
+    widgets.bound(st.multiselect, "Keys (shown to identify candidates)", "keys",
                  options=[c for c in columns if c != v.label])
-    common.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t])
+    widgets.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t])
     if v.ties == "random":
-        common.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
+        widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
 
 candidates = common.require_data(link_to_data=False)
@@ -92,7 +92,7 @@ if candidates.excluded_unlabelled:
 if candidates.n_tp == 0 or candidates.n_tp == candidates.n_candidates:
     st.warning("Every candidate has the same label, so precision cannot tell the measures apart. "
                "Check the label column.")
-ranked = common.rankings(common.roles(v), candidates.measures, v.ties, v.seed)
+ranked = cached.rankings(cached.roles(v), candidates.measures, v.ties, v.seed)
 st.subheader("Ties per measure")
 st.caption("Where an n-best cut-off falls inside a group of equal scores, the tie policy decides which "
            "candidates are in. 'optimistic' and 'pessimistic' bound the effect.")

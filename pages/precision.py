@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore import analysis, figures
 from evalcore.viewstate import default_n_range, n_grid
-from pages import common
+from pages import cached, common, widgets
 
 common.ensure_router()
 
@@ -16,24 +16,24 @@ if not v.measures:
     common.update(measures=candidates.measures[:4])
     v = common.view()
 
-common.bound(st.multiselect, "Measures (up to 10)", "measures", options=list(candidates.measures),
+widgets.bound(st.multiselect, "Measures (up to 10)", "measures", options=list(candidates.measures),
              max_selections=10)
 low, high, step = n_grid(N)
-n_min, n_max = common.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
+n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
 t1, t2, t3 = st.columns(3)
 with t1:
-    common.bound(st.toggle, "Show recall", "show_recall")
+    widgets.bound(st.toggle, "Show recall", "show_recall")
 with t2:
-    common.bound(st.toggle, "Show F-beta", "show_f")
+    widgets.bound(st.toggle, "Show F-beta", "show_f")
 with t3:
     if v.show_f:
-        common.bound(st.number_input, "beta", "beta", min_value=0.1, max_value=10.0, step=0.5)
+        widgets.bound(st.number_input, "beta", "beta", min_value=0.1, max_value=10.0, step=0.5)
 v = common.view()
 if not v.measures:
     st.info("Pick at least one measure.")
     common.stop()
 
-table = common.curves(common.roles(v), v.measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
+table = cached.curves(cached.roles(v), v.measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
 shown = table
 fig = figures.precision_figure(shown, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
                                beta=v.beta, n_range=(n_min, n_max))
@@ -42,10 +42,10 @@ st.plotly_chart(fig, key="precision_chart", theme=None)
 if v.n_at is None or not n_min <= v.n_at <= n_max:
     common.update(n_at=n_max)
     st.session_state.pop("w_n_at", None)
-at = common.bound(st.number_input, "Values at n", "n_at", min_value=n_min, max_value=n_max, step=1, convert=int)
+at = widgets.bound(st.number_input, "Values at n", "n_at", min_value=n_min, max_value=n_max, step=1, convert=int)
 values = analysis.precision_at(table, int(at))
 percent = {c: st.column_config.NumberColumn(c, format="percent") for c in
            ("precision", "recall", "f_beta", "lower", "upper")}
 st.dataframe(values[["measure", "n", "tp", "fp", "precision", "recall", "f_beta", "lower", "upper",
                      "tie_straddled"]], hide_index=True, column_config=percent)
-common.downloads(fig, shown, "precision")
+cached.downloads(fig, shown, "precision")

@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore import analysis, figures
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
-from pages import common
+from pages import cached, common, widgets
 
 common.ensure_router()
 
@@ -21,20 +21,20 @@ if v.a is None or v.b is None:
 
 c1, c2, c3 = st.columns(3)
 with c1:
-    common.bound(st.selectbox, "Measure A", "a", options=measures)
+    widgets.bound(st.selectbox, "Measure A", "a", options=measures)
 with c2:
-    common.bound(st.selectbox, "Measure B", "b", options=measures)
+    widgets.bound(st.selectbox, "Measure B", "b", options=measures)
 with c3:
-    common.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
+    widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 low, high, step = n_grid(N)
-n_min, n_max = common.n_range_slider("Range of n (every n in it is tested)", low, high, step, default_n_range(N))
+n_min, n_max = widgets.n_range_slider("Range of n (every n in it is tested)", low, high, step, default_n_range(N))
 v = common.view()
 if v.a == v.b:
     st.info("Pick two different measures.")
     common.stop()
 
-result = common.pair(common.roles(v), v.a, v.b, v.ties, v.seed, (n_min, n_max), v.level, v.interval)
+result = cached.pair(cached.roles(v), v.a, v.b, v.ties, v.seed, (n_min, n_max), v.level, v.interval)
 tested = len(result.comparison)
 st.markdown(f"Fisher's exact test (two-sided) on D1 = A \\ B and D2 = B \\ A: significant at "
             f"**{result.n_significant:,} of {tested:,}** n from {n_min:,} to {n_max:,}; "
@@ -47,7 +47,7 @@ st.plotly_chart(fig, key="significance_chart", theme=None)
 if v.n_at is None or not n_min <= v.n_at <= n_max:
     common.update(n_at=n_min)
     st.session_state.pop("w_n_at", None)
-at = common.bound(st.slider, "Look at the n-best lists for n =", "n_at", min_value=n_min, max_value=n_max,
+at = widgets.bound(st.slider, "Look at the n-best lists for n =", "n_at", min_value=n_min, max_value=n_max,
                   step=1, convert=int)
 row = result.comparison[result.comparison["n"] == at].iloc[0]
 t1, t2 = st.columns([1, 2])
@@ -58,7 +58,7 @@ with t1:
     st.markdown(f"p = **{p_text}**: " + ("significant" if row.significant else "not significant")
                 + f" at alpha = {1 - v.level:.3g}")
 with t2:
-    ranked = common.rankings(common.roles(v), (v.a, v.b), v.ties, v.seed)
+    ranked = cached.rankings(cached.roles(v), (v.a, v.b), v.ties, v.seed)
     st.dataframe(analysis.difference_members(candidates, ranked[v.a], ranked[v.b], at), hide_index=True,
                  height=240)
-common.downloads(fig, result.comparison, "significance")
+cached.downloads(fig, result.comparison, "significance")

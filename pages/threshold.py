@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from evalcore import analysis, figures
-from pages import common
+from pages import cached, common, widgets
 
 common.ensure_router()
 
@@ -16,24 +16,24 @@ if v.threshold_measure is None:
     common.update(threshold_measure=measures[0])
 c1, c2 = st.columns(2)
 with c1:
-    common.bound(st.selectbox, "Measure", "threshold_measure", options=measures)
+    widgets.bound(st.selectbox, "Measure", "threshold_measure", options=measures)
 with c2:
-    common.bound(st.radio, "Set the cut-off by", "threshold_mode", options=["gamma", "n"], horizontal=True,
+    widgets.bound(st.radio, "Set the cut-off by", "threshold_mode", options=["gamma", "n"], horizontal=True,
                  format_func={"gamma": "score threshold gamma", "n": "list size n"}.get)
 v = common.view()
-ranking = common.rankings(common.roles(v), (v.threshold_measure,), v.ties, v.seed)[v.threshold_measure]
+ranking = cached.rankings(cached.roles(v), (v.threshold_measure,), v.ties, v.seed)[v.threshold_measure]
 positions = analysis.threshold_quantiles(ranking)
 if v.threshold_mode == "n":
     if v.threshold_n is None:
         common.update(threshold_n=min(1000, candidates.n_candidates))
-    n = common.bound(st.slider, "n", "threshold_n", min_value=1, max_value=candidates.n_candidates, convert=int)
+    n = widgets.bound(st.slider, "n", "threshold_n", min_value=1, max_value=candidates.n_candidates, convert=int)
     gamma = analysis.gamma_for_n(ranking, n)
 else:
     if v.gamma is None or v.gamma not in positions:
         nearest = positions[np.argmin(np.abs(positions - (v.gamma if v.gamma is not None else np.median(positions))))]
         common.update(gamma=float(nearest))
         st.session_state.pop("w_gamma", None)
-    gamma = common.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma",
+    gamma = widgets.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma",
                          options=[float(p) for p in positions], format_func=lambda g: f"{g:.6g}", convert=float)
 res = analysis.threshold_result(ranking, gamma, confidence_level=common.view().level,
                                 interval=common.view().interval)
@@ -54,15 +54,15 @@ st.markdown("**Candidates next to the cut-off**")
 st.dataframe(analysis.threshold_neighbours(candidates, ranking, int(res["size"])), hide_index=True)
 
 with st.expander("Compare with another measure at its own threshold"):
-    other = common.bound(st.selectbox, "Second measure", "compare_measure", options=[None] + measures,
+    other = widgets.bound(st.selectbox, "Second measure", "compare_measure", options=[None] + measures,
                          format_func=lambda m: "(none)" if m is None else m)
     if other is not None:
-        other_ranking = common.rankings(common.roles(v), (other,), v.ties, v.seed)[other]
+        other_ranking = cached.rankings(cached.roles(v), (other,), v.ties, v.seed)[other]
         other_positions = [float(p) for p in analysis.threshold_quantiles(other_ranking)]
         if common.view().compare_gamma not in other_positions:
             common.update(compare_gamma=other_positions[len(other_positions) // 2])
             st.session_state.pop("w_compare_gamma", None)
-        gamma_b = common.bound(st.select_slider, "its gamma", "compare_gamma", options=other_positions,
+        gamma_b = widgets.bound(st.select_slider, "its gamma", "compare_gamma", options=other_positions,
                                format_func=lambda g: f"{g:.6g}", convert=float)
         cmp = analysis.compare_thresholds(ranking, gamma, other_ranking, gamma_b, confidence_level=v.level)
         st.write(f"Acceptance sets: {cmp['size_a']:,} ({v.threshold_measure}) and {cmp['size_b']:,} ({other}); "
@@ -71,4 +71,4 @@ with st.expander("Compare with another measure at its own threshold"):
             st.warning("The two acceptance sets differ much in size. Comparing their precision is unfair: the "
                        "smaller set tends to win whatever the measures are worth (Evert 2004, footnote 13). "
                        "Compare n-best lists of equal size, or take recall into account.")
-common.downloads(fig, analysis.threshold_neighbours(candidates, ranking, int(res["size"])), "threshold")
+cached.downloads(fig, analysis.threshold_neighbours(candidates, ranking, int(res["size"])), "threshold")

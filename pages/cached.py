@@ -1,0 +1,95 @@
+"""Data for the pages, cached on (dataset id, settings): samples, the upload store, and calls
+into evalcore. Nothing here reads session state, so every cache key is the whole input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from evalcore import analysis, figures
+from evalcore.candidates import CandidateSet
+from evalcore.errors import EvalcoreError
+from evalcore.io import load_candidates, read_table
+from evalcore.store import DatasetStore
+from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
+
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+SAMPLES = {"collocations_sim": "collocations_sim.tsv"}
+
+
+def store() -> DatasetStore:
+    return DatasetStore()
+
+
+def dataset_label(dataset: str) -> str:
+    """A name to show for a dataset reference."""
+    if dataset.startswith(SAMPLE_PREFIX):
+        return f"sample {dataset[len(SAMPLE_PREFIX):]}"
+    try:
+        return store().get(dataset).name
+    except EvalcoreError:
+        return f"unknown data set {dataset[:12]}..."
+
+
+def _source(dataset: str):
+    if dataset.startswith(SAMPLE_PREFIX):
+        name = dataset[len(SAMPLE_PREFIX):]
+        if name not in SAMPLES:
+            raise EvalcoreError(f"There is no sample data set {name!r}; the samples are {', '.join(SAMPLES)}.")
+        return SAMPLE_DIR / SAMPLES[name], SAMPLES[name]
+    stored = store().get(dataset)
+    return stored.path.read_bytes(), stored.name
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the data set ...")
+def raw_table(dataset: str):
+    source, name = _source(dataset)
+    return read_table(source, name=name), name
+
+
+@st.cache_resource(max_entries=4, show_spinner="Checking labels and scores ...")
+def candidates_for(dataset: str, label, scores, keys, lower, exclude) -> CandidateSet:
+    source, name = _source(dataset)
+    return load_candidates(source, name=name, label=label, scores=list(scores) or None, keys=list(keys) or None,
+                           lower_is_better=lower, exclude_unlabelled=exclude)
+
+
+def roles(v: ViewSettings) -> tuple:
+    return (v.dataset, v.label, v.scores, v.keys, v.lower, v.exclude_unlabelled)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Ranking ...")
+def rankings(role_key: tuple, measures: tuple, ties: str, seed):
+    return analysis.rankings_for(candidates_for(*role_key), measures, ties=ties, seed=seed)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Computing the curves ...")
+def curves(role_key: tuple, measures: tuple, ties: str, seed, level: float, interval: str, beta: float,
+           n_range: tuple):
+    sizes = range(n_range[0], n_range[1] + 1)
+    return analysis.curves(rankings(role_key, measures, ties, seed), sizes, confidence_level=level,
+                           interval=interval, beta=beta)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Testing every n ...")
+def pair(role_key: tuple, a: str, b: str, ties: str, seed, n_range: tuple, level: float, interval: str):
+    r = rankings(role_key, (a, b), ties, seed)
+    return analysis.pair_comparison(r[a], r[b], n_range, confidence_level=level, interval=interval)
+
+
+def downloads(fig, table, stem: str) -> None:
+    """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV.
+
+    Images are rendered only when clicked (deferred data), since that takes a second.
+    """
+    cols = st.columns(4)
+    cols[0].download_button("Figure as PNG", data=lambda: figures.export(fig, "png"), file_name=f"{stem}.png",
+                            mime="image/png", on_click="ignore", key=f"dl_png_{stem}")
+    cols[1].download_button("Figure as SVG", data=lambda: figures.export(fig, "svg"), file_name=f"{stem}.svg",
+                            mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
+    cols[2].download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
+                            file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
+    cols[3].download_button("Table as CSV", data=lambda: table.to_csv(index=False), file_name=f"{stem}.csv",
+                            mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
