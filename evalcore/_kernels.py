@@ -304,11 +304,34 @@ _GL_X = np.array([-0.9324695142031520278, -0.6612093864662645137, -0.23861918608
                   0.2386191860831969086, 0.6612093864662645137, 0.9324695142031520278])
 _GL_W = np.array([0.1713244923791703450, 0.3607615730481386076, 0.4679139345726910474,
                   0.4679139345726910474, 0.3607615730481386076, 0.1713244923791703450])
+# 3 points where the step is under 3% of a standard deviation: the error term is then
+# (h/sd)^6 * 7e-6 < 6e-15 of the integral, far below the root's rounding.
+_GL3_X = np.array([-0.7745966692414833770, 0.0, 0.7745966692414833770])
+_GL3_W = np.array([0.5555555555555555556, 0.8888888888888888889, 0.5555555555555555556])
 
 
 @njit(cache=True)
-def _march_step(j0: float, j1: float, n0: float, p0: float) -> float:
-    """Root of P(Bin(n0 + 1, p) <= j1) = c given the root p0 of P(Bin(n0, p) <= j0) = c; NaN if unsure."""
+def _density_integral(h: float, p0: float, q0: float, j1: float, m: float, f0: float, sd: float) -> tuple:
+    """(integral of b(j1; n0, t) over [p0, p0 + h], b at p0 + h), with b(p0) = f0."""
+    integral = 0.0
+    if abs(h) < 0.03 * sd:
+        for g_i in range(3):
+            s = 0.5 * h * (1.0 + _GL3_X[g_i])
+            integral += _GL3_W[g_i] * math.exp(j1 * math.log1p(s / p0) + m * math.log1p(-s / q0))
+    else:
+        for g_i in range(6):
+            s = 0.5 * h * (1.0 + _GL_X[g_i])
+            integral += _GL_W[g_i] * math.exp(j1 * math.log1p(s / p0) + m * math.log1p(-s / q0))
+    return integral * 0.5 * h * f0, f0 * math.exp(j1 * math.log1p(h / p0) + m * math.log1p(-h / q0))
+
+
+@njit(cache=True)
+def _march_step(j0: float, j1: float, n0: float, p0: float, guess: float) -> float:
+    """Root of P(Bin(n0 + 1, p) <= j1) = c given the root p0 of P(Bin(n0, p) <= j0) = c; NaN if unsure.
+
+    ``guess`` starts the iteration (the previous step's displacement added to p0 saves one
+    quadrature along a smooth curve); p0 itself when it is not plausible.
+    """
     q0 = 1.0 - p0
     n1 = n0 + 1.0
     m = n0 - j1
@@ -319,6 +342,9 @@ def _march_step(j0: float, j1: float, n0: float, p0: float) -> float:
     p = p0
     integral = 0.0
     fp = f0
+    if guess != p0 and 0.0 < guess < 1.0 and abs(guess - p0) < 0.25 * sd:
+        p = guess
+        integral, fp = _density_integral(p - p0, p0, q0, j1, m, f0, sd)
     for _ in range(12):
         g = delta - n1 * integral          # g(p) = P(Bin(n1, p) <= j1) - c
         gp = -n1 * fp                      # g'(p)
@@ -330,30 +356,34 @@ def _march_step(j0: float, j1: float, n0: float, p0: float) -> float:
         if abs(step) <= 1e-11 * p_new:  # Halley converges cubically: the error is now ~1e-33
             return p_new
         p = p_new
-        h = p - p0
-        integral = 0.0
-        for g_i in range(6):
-            s = 0.5 * h * (1.0 + _GL_X[g_i])
-            integral += _GL_W[g_i] * math.exp(j1 * math.log1p(s / p0) + m * math.log1p(-s / q0))
-        integral *= 0.5 * h * f0
-        fp = f0 * math.exp(j1 * math.log1p(h / p0) + m * math.log1p(-h / q0))
+        integral, fp = _density_integral(p - p0, p0, q0, j1, m, f0, sd)
     return math.nan
 
 
 @njit(cache=True)
 def _march_serial(j, n, roots, starts, stops):
     for r in range(starts.shape[0]):
+        moved = 0.0  # the last step's displacement of the root, to start the next step from
         for i in range(starts[r] + 1, stops[r]):
             p0 = roots[i - 1]
-            roots[i] = math.nan if math.isnan(p0) else _march_step(j[i - 1], j[i], n[i - 1], p0)
+            if math.isnan(p0):
+                roots[i] = math.nan
+                continue
+            roots[i] = _march_step(j[i - 1], j[i], n[i - 1], p0, p0 + moved)
+            moved = roots[i] - p0
 
 
 @njit(cache=True, parallel=True)
 def _march_parallel(j, n, roots, starts, stops):
     for r in prange(starts.shape[0]):
+        moved = 0.0  # the last step's displacement of the root, to start the next step from
         for i in range(starts[r] + 1, stops[r]):
             p0 = roots[i - 1]
-            roots[i] = math.nan if math.isnan(p0) else _march_step(j[i - 1], j[i], n[i - 1], p0)
+            if math.isnan(p0):
+                roots[i] = math.nan
+                continue
+            roots[i] = _march_step(j[i - 1], j[i], n[i - 1], p0, p0 + moved)
+            moved = roots[i] - p0
 
 
 def march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts: np.ndarray,

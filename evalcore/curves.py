@@ -14,6 +14,11 @@ CURVE_COLUMNS = ("measure", "n", "tp", "fp", "precision", "recall", "f_beta", "b
                  "lower", "upper")
 
 
+def _constant(name: str, size: int) -> pd.Categorical:
+    """A column holding one name: categorical, since a string column of N copies is slow to build."""
+    return pd.Categorical.from_codes(np.zeros(size, dtype=np.int8), categories=[name])
+
+
 def _ratio(num: np.ndarray, den) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(np.asarray(den) > 0, num / np.where(np.asarray(den) > 0, den, 1), np.nan)
@@ -61,7 +66,7 @@ def precision_curve(ranking: Ranking, n=None, *, beta: float = 1.0, confidence_l
     f_beta = _ratio((1 + b2) * precision * recall, b2 * precision + recall)
     f_beta = np.where((tp == 0) & (total_tp > 0), 0.0, f_beta)
     table = pd.DataFrame({
-        "measure": ranking.measure, "n": sizes, "tp": tp, "fp": sizes - tp, "precision": precision,
+        "measure": _constant(ranking.measure, sizes.size), "n": sizes, "tp": tp, "fp": sizes - tp, "precision": precision,
         "recall": recall, "f_beta": f_beta, "baseline": total_tp / ranking.n_candidates,
         "tie_straddled": ranking.straddles(sizes),
     })
@@ -101,7 +106,7 @@ def acceptance_sets(ranking: Ranking, gamma, *, confidence_level: float | None =
     sizes = np.searchsorted(key, sign * gammas, side="right")
     tp = ranking.tp[sizes]
     table = pd.DataFrame({
-        "measure": ranking.measure, "gamma": gammas, "size": sizes, "tp": tp, "fp": sizes - tp,
+        "measure": _constant(ranking.measure, gammas.size), "gamma": gammas, "size": sizes, "tp": tp, "fp": sizes - tp,
         "precision": _ratio(tp.astype(float), sizes), "recall": _ratio(tp.astype(float), ranking.n_tp),
     })
     if confidence_level is not None:
