@@ -76,13 +76,10 @@ def _regions_table(n, tp_a, tp_b, size_a, size_b, overlap, overlap_tp) -> pd.Dat
 def _with_fisher(regions: pd.DataFrame, confidence_level: float, alternative: str) -> pd.DataFrame:
     level = check_confidence_level(confidence_level)
     check_alternative(alternative)
-    result = fisher_exact(regions["tp_d1"].to_numpy(), regions["fp_d1"].to_numpy(),
-                          regions["tp_d2"].to_numpy(), regions["fp_d2"].to_numpy(), alternative)
-    out = regions.copy()
-    out["p_value"] = result.pvalue
-    out["log10_p"] = result.log10_pvalue
-    out["significant"] = result.pvalue < 1.0 - level
-    return out
+    cells = {name: regions[name].to_numpy() for name in regions.columns}
+    result = fisher_exact(cells["tp_d1"], cells["fp_d1"], cells["tp_d2"], cells["fp_d2"], alternative)
+    return pd.DataFrame({**cells, "p_value": result.pvalue, "log10_p": result.log10_pvalue,
+                         "significant": result.pvalue < 1.0 - level})
 
 
 def compare_rankings(a: Ranking, b: Ranking, n=None, *, confidence_level: float = 0.95,

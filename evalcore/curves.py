@@ -65,16 +65,16 @@ def precision_curve(ranking: Ranking, n=None, *, beta: float = 1.0, confidence_l
     b2 = beta * beta
     f_beta = _ratio((1 + b2) * precision * recall, b2 * precision + recall)
     f_beta = np.where((tp == 0) & (total_tp > 0), 0.0, f_beta)
-    table = pd.DataFrame({
-        "measure": _constant(ranking.measure, sizes.size), "n": sizes, "tp": tp, "fp": sizes - tp, "precision": precision,
-        "recall": recall, "f_beta": f_beta, "baseline": total_tp / ranking.n_candidates,
-        "tie_straddled": ranking.straddles(sizes),
-    })
+    columns = {
+        "measure": _constant(ranking.measure, sizes.size), "n": sizes, "tp": tp, "fp": sizes - tp,
+        "precision": precision, "recall": recall, "f_beta": f_beta,
+        "baseline": np.full(sizes.size, total_tp / ranking.n_candidates), "tie_straddled": ranking.straddles(sizes),
+    }
     if confidence_level is not None:
         ci = binomial_interval(tp, sizes, confidence_level, method=interval)
-        table["lower"] = ci.low
-        table["upper"] = ci.high
-    return table
+        columns["lower"] = np.atleast_1d(ci.low)
+        columns["upper"] = np.atleast_1d(ci.high)
+    return pd.DataFrame(columns)
 
 
 def acceptance_sets(ranking: Ranking, gamma, *, confidence_level: float | None = 0.95,
