@@ -103,7 +103,7 @@ def show_link_problems() -> None:
         st.warning(problem)
 
 
-def require_data(link_to_data: bool = True) -> CandidateSet:
+def require_data(link_to_data: bool = True, min_candidates: int = 2) -> CandidateSet:
     """The loaded candidate set; without one, say where to get it and stop the page."""
     v = view()
     show_link_problems()
@@ -117,6 +117,10 @@ def require_data(link_to_data: bool = True) -> CandidateSet:
         st.error(str(exc))
         if link_to_data:
             st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
+        stop()
+    if candidates.n_candidates < min_candidates:
+        st.warning(f"The data set has {candidates.n_candidates} candidate; curves and tests need at least "
+                   f"{min_candidates} (in practice hundreds). Upload a larger candidate set on the Data page.")
         stop()
     fixed, problems = check_against_data(v, columns=[], measures=candidates.measures,
                                          n_candidates=candidates.n_candidates)

@@ -81,7 +81,7 @@ with c3:
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
 
-candidates = common.require_data(link_to_data=False)
+candidates = common.require_data(link_to_data=False, min_candidates=1)
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Candidates N", f"{candidates.n_candidates:,}")
 m2.metric("True positives", f"{candidates.n_tp:,}")

@@ -176,3 +176,29 @@ def test_dev_run_opens_on_the_sample(monkeypatch):
 def test_a_link_to_an_unknown_sample_is_refused():
     at = app({"dataset": "sample:nope"})
     assert any("no sample data set 'nope'" in e.value for e in at.error)
+
+
+def test_a_latin1_file_is_read_with_its_umlauts():
+    at = app()
+    content = "PP,verb,score,label\nin:Mädchen,gehen,1.5,TRUE\nan:Straße,fahren,0.5,FALSE\n".encode("latin-1")
+    at.file_uploader[0].set_value(("latin1.csv", content, "text/csv")).run()
+    assert not at.exception and not at.error
+    assert {m.label: m.value for m in at.metric}["Candidates N"] == "2"
+    assert "in:Mädchen" in at.dataframe[-1].value.to_string()
+
+
+def test_a_binary_file_gets_a_message():
+    at = app()
+    at.file_uploader[0].set_value(("noise.csv", bytes(range(256)) * 8, "text/csv")).run()
+    assert not at.exception and at.error
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_single_candidate_does_not_break_any_page(page):
+    at = app()
+    at.file_uploader[0].set_value(("one.csv", b"word,score,other,label\nx,1.5,2,TRUE\n", "text/csv")).run()
+    assert not at.exception
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("at least 2" in w.value for w in at.warning)
