@@ -31,7 +31,6 @@ import importlib.util
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -39,8 +38,10 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import evalcore  # noqa: E402
+from bench_core import best_of  # noqa: E402
 
 
 def load_module(path: str | None):
@@ -69,15 +70,6 @@ def synthetic(n: int, seed: int = 1) -> pd.DataFrame:
         values = np.round(np.abs(latent + rng.normal(scale=0.8, size=n)) * scale, decimals)
         frame[name] = np.char.mod(f"%.{decimals}f", values)  # as written by R: fixed decimals, ties
     return pd.DataFrame(frame)
-
-
-def best_of(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def main() -> None:

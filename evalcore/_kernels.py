@@ -361,29 +361,28 @@ def _march_step(j0: float, j1: float, n0: float, p0: float, guess: float) -> flo
 
 
 @njit(cache=True)
+def _march_run(j, n, roots, start, stop):
+    """One run: roots[start + 1 : stop] from the anchor roots[start]."""
+    moved = 0.0  # the last step's displacement of the root, to start the next step from
+    for i in range(start + 1, stop):
+        p0 = roots[i - 1]
+        if math.isnan(p0):
+            roots[i] = math.nan
+            continue
+        roots[i] = _march_step(j[i - 1], j[i], n[i - 1], p0, p0 + moved)
+        moved = roots[i] - p0
+
+
+@njit(cache=True)
 def _march_serial(j, n, roots, starts, stops):
     for r in range(starts.shape[0]):
-        moved = 0.0  # the last step's displacement of the root, to start the next step from
-        for i in range(starts[r] + 1, stops[r]):
-            p0 = roots[i - 1]
-            if math.isnan(p0):
-                roots[i] = math.nan
-                continue
-            roots[i] = _march_step(j[i - 1], j[i], n[i - 1], p0, p0 + moved)
-            moved = roots[i] - p0
+        _march_run(j, n, roots, starts[r], stops[r])
 
 
 @njit(cache=True, parallel=True)
 def _march_parallel(j, n, roots, starts, stops):
     for r in prange(starts.shape[0]):
-        moved = 0.0  # the last step's displacement of the root, to start the next step from
-        for i in range(starts[r] + 1, stops[r]):
-            p0 = roots[i - 1]
-            if math.isnan(p0):
-                roots[i] = math.nan
-                continue
-            roots[i] = _march_step(j[i - 1], j[i], n[i - 1], p0, p0 + moved)
-            moved = roots[i] - p0
+        _march_run(j, n, roots, starts[r], stops[r])
 
 
 def march_binomial_roots(j: np.ndarray, n: np.ndarray, roots: np.ndarray, starts: np.ndarray,
