@@ -15,8 +15,15 @@ common.PAGES.update({
     "significance": st.Page("pages/significance.py", title="Significance", icon=":material/compare_arrows:",
                             url_path="significance"),
     "threshold": st.Page("pages/threshold.py", title="Threshold", icon=":material/tune:", url_path="threshold"),
+    "validation": st.Page("pages/validation.py", title="Validation", icon=":material/bar_chart:",
+                          url_path="validation"),
+    "across": st.Page("pages/across.py", title="Across samples", icon=":material/stacked_line_chart:",
+                      url_path="across"),
+    "uir": st.Page("pages/uir.py", title="Unanimous improvement", icon=":material/balance:", url_path="uir"),
 })
-page = st.navigation(list(common.PAGES.values()))
+names = list(common.PAGES)
+page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:5]],
+                      "Several samples": [common.PAGES[n] for n in names[5:]]})
 
 common.view()
 common.forget_widgets_on_page_change(page.url_path)

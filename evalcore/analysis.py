@@ -12,11 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import sampletests, uir
 from .candidates import CandidateSet
 from .compare import compare_rankings, compare_sets, significant_up_to
 from .curves import acceptance_sets, precision_curve
 from .intervals import binomial_interval
+from .errors import ColumnError
 from .ranking import Ranking, rank
+from .samples import Cut, per_sample
 
 
 def data_summary(candidates: CandidateSet, rankings: dict[str, Ranking], n_range: tuple[int, int]) -> pd.DataFrame:
@@ -155,3 +158,88 @@ def interval_at(tp: int, n: int, confidence_level: float, method: str) -> tuple[
 def rankings_for(candidates: CandidateSet, measures, *, ties: str, seed: int | None) -> dict[str, Ranking]:
     """Rank by each measure with one tie policy and seed."""
     return {m: rank(candidates, m, ties=ties, seed=seed) for m in measures}
+
+
+# ---------------------------------------------------------------- experiments with several samples
+
+@dataclass(frozen=True)
+class AcrossResult:
+    """Two measures compared over the samples of an experiment.
+
+    ``table``: per sample ``sample, size_a, tp_a, precision_a, size_b, tp_b, precision_b, difference``
+    (A minus B); ``tests``: one row per test (:func:`evalcore.sampletests.across_samples`) on the
+    samples where both acceptance sets are non-empty; ``dropped``: the other samples.
+    """
+
+    a: str
+    b: str
+    table: pd.DataFrame
+    tests: pd.DataFrame
+    cohens_dz: float
+    dropped: tuple[str, ...]
+
+
+def across_samples(candidates: CandidateSet, a: str, b: str, cut_a: Cut, cut_b: Cut, *, ties: str = "random",
+                   seed: int | None = None, confidence_level: float = 0.95) -> AcrossResult:
+    """Per-sample precision of A and B and the paired (and, for contrast, unpaired) tests of their difference."""
+    ta = per_sample(candidates, a, cut_a, ties=ties, seed=seed, confidence_level=confidence_level)
+    tb = per_sample(candidates, b, cut_b, ties=ties, seed=seed, confidence_level=confidence_level)
+    table = pd.DataFrame({"sample": ta["sample"], "size_a": ta["size"], "tp_a": ta["tp"],
+                          "precision_a": ta["precision"], "size_b": tb["size"], "tp_b": tb["tp"],
+                          "precision_b": tb["precision"]})
+    table["difference"] = table["precision_a"] - table["precision_b"]
+    used = table.dropna(subset=["difference"])
+    if len(used) < 2:
+        raise ColumnError(f"only {len(used)} sample(s) have non-empty acceptance sets for both {a} and {b}; the "
+                          "tests need at least 2. Lower the thresholds or raise n.")
+    pa, pb = used["precision_a"].to_numpy(float), used["precision_b"].to_numpy(float)
+    return AcrossResult(a=a, b=b, table=table, tests=sampletests.across_samples(pa, pb, confidence_level),
+                        cohens_dz=sampletests.cohens_dz(pa, pb),
+                        dropped=tuple(table.loc[table["difference"].isna(), "sample"]))
+
+
+@dataclass(frozen=True)
+class UIRAnalysis:
+    """The Unanimous Improvement Ratio of every pair of measures, and A against B in detail.
+
+    ``metrics``: per measure a DataFrame (one row per sample used) of the metrics compared:
+    precision, recall and F-beta for each beta asked for; ``matrix``: UIR of row against
+    column; ``pair``: UIR(A, B); ``sweep`` and ``flips``: mean F_alpha of A and B over alpha
+    and where their order changes; ``dropped``: samples left out because some measure accepted
+    nothing there (its precision is undefined).
+    """
+
+    metrics: dict
+    matrix: pd.DataFrame
+    pair: uir.UIRResult
+    sweep: pd.DataFrame
+    flips: list
+    dropped: tuple[str, ...]
+
+
+def uir_analysis(candidates: CandidateSet, measures, cuts: dict[str, Cut], a: str, b: str, *, betas=(),
+                 threshold: float = uir.UIR_THRESHOLD, ties: str = "random", seed: int | None = None) -> UIRAnalysis:
+    """UIR over the samples (test cases) with precision, recall and F-beta as metrics (Amigó et al.)."""
+    tables = {m: per_sample(candidates, m, cuts[m], ties=ties, seed=seed, confidence_level=0.95) for m in measures}
+    first = tables[measures[0]]
+    undefined = np.zeros(len(first), dtype=bool)
+    for t in tables.values():
+        undefined |= t["precision"].isna().to_numpy() | t["recall"].isna().to_numpy()
+    if (~undefined).sum() < 1:
+        raise ColumnError("no sample has a non-empty acceptance set (and TPs) for every measure; lower the "
+                          "thresholds or raise n.")
+    metrics = {}
+    for m, t in tables.items():
+        t = t[~undefined]
+        frame = pd.DataFrame({"sample": t["sample"].to_numpy(), "precision": t["precision"].to_numpy(float),
+                              "recall": t["recall"].to_numpy(float)})
+        for beta in betas:
+            frame[f"F{beta:g}"] = uir.f_alpha(frame["precision"], frame["recall"], uir.f_beta_to_alpha(beta))
+        metrics[m] = frame
+    values = {m: f.drop(columns="sample").to_numpy(float) for m, f in metrics.items()}
+    sweep = uir.f_alpha_sweep(metrics[a]["precision"], metrics[a]["recall"], metrics[b]["precision"],
+                              metrics[b]["recall"])
+    return UIRAnalysis(metrics=metrics, matrix=uir.uir_matrix(values, threshold=threshold),
+                       pair=uir.unanimous_improvement_ratio(values[a], values[b], threshold=threshold),
+                       sweep=sweep, flips=list(uir.sweep_flips(sweep)),
+                       dropped=tuple(first.loc[undefined, "sample"]))

@@ -118,6 +118,33 @@ class CandidateSet:
         """Baseline precision: TPs / |C|, the precision of a random selection."""
         return self.n_tp / self.n_candidates if self.n_candidates else float("nan")
 
+    @property
+    def sample_ids(self) -> tuple[str, ...]:
+        """The distinct sample ids as text, in order of first appearance; () without a sample column."""
+        if self.samples is None:
+            return ()
+        return tuple(pd.unique(pd.Series(self.samples).astype(str)))
+
+    def sample_mask(self, sample: str) -> np.ndarray:
+        """True for the candidates of one sample (its id as text, see :attr:`sample_ids`)."""
+        if self.samples is None:
+            raise ColumnError(f"{self.source}: there is no sample column, so there is no sample {sample!r}")
+        mask = pd.Series(self.samples).astype(str).to_numpy() == sample
+        if not mask.any():
+            shown = ", ".join(self.sample_ids[:10]) + (" ..." if len(self.sample_ids) > 10 else "")
+            raise ColumnError(f"{self.source}: there is no sample {sample!r}; the samples are {shown}")
+        return mask
+
+    def subset(self, mask: np.ndarray, *, source: str | None = None) -> "CandidateSet":
+        """The candidates where ``mask`` is True, with their rows, keys and sample ids."""
+        mask = np.asarray(mask, dtype=bool)
+        return CandidateSet(
+            labels=self.labels[mask], scores={m: v[mask] for m, v in self.scores.items()},
+            directions=dict(self.directions),
+            keys=None if self.keys is None else self.keys[mask].reset_index(drop=True),
+            samples=None if self.samples is None else self.samples[mask], source=source or self.source,
+            label_column=self.label_column, rows=self.rows[mask], excluded_unlabelled=self.excluded_unlabelled)
+
     def higher_is_better(self, measure: str) -> bool:
         if measure not in self.scores:
             raise ColumnError(

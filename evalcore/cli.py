@@ -1,4 +1,4 @@
-"""The command line: ``python -m evalcore curves|compare|accept|summary FILE ...``.
+"""The command line: ``python -m evalcore curves|compare|accept|summary|validate|across|uir|simulate ...``.
 
 Tables go to ``--out`` (or standard output) as CSV; notes (the seed of random tie
 breaking, excluded rows, non-finite scores) go to standard error; an input error is
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -19,9 +20,13 @@ from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to
 from .curves import acceptance_sets, precision_curve
 from .errors import EvalcoreError, ParameterError
 from .intervals import INTERVAL_METHODS, check_confidence_level
-from .io import load_candidates
+from .analysis import across_samples, uir_analysis
+from .io import combine_samples, load_candidates
 from .nspec import parse_n_spec
 from .ranking import TIE_POLICIES, Ranking, rank, resolve_seed
+from .samples import Cut, cuts_for, default_cut_n, require_samples
+from .simulate import simulate, to_tsv, write_tsv
+from .validate import validate
 
 CURVE_CSV_COLUMNS = ["measure", "n", "tp", "fp", "precision", "recall", "lower", "upper"]
 
@@ -72,7 +77,52 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("summary", help="N, TPs, baseline and ties per measure")
     _data_arguments(p)
+
+    p = sub.add_parser("validate", help="Evert (2004) §4: does precision over the samples follow the binomial "
+                                        "model? (SD ratio, Kolmogorov-Smirnov, interval coverage)")
+    _experiment_arguments(p)
+    p.add_argument("--interval", choices=list(INTERVAL_METHODS), default="clopper_pearson")
+
+    p = sub.add_parser("across", help="two measures over the samples: paired t, Wilcoxon, sign and Welch tests")
+    _experiment_arguments(p)
+
+    p = sub.add_parser("uir", help="Unanimous Improvement Ratio of every pair of measures over the samples")
+    _experiment_arguments(p)
+    p.add_argument("--beta", type=float, action="append", default=[], metavar="B",
+                   help="also compare F-beta (repeat for several)")
+    p.add_argument("--threshold", type=float, default=0.25, help="robustness threshold of |UIR| (default 0.25)")
+
+    p = sub.add_parser("simulate", help="generate an experiment from the random model of Evert (2004) §3.1")
+    p.add_argument("--k", type=int, default=80, help="number of samples (default 80)")
+    p.add_argument("--n", type=int, default=2000, help="candidates per sample (default 2000)")
+    p.add_argument("--baseline", type=float, default=0.11, help="proportion of TPs (default 0.11)")
+    p.add_argument("--n-sd", type=float, default=0.0, help="relative spread of the sample sizes (default 0)")
+    p.add_argument("--sample-sd", type=float, default=0.0,
+                   help="extra variation between samples (sd of a per-sample shift of the TP logit; default 0: "
+                        "the pure binomial model)")
+    p.add_argument("--population", type=int, help="hypothetical candidates in the population (default 50 n)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", help="write the TSV here instead of standard output")
     return parser
+
+
+def _experiment_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="one file with a sample column, or one file per sample (same columns)")
+    p.add_argument("--label", help="the TP/FP label column (suggested automatically if omitted)")
+    p.add_argument("--measure", action="append", metavar="M", help="a score column (repeat; default: all)")
+    p.add_argument("--lower-is-better", action="append", default=[], metavar="M",
+                   help="a measure where lower scores are better (repeat)")
+    p.add_argument("--sample-column", help="the column naming each candidate's sample (default: 'sample')")
+    p.add_argument("--exclude-unlabelled", action="store_true", help="leave out rows with an empty label")
+    p.add_argument("--cut", choices=["gamma", "n"], default="gamma",
+                   help="cut each sample's ranking at a score threshold (default, as the paper's §4) or at n")
+    p.add_argument("--n", type=int, help="list size, or for --cut gamma the average acceptance size that sets "
+                                         "the default thresholds (default 100, as the paper)")
+    p.add_argument("--gamma", action="append", default=[], metavar="M=G",
+                   help="threshold of measure M (repeat; others accept n per sample on average)")
+    p.add_argument("--per-sample", metavar="CSV", help="also write the per-sample acceptance sets here")
+    _ranking_arguments(p)
 
 
 def _load(args) -> CandidateSet:
@@ -155,7 +205,108 @@ def _cmd_summary(args) -> None:
     print(pd.DataFrame(rows).to_string(index=False))
 
 
-COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "accept": _cmd_accept, "summary": _cmd_summary}
+def _load_experiment(args) -> CandidateSet:
+    sample = args.sample_column
+    if len(args.files) > 1:
+        source, name = combine_samples([(f, Path(f).name) for f in args.files])
+        sample = sample or "sample"
+    else:
+        source, name = args.files[0], None
+    candidates = load_candidates(source, name=name, label=args.label, scores=args.measure, sample=sample,
+                                 lower_is_better=tuple(args.lower_is_better),
+                                 exclude_unlabelled=args.exclude_unlabelled)
+    require_samples(candidates)
+    args.file = name or args.files[0]
+    return candidates
+
+
+def _cuts(candidates: CandidateSet, measures: Sequence[str], args) -> dict[str, Cut]:
+    gammas = {}
+    for entry in args.gamma:
+        measure, sep, value = entry.rpartition("=")
+        try:
+            gammas[measure] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or measure not in candidates.measures:
+            raise ParameterError(f"--gamma {entry!r}: give MEASURE=NUMBER with one of the measures "
+                                 f"{', '.join(candidates.measures)}")
+    if gammas and args.cut == "n":
+        raise ParameterError("--gamma applies to --cut gamma, not --cut n")
+    n = args.n if args.n is not None else default_cut_n(candidates)
+    if n < 1:
+        raise ParameterError(f"--n must be at least 1; got {n}")
+    cuts = cuts_for(candidates, measures, args.cut, n, gammas)
+    for m, cut in cuts.items():
+        _note(f"{m}: {cut.label(m, candidates.higher_is_better(m))}")
+    return cuts
+
+
+def _seed(args) -> int | None:
+    seed = resolve_seed(args.ties, args.seed)
+    if args.ties == "random" and args.cut == "n":
+        _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
+    return seed
+
+
+def _cmd_validate(args) -> None:
+    candidates = _load_experiment(args)
+    measures = list(candidates.measures)
+    cuts = _cuts(candidates, measures, args)
+    seed = _seed(args)
+    results = [validate(candidates, m, cuts[m], ties=args.ties, seed=seed, confidence_level=args.confidence_level,
+                        interval=args.interval) for m in measures]
+    if args.per_sample:
+        pd.concat([r.table.assign(measure=r.measure) for r in results], ignore_index=True).to_csv(
+            args.per_sample, index=False)
+    _write(pd.DataFrame([r.summary() for r in results]), args.out)
+
+
+def _cmd_across(args) -> None:
+    if not args.measure or len(args.measure) != 2:
+        raise ParameterError("across needs exactly two measures: --measure A --measure B")
+    candidates = _load_experiment(args)
+    a, b = args.measure
+    cuts = _cuts(candidates, [a, b], args)
+    result = across_samples(candidates, a, b, cuts[a], cuts[b], ties=args.ties, seed=_seed(args),
+                            confidence_level=args.confidence_level)
+    if result.dropped:
+        _note(f"left out samples where a measure accepted nothing: {', '.join(result.dropped)}")
+    _note(f"Cohen's d_z = {result.cohens_dz:.4g}")
+    if args.per_sample:
+        result.table.to_csv(args.per_sample, index=False)
+    _write(result.tests, args.out)
+
+
+def _cmd_uir(args) -> None:
+    candidates = _load_experiment(args)
+    measures = list(candidates.measures)
+    if len(measures) < 2:
+        raise ParameterError("uir needs at least two measures")
+    cuts = _cuts(candidates, measures, args)
+    result = uir_analysis(candidates, measures, cuts, measures[0], measures[1], betas=tuple(args.beta),
+                          threshold=args.threshold, ties=args.ties, seed=_seed(args))
+    if result.dropped:
+        _note(f"left out samples where a measure accepted nothing or there are no TPs: {', '.join(result.dropped)}")
+    if args.per_sample:
+        pd.concat([t.assign(measure=m) for m, t in result.metrics.items()], ignore_index=True).to_csv(
+            args.per_sample, index=False)
+    _write(result.matrix.reset_index(names="measure"), args.out)
+
+
+def _cmd_simulate(args) -> None:
+    experiment = simulate(k=args.k, n=args.n, baseline=args.baseline, n_sd=args.n_sd, sample_sd=args.sample_sd,
+                          population=args.population, seed=args.seed)
+    data = experiment.data
+    if args.out:
+        write_tsv(experiment, args.out)
+    else:
+        sys.stdout.write(to_tsv(experiment))
+    _note(f"{args.k} samples, {len(data):,} candidates, {data['is_tp'].mean():.2%} TPs, seed {args.seed}")
+
+
+COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "accept": _cmd_accept, "summary": _cmd_summary,
+            "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir, "simulate": _cmd_simulate}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -165,7 +316,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_confidence_level(args.confidence_level)
         COMMANDS[args.command](args)
     except (EvalcoreError, OSError) as exc:
-        message = str(exc) if isinstance(exc, EvalcoreError) else f"{args.file}: {exc.strerror or exc}"
+        where = getattr(args, "file", None) or ", ".join(getattr(args, "files", []) or [])
+        message = str(exc) if isinstance(exc, EvalcoreError) else f"{where}: {exc.strerror or exc}"
         print(f"evalcore: error: {message}", file=sys.stderr)
         return 2
     return 0

@@ -1432,7 +1432,7 @@ def load_candidates(
     label: str | None = None,
     scores: Sequence[str] | None = None,
     keys: Sequence[str] | None = None,
-    sample: str | None = None,
+    sample: str | None | bool = None,
     lower_is_better: Sequence[str] = (),
     exclude_unlabelled: bool = False,
     encoding: str | None = None,
@@ -1443,8 +1443,7 @@ def load_candidates(
 
     Roles not given are suggested by :func:`suggest_roles` (label, sample) or
     defaulted by :func:`build_candidate_set` (scores, keys). To do without a
-    suggested sample column, call :func:`read_table` and
-    :func:`build_candidate_set` yourself.
+    suggested sample column, pass ``sample=False``.
 
     Parameters
     ----------
@@ -1473,7 +1472,9 @@ def load_candidates(
                 f"The columns are: {_columns_text(df.columns)}. Name the label column explicitly "
                 "(--label on the command line)."
             )
-    if sample is None and roles.sample not in (label, *_names(scores), *_names(keys)):
+    if sample is False:
+        sample = None
+    elif sample is None and roles.sample not in (label, *_names(scores), *_names(keys)):
         sample = roles.sample
     return _build(
         df,
@@ -1486,3 +1487,61 @@ def load_candidates(
         exclude_unlabelled=exclude_unlabelled,
         source=display,
     )
+
+
+def combine_samples(sources: Sequence[tuple[Source | Any, str]], *, column: str = "sample") -> tuple[bytes, str]:
+    """Several files, one per sample, as one tab-separated table with a sample column.
+
+    Parameters
+    ----------
+    sources : sequence of (source, name)
+        Each file's content (or path) and its name; every file must have the same columns.
+    column : str
+        Name of the added sample column; its values are the file names without extension
+        (the whole names if two share a stem).
+
+    Returns
+    -------
+    (bytes, str)
+        The combined table as UTF-8 TSV, and a name for it ("k files: a.tsv, b.tsv, ...").
+        Floats are written with their shortest exact representation, so nothing is rounded.
+
+    Raises
+    ------
+    EvalcoreError
+        A file that cannot be read (its own message), columns that differ between files
+        (naming both files and the columns), or a file that already has the sample column.
+    """
+    if len(sources) < 2:
+        raise ParameterError("combining samples needs at least two files")
+    names = [n for _, n in sources]
+    stems = [Path(n).name.split(".")[0] or n for n in names]
+    ids = stems if len(set(stems)) == len(stems) else names
+    if len(set(ids)) != len(ids):
+        raise ParameterError(f"two of the files have the same name ({', '.join(names)}); rename one so each "
+                             "sample has its own name")
+    frames = []
+    first_columns = None
+    for (source, name), sample_id in zip(sources, ids):
+        table = read_table(source, name=name)
+        columns = [str(c) for c in table.columns]
+        if column in columns:
+            raise ColumnError(f"{name} already has a column {column!r}; upload one combined file with that "
+                              "column instead, or rename the column")
+        if first_columns is None:
+            first_columns = columns
+        elif set(columns) != set(first_columns):
+            missing = [c for c in first_columns if c not in columns]
+            extra = [c for c in columns if c not in first_columns]
+            raise ColumnError(f"{name} has other columns than {names[0]}"
+                              + (f"; it lacks {_columns_text(missing)}" if missing else "")
+                              + (f"; it has {_columns_text(extra)} in addition" if extra else "")
+                              + ". Every sample file needs the same columns.")
+        table = table.copy()
+        table.columns = columns
+        table.insert(0, column, sample_id)
+        frames.append(table[[column, *first_columns]])
+    combined = pd.concat(frames, ignore_index=True)
+    text = combined.to_csv(sep="\t", index=False, na_rep="", lineterminator="\n")
+    shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    return text.encode("utf-8"), f"{len(names)} files ({shown}).tsv"

@@ -22,6 +22,8 @@ _DATASET_ID = re.compile(r"[0-9a-f]{64}")
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 LEVEL_MIN, LEVEL_MAX, LEVEL_STEP = 0.80, 0.999, 0.001
 THRESHOLD_MODES = ("gamma", "n")
+CUT_MODES = ("gamma", "n")
+UIR_BETAS = ("0.5", "1", "2")
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,14 @@ class ViewSettings:
     threshold_n: int | None = None
     compare_measure: str | None = None   # Threshold page: second measure and its threshold
     compare_gamma: float | None = None
+    sample_column: str | None = None     # column naming each candidate's sample (experiments with several)
+    sample: str | None = None            # single-sample pages: one sample, or None for all pooled
+    cut_mode: str = "gamma"              # multi-sample pages: cut each sample's ranking at a gamma or an n
+    cut_n: int | None = None
+    cut_gammas: tuple[str, ...] = ()     # "measure=gamma" for measures whose gamma was moved
+    v_measure: str | None = None         # Validation page
+    uir_threshold: float = 0.25          # UIR page: robustness threshold
+    uir_betas: tuple[str, ...] = ()      # UIR page: F-beta metrics besides precision and recall
 
 
 # URL parameter name of each field: short, stable, readable.
@@ -67,7 +77,9 @@ QUERY_NAMES = {
     "n_min": "n_min", "n_max": "n_max", "n_at": "n", "show_recall": "recall", "show_f": "f", "beta": "beta",
     "level": "level", "interval": "interval", "band_measures": "band", "a": "a", "b": "b",
     "threshold_measure": "t_measure", "threshold_mode": "t_mode", "gamma": "gamma", "threshold_n": "t_n",
-    "compare_measure": "t_compare", "compare_gamma": "t_compare_gamma",
+    "compare_measure": "t_compare", "compare_gamma": "t_compare_gamma", "sample_column": "sample_col",
+    "sample": "sample", "cut_mode": "cut", "cut_n": "cut_n", "cut_gammas": "cut_gamma", "v_measure": "v_m",
+    "uir_threshold": "uir_t", "uir_betas": "uir_beta",
 }
 DEFAULTS = ViewSettings()
 
@@ -78,9 +90,9 @@ def _kind(name: str) -> str:
         return "list"
     if isinstance(default, bool):
         return "bool"
-    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n"}:
+    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n", "cut_n"}:
         return "int"
-    if name in {"beta", "level", "gamma", "compare_gamma"}:
+    if name in {"beta", "level", "gamma", "compare_gamma", "uir_threshold"}:
         return "float"
     return "str"
 
@@ -186,6 +198,27 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
     if view.threshold_mode not in THRESHOLD_MODES:
         problems.append(f"Unknown threshold mode {view.threshold_mode!r} in the link; using 'gamma'.")
         changes["threshold_mode"] = DEFAULTS.threshold_mode
+    if view.cut_mode not in CUT_MODES:
+        problems.append(f"Unknown cut-off mode {view.cut_mode!r} in the link; using 'gamma'.")
+        changes["cut_mode"] = DEFAULTS.cut_mode
+    if view.cut_n is not None and view.cut_n < 1:
+        problems.append(f"The cut-off n = {view.cut_n} must be at least 1; using the default.")
+        changes["cut_n"] = None
+    threshold = round(snap(view.uir_threshold, 0.05, 1.0, 0.05), 2)
+    if not math.isclose(threshold, view.uir_threshold, abs_tol=1e-12):
+        problems.append(f"The UIR threshold {view.uir_threshold:g} is not on the slider (0.05 to 1 in steps of "
+                        f"0.05); using {threshold:g}.")
+    changes["uir_threshold"] = threshold
+    bad = [b for b in view.uir_betas if b not in UIR_BETAS]
+    if bad:
+        problems.append(f"The link's F-beta values {', '.join(bad)} are not offered ({', '.join(UIR_BETAS)}); "
+                        "they were left out.")
+        changes["uir_betas"] = tuple(b for b in view.uir_betas if b in UIR_BETAS)
+    gammas, bad = _cut_gammas(view.cut_gammas)
+    if bad:
+        problems.append(f"The link's thresholds {', '.join(bad)} are not of the form measure=number; they were "
+                        "left out.")
+        changes["cut_gammas"] = tuple(f"{m}={g!r}" for m, g in gammas.items())
     level = round(snap(view.level, LEVEL_MIN, LEVEL_MAX, LEVEL_STEP), 3)
     if not math.isclose(level, view.level, abs_tol=1e-12):
         problems.append(f"Confidence level {view.level:g} is not on the slider ({LEVEL_MIN:g} to {LEVEL_MAX:g} "
@@ -202,6 +235,36 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
         problems.append(problem)
         changes["dataset"] = None
     return replace(view, **changes), problems
+
+
+def _cut_gammas(entries: Sequence[str]) -> tuple[dict[str, float], list[str]]:
+    gammas: dict[str, float] = {}
+    bad: list[str] = []
+    for entry in entries:
+        measure, sep, text = entry.rpartition("=")
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not sep or not measure or not math.isfinite(value):
+            bad.append(repr(entry[:80]))
+        else:
+            gammas[measure] = value
+    return gammas, bad
+
+
+def cut_gammas(view: ViewSettings) -> dict[str, float]:
+    """The thresholds set on the multi-sample pages, by measure."""
+    return _cut_gammas(view.cut_gammas)[0]
+
+
+def with_cut_gamma(view: ViewSettings, measure: str, gamma: float | None) -> ViewSettings:
+    """The view with ``measure``'s threshold set to ``gamma`` (None removes it: the default applies)."""
+    gammas = cut_gammas(view)
+    gammas.pop(measure, None)
+    if gamma is not None:
+        gammas[measure] = float(gamma)
+    return replace(view, cut_gammas=tuple(f"{m}={g!r}" for m, g in gammas.items()))
 
 
 def n_step(n_candidates: int) -> int:
@@ -242,7 +305,13 @@ def check_against_data(view: ViewSettings, *, columns: Sequence[str], measures: 
             problems.append(f"The link names measures that this data set does not have: {', '.join(unknown)}; "
                             f"they were left out.")
             changes[name] = tuple(m for m in chosen if m in known)
-    for name in ("a", "b", "threshold_measure", "compare_measure"):
+    gammas = cut_gammas(view)
+    unknown = [m for m in gammas if m not in known]
+    if unknown:
+        problems.append(f"The link sets thresholds for measures this data set does not have: {', '.join(unknown)}; "
+                        "they were left out.")
+        changes["cut_gammas"] = tuple(f"{m}={g!r}" for m, g in gammas.items() if m in known)
+    for name in ("a", "b", "threshold_measure", "compare_measure", "v_measure"):
         value = getattr(view, name)
         if value is not None and value not in known:
             problems.append(f"The link names measure {value!r}, which this data set does not have.")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from evalcore import analysis, figures
+from evalcore import analysis, figures, samples, validate
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import load_candidates, read_table
@@ -16,7 +16,7 @@ from evalcore.store import DatasetStore
 from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
-SAMPLES = {"collocations_sim": "collocations_sim.tsv"}
+SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
 
 
 def store() -> DatasetStore:
@@ -50,14 +50,29 @@ def raw_table(dataset: str):
 
 
 @st.cache_resource(max_entries=4, show_spinner="Checking labels and scores ...")
-def candidates_for(dataset: str, label, scores, keys, lower, exclude) -> CandidateSet:
+def experiment(dataset: str, label, scores, keys, lower, exclude, sample_column) -> CandidateSet:
+    """The whole data set, all samples."""
     source, name = _source(dataset)
     return load_candidates(source, name=name, label=label, scores=list(scores) or None, keys=list(keys) or None,
-                           lower_is_better=lower, exclude_unlabelled=exclude)
+                           lower_is_better=lower, exclude_unlabelled=exclude, sample=sample_column or False)
+
+
+@st.cache_resource(max_entries=8)
+def candidates_for(dataset: str, label, scores, keys, lower, exclude, sample_column, sample) -> CandidateSet:
+    """The candidates the single-sample pages work on: all samples pooled, or the chosen one."""
+    full = experiment(dataset, label, scores, keys, lower, exclude, sample_column)
+    if sample is None:
+        return full
+    return full.subset(full.sample_mask(sample), source=f"{full.source}, sample {sample}")
 
 
 def roles(v: ViewSettings) -> tuple:
-    return (v.dataset, v.label, v.scores, v.keys, v.lower, v.exclude_unlabelled)
+    return (v.dataset, v.label, v.scores, v.keys, v.lower, v.exclude_unlabelled, v.sample_column, v.sample)
+
+
+def whole(v: ViewSettings) -> CandidateSet:
+    """The whole experiment (every sample), for the multi-sample pages and the sample choice."""
+    return experiment(*roles(v)[:-1])
 
 
 @st.cache_resource(max_entries=16, show_spinner="Ranking ...")
@@ -93,3 +108,40 @@ def downloads(fig, table, stem: str) -> None:
                             file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
     cols[3].download_button("Table as CSV", data=lambda: table.to_csv(index=False), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
+
+
+def whole_roles(v: ViewSettings) -> tuple:
+    """The role key of the whole experiment (every sample)."""
+    return roles(v)[:-1] + (None,)
+
+
+@st.cache_resource(max_entries=32)
+def gamma_positions(role_key: tuple, measure: str) -> tuple[float, ...]:
+    """Slider positions for a threshold: distinct scores at 201 quantiles of all samples pooled."""
+    ranking = rankings(role_key, (measure,), "stable", None)[measure]
+    return tuple(float(p) for p in analysis.threshold_quantiles(ranking))
+
+
+@st.cache_resource(max_entries=32)
+def default_gammas(role_key: tuple, measures: tuple, n: int) -> dict:
+    cuts = samples.cuts_for(candidates_for(*role_key), measures, "gamma", n)
+    return {m: c.value for m, c in cuts.items()}
+
+
+@st.cache_resource(max_entries=32, show_spinner="Validating over the samples ...")
+def validation(role_key: tuple, measure: str, cut, ties: str, seed, level: float, interval: str):
+    return validate.validate(candidates_for(*role_key), measure, cut, ties=ties, seed=seed, confidence_level=level,
+                             interval=interval)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Testing across the samples ...")
+def across(role_key: tuple, a: str, b: str, cut_a, cut_b, ties: str, seed, level: float):
+    return analysis.across_samples(candidates_for(*role_key), a, b, cut_a, cut_b, ties=ties, seed=seed,
+                                   confidence_level=level)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Comparing every pair of measures ...")
+def uir(role_key: tuple, cuts: tuple, a: str, b: str, betas: tuple, threshold: float, ties: str, seed):
+    cut_map = dict(cuts)
+    return analysis.uir_analysis(candidates_for(*role_key), tuple(cut_map), cut_map, a, b, betas=betas,
+                                 threshold=threshold, ties=ties, seed=seed)

@@ -4,7 +4,8 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.errors import EvalcoreError
-from evalcore.io import suggest_roles
+from evalcore.io import combine_samples, suggest_roles
+from evalcore.samples import sample_table
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
 from pages import cached, common, widgets
@@ -13,21 +14,28 @@ common.ensure_router()
 
 ROLE_RESET = dict(label=None, scores=(), keys=(), lower=(), measures=(), band_measures=(), a=None, b=None,
                   threshold_measure=None, compare_measure=None, gamma=None, compare_gamma=None, n_min=None,
-                  n_max=None, n_at=None, threshold_n=None)
+                  n_max=None, n_at=None, threshold_n=None, sample_column=None, sample=None, cut_n=None,
+                  cut_gammas=(), v_measure=None)
 LIMIT_MB = st.get_option("server.maxUploadSize")
 
 st.header("Data")
 common.show_link_problems()
 upload_col, sample_col = st.columns([3, 1])
 with upload_col:
-    upload = st.file_uploader(
+    uploads = st.file_uploader(
         f"Upload an annotated candidate set: CSV, TSV (also gzip), Parquet, Excel .xlsx, R .rda/.RData/.rds; "
-        f"up to {LIMIT_MB} MB", key="w_upload")
-    if upload is not None and st.session_state.get("uploaded") != upload.file_id:
-        st.session_state["uploaded"] = upload.file_id
-        with st.spinner(f"Storing and reading {upload.name} ..."):
-            dataset_id = cached.store().put(upload.getvalue(), upload.name)
+        f"up to {LIMIT_MB} MB. Several files with the same columns are read as one experiment, one sample "
+        "per file.", key="w_upload", accept_multiple_files=True)
+    file_ids = tuple(u.file_id for u in uploads or ())
+    if file_ids and st.session_state.get("uploaded") != file_ids:
+        st.session_state["uploaded"] = file_ids
+        with st.spinner(f"Storing and reading {', '.join(u.name for u in uploads)} ..."):
             try:
+                if len(uploads) == 1:
+                    content, name = uploads[0].getvalue(), uploads[0].name
+                else:
+                    content, name = combine_samples([(u.getvalue(), u.name) for u in uploads])
+                dataset_id = cached.store().put(content, name)
                 cached.raw_table(dataset_id)
             except EvalcoreError as exc:
                 st.session_state["upload_error"] = str(exc)
@@ -39,10 +47,10 @@ with upload_col:
     if "upload_error" in st.session_state:
         st.error(st.session_state["upload_error"])
 with sample_col:
-    sample = st.selectbox("Or start from a sample", list(cached.SAMPLES), key="w_sample")
+    sample = st.selectbox("Or start from a sample", list(cached.SAMPLES), key="w_sample_dataset")
     if st.button("Use this sample", key="w_use_sample"):
         st.session_state.pop("upload_error", None)
-        for key in [k for k in st.session_state if str(k).startswith("w_") and k not in ("w_upload", "w_sample")]:
+        for key in [k for k in st.session_state if str(k).startswith("w_") and k not in ("w_upload", "w_sample_dataset")]:
             del st.session_state[key]
         common.update(dataset=SAMPLE_PREFIX + sample, **ROLE_RESET)
 
@@ -56,9 +64,9 @@ except EvalcoreError as exc:
     st.error(str(exc))
     common.stop()
 
-suggested = suggest_roles(table)
 if v.label is None and not v.scores:  # a fresh data set: start from the suggested roles
-    common.update(label=suggested.label, scores=suggested.scores, keys=suggested.keys)
+    roles = suggest_roles(table)
+    common.update(label=roles.label, scores=roles.scores, keys=roles.keys, sample_column=roles.sample)
     v = common.view()
 columns = [str(c) for c in table.columns]
 
@@ -68,6 +76,9 @@ with c1:
     widgets.bound(st.selectbox, "Label (TP/FP annotation)", "label", options=columns,
                  help="TRUE/FALSE, T/F, 1/0, yes/no, y/n, TP/FP or +/-")
     widgets.bound(st.checkbox, "Leave out rows with an empty label", "exclude_unlabelled")
+    widgets.bound(st.selectbox, "Sample (for experiments with several samples)", "sample_column",
+                 options=[None] + [c for c in columns if c != v.label],
+                 format_func=lambda c: "(none: one sample)" if c is None else c)
 with c2:
     widgets.bound(st.multiselect, "Scores (one per ranking method)", "scores",
                  options=[c for c in columns if c != v.label])
@@ -82,11 +93,24 @@ with c3:
                      step=1, convert=int)
 
 candidates = common.require_data(link_to_data=False, min_candidates=1)
+v = common.view()
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Candidates N", f"{candidates.n_candidates:,}")
 m2.metric("True positives", f"{candidates.n_tp:,}")
 m3.metric("Baseline precision", f"{candidates.baseline:.2%}")
 m4.metric("Measures", len(candidates.measures))
+if v.sample_column is not None:
+    full = cached.whole(v)
+    per_sample = sample_table(full)
+    st.markdown(f"**{len(per_sample):,} samples** in column `{v.sample_column}`: N from {per_sample['N'].min():,} "
+                f"to {per_sample['N'].max():,}, TPs from {per_sample['TPs'].min():,} to {per_sample['TPs'].max():,}. "
+                "The Validation, Across samples and Unanimous improvement pages compare them.")
+    widgets.bound(st.selectbox, "The single-sample pages (Precision to Threshold) use", "sample",
+                 options=[None] + list(per_sample["sample"]),
+                 format_func=lambda s: "all samples pooled" if s is None else f"sample {s}")
+    with st.expander("Candidates and TPs per sample"):
+        st.dataframe(per_sample, hide_index=True, column_config={"baseline": st.column_config.NumberColumn(
+            format="percent")})
 if candidates.excluded_unlabelled:
     st.info(f"{candidates.excluded_unlabelled:,} rows with an empty label were left out.")
 if candidates.n_tp == 0 or candidates.n_tp == candidates.n_candidates:

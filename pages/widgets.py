@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from evalcore.samples import Cut, min_sample_size
+from evalcore.viewstate import cut_gammas, with_cut_gamma
+
 from pages.common import update, view
 
 
@@ -41,3 +44,42 @@ def n_range_slider(label: str, low: int, high: int, step: int, default: tuple[in
 
 
 # ---------------------------------------------------------------- data, cached on ids
+
+
+def cut_controls(candidates, measures, positions, defaults) -> dict:
+    """Where each sample's ranking is cut: n-best lists, or a threshold per measure.
+
+    ``positions[m]`` are the threshold slider's values for measure m, ``defaults[m]`` its threshold
+    accepting n per sample on average. Returns measure -> Cut for ``measures``.
+    """
+    smallest = min_sample_size(candidates)
+    c1, c2 = st.columns([1, 2])
+    with c1:
+        mode = bound(st.radio, "Cut each sample's ranking at", "cut_mode", options=["gamma", "n"],
+                     format_func={"gamma": "a score threshold γ", "n": "the n-best list"}.get)
+    with c2:
+        label = ("n: the list size in every sample" if mode == "n" else
+                 "n: a threshold's default accepts n candidates per sample on average (as the paper's §4)")
+        n = bound(st.slider, label, "cut_n", min_value=1, max_value=smallest, convert=int)
+    if mode == "n":
+        return {m: Cut("n", n) for m in measures}
+    chosen = cut_gammas(view())
+    cuts = {}
+    columns = st.columns(min(len(measures), 3))
+    for i, m in enumerate(measures):
+        options = sorted(set(positions[m]) | {defaults[m]} | ({chosen[m]} if m in chosen else set()))
+        value = chosen.get(m, defaults[m])
+        # a new n brings new options (its default threshold): a new widget, so no stale browser state
+        key = f"w_cut_gamma_{m}_{n}"
+        if st.session_state.get(key) != value:
+            st.session_state[key] = value
+
+        def changed(m=m, key=key):
+            new = float(st.session_state[key])
+            update(**{"cut_gammas": with_cut_gamma(view(), m, None if new == defaults[m] else new).cut_gammas})
+
+        with columns[i % len(columns)]:
+            gamma = st.select_slider(f"γ for {m}" + (" (default)" if m not in chosen else ""), options=options,
+                                     key=key, on_change=changed, format_func=lambda g: f"{g:.6g}")
+        cuts[m] = Cut("gamma", float(gamma))
+    return cuts

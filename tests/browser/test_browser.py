@@ -30,7 +30,7 @@ RUN_FINISHED = f"""([runsBefore, t0]) => {{
 FIGURES_DRAWN = """() => {
   const plots = Array.from(document.querySelectorAll('.js-plotly-plot'));
   return plots.length > 0 && plots.every(gd => gd._fullLayout && gd._fullData
-      && gd._fullData.length === gd.data.length && gd.querySelector('.cartesianlayer .trace'));
+      && gd._fullData.length === gd.data.length && gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm'));
 }"""
 
 
@@ -68,6 +68,9 @@ PAGES = {  # sidebar title -> (URL path, page heading)
     "Confidence": ("confidence", "Confidence intervals for precision (Evert 2004, Figure 2)"),
     "Significance": ("significance", "Significant differences between two measures (Evert 2004, Figure 3)"),
     "Threshold": ("threshold", "Score thresholds: gamma-acceptance sets"),
+    "Validation": ("validation", "Does the binomial model hold over the samples? (Evert 2004, Figure 4)"),
+    "Across samples": ("across", "Two measures across the samples: paired tests"),
+    "Unanimous improvement": ("uir", "Unanimous Improvement Ratio over the samples"),
 }
 
 

@@ -1,0 +1,66 @@
+"""Across samples: two measures' precision sample by sample, with paired and unpaired tests."""
+
+import streamlit as st
+
+from evalcore import samplefigures
+from evalcore.errors import EvalcoreError
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
+from pages import cached, common, widgets
+
+common.ensure_router()
+
+st.header("Two measures across the samples: paired tests")
+candidates = common.require_experiment()
+v = common.view()
+measures = list(candidates.measures)
+if len(measures) < 2:
+    st.info("Comparing needs two score columns; choose more on the Data page.")
+    common.stop()
+if v.a is None or v.b is None:
+    common.update(a=v.a or measures[0], b=v.b or next(m for m in measures if m != (v.a or measures[0])))
+c1, c2, c3 = st.columns(3)
+with c1:
+    widgets.bound(st.selectbox, "Measure A", "a", options=measures)
+with c2:
+    widgets.bound(st.selectbox, "Measure B", "b", options=measures)
+with c3:
+    widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
+                 max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
+v = common.view()
+if v.a == v.b:
+    st.info("Pick two different measures.")
+    common.stop()
+key = cached.whole_roles(v)
+pair = (v.a, v.b)
+cuts = widgets.cut_controls(candidates, pair, {m: cached.gamma_positions(key, m) for m in pair},
+                            cached.default_gammas(key, pair, common.view().cut_n))
+try:
+    res = cached.across(key, v.a, v.b, cuts[v.a], cuts[v.b], v.ties, v.seed, v.level)
+except EvalcoreError as exc:
+    st.warning(str(exc))
+    common.stop()
+
+t = res.tests.set_index("test")
+paired = t.iloc[0]
+alpha = 1 - v.level
+wins = int((res.table["difference"] > 0).sum())
+losses = int((res.table["difference"] < 0).sum())
+st.markdown(
+    f"Over **{len(res.table) - len(res.dropped)} samples**, {v.a} is more precise than {v.b} in **{wins}** and less "
+    f"in **{losses}**; the mean difference is **{100 * paired.estimate:+.2f} points** ({v.level:.1%} interval "
+    f"{100 * paired.low:+.2f} to {100 * paired.high:+.2f}; Cohen's d_z = {res.cohens_dz:.2f}). "
+    + ("The paired tests " + ("agree: significant" if (res.tests["p_value"].iloc[:3] < alpha).all() else
+                              "agree: not significant" if (res.tests["p_value"].iloc[:3] >= alpha).all() else
+                              "disagree") + f" at alpha = {alpha:.3g}."))
+if res.dropped:
+    st.caption(f"Left out, because a measure accepted nothing there: samples {', '.join(res.dropped)}.")
+st.dataframe(res.tests, hide_index=True, column_config={"p_value": st.column_config.NumberColumn(format="%.4g")})
+st.caption("Paired tests use each sample's pair of precisions; Welch's t-test treats them as two independent "
+           "groups and is shown for contrast: it ignores that both measures face the same sample.")
+fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), a=v.a, b=v.b,
+                                       estimate=paired.estimate, low=paired.low, high=paired.high,
+                                       confidence_level=v.level)
+st.plotly_chart(fig, key="across_chart", theme=None)
+with st.expander("Per sample"):
+    st.dataframe(res.table, hide_index=True)
+cached.downloads(fig, res.table, "across_samples")

@@ -1,0 +1,65 @@
+"""Unanimous improvement (Amigó et al.): does A beat B whatever the weight of precision against recall?"""
+
+import streamlit as st
+
+from evalcore import samplefigures
+from evalcore.errors import EvalcoreError
+from evalcore.viewstate import UIR_BETAS
+from pages import cached, common, widgets
+
+common.ensure_router()
+
+st.header("Unanimous Improvement Ratio over the samples")
+candidates = common.require_experiment()
+v = common.view()
+measures = list(candidates.measures)
+if len(measures) < 2:
+    st.info("Comparing needs two score columns; choose more on the Data page.")
+    common.stop()
+if v.a is None or v.b is None:
+    common.update(a=v.a or measures[0], b=v.b or next(m for m in measures if m != (v.a or measures[0])))
+c1, c2, c3, c4 = st.columns(4)
+with c1:
+    widgets.bound(st.selectbox, "Measure A", "a", options=measures)
+with c2:
+    widgets.bound(st.selectbox, "Measure B", "b", options=measures)
+with c3:
+    widgets.bound(st.slider, "Robustness threshold", "uir_threshold", min_value=0.05, max_value=1.0, step=0.05,
+                 convert=lambda x: round(float(x), 2), help="Amigó et al.: |UIR| ≥ 0.25 is a robust improvement")
+with c4:
+    widgets.bound(st.multiselect, "Also compare F-β for β =", "uir_betas", options=list(UIR_BETAS))
+v = common.view()
+if v.a == v.b:
+    st.info("Pick two different measures.")
+    common.stop()
+key = cached.whole_roles(v)
+with st.expander("Cut-offs: where each measure's ranking is cut in every sample", expanded=True):
+    cuts = widgets.cut_controls(candidates, measures, {m: cached.gamma_positions(key, m) for m in measures},
+                                cached.default_gammas(key, tuple(measures), common.view().cut_n))
+betas = tuple(float(b) for b in v.uir_betas)
+try:
+    res = cached.uir(key, tuple(cuts.items()), v.a, v.b, betas, v.uir_threshold, v.ties, v.seed)
+except EvalcoreError as exc:
+    st.warning(str(exc))
+    common.stop()
+
+p = res.pair
+metrics = ", ".join(["precision", "recall"] + [f"F{b:g}" for b in betas])
+st.markdown(f"On {metrics}: {v.a} is at least as good as {v.b} on every metric in **{p.a_unanimous}** of "
+            f"{p.k} samples, {v.b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
+            f"**UIR({v.a}, {v.b}) = {p.uir:+.3f}**: {p.verdict}.")
+if res.flips:
+    st.markdown("Mean F_α over the samples ranks them differently depending on α: the order flips at α = "
+                + ", ".join(f"**{a:.3f}**" for a in res.flips) + ". A fixed F would hide this.")
+else:
+    better = v.a if res.sweep["difference"].mean() > 0 else v.b
+    st.markdown(f"Mean F_α ranks **{better}** first for every α from 0 to 1.")
+if res.dropped:
+    st.caption(f"Left out, because a measure accepted nothing or a sample has no TPs: {', '.join(res.dropped)}.")
+sweep_fig = samplefigures.f_sweep_figure(res.sweep, res.flips, a=v.a, b=v.b)
+st.plotly_chart(sweep_fig, key="uir_sweep", theme=None)
+st.subheader("Every pair: UIR of the row measure against the column measure")
+matrix_fig = samplefigures.uir_heatmap(res.matrix, threshold=v.uir_threshold)
+st.plotly_chart(matrix_fig, key="uir_matrix", theme=None)
+st.caption(f"\\* marks |UIR| ≥ {v.uir_threshold:g}: a robust improvement whatever the weight of the metrics.")
+cached.downloads(matrix_fig, res.matrix.reset_index(names="measure"), "uir")

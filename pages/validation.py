@@ -1,0 +1,58 @@
+"""Validation (Evert 2004, §4, Figure 4): do the precisions over the samples follow the binomial model?"""
+
+import streamlit as st
+
+from evalcore import samplefigures
+from evalcore.errors import EvalcoreError
+from evalcore.intervals import INTERVAL_LABELS
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
+from pages import cached, common, widgets
+
+common.ensure_router()
+
+st.header("Does the binomial model hold over the samples? (Evert 2004, Figure 4)")
+candidates = common.require_experiment()
+v = common.view()
+measures = list(candidates.measures)
+if v.v_measure is None:
+    common.update(v_measure=measures[0])
+c1, c2 = st.columns(2)
+with c1:
+    widgets.bound(st.selectbox, "Measure", "v_measure", options=measures)
+with c2:
+    widgets.bound(st.slider, "Confidence level of the intervals", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX,
+                 step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
+v = common.view()
+key = cached.whole_roles(v)
+m = v.v_measure
+cuts = widgets.cut_controls(candidates, [m], {m: cached.gamma_positions(key, m)},
+                            cached.default_gammas(key, (m,), common.view().cut_n))
+try:
+    res = cached.validation(key, m, cuts[m], v.ties, v.seed, v.level, v.interval)
+except EvalcoreError as exc:
+    st.warning(str(exc))
+    common.stop()
+
+level = f"{v.level:.1%}"
+k1, k2, k3, k4 = st.columns(4)
+k1.metric("Samples used", f"{res.k}", help=f"{res.empty} sample(s) accepted nothing" if res.empty else None)
+k2.metric("Mean precision π", f"{res.mean_precision:.2%}", help=f"average acceptance size N̄ = {res.mean_size:.1f}")
+k3.metric("SD observed / predicted", f"{res.sd_ratio:.2f}",
+          help=f"s = {res.sd_observed:.4f} against σ = √(π(1−π)/N̄) = {res.sd_predicted:.4f}")
+k4.metric(f"{level} intervals missing π", f"{res.misses} of {res.k}",
+          help=f"expected {res.expected_misses:.1f}; binomial test p = {res.coverage_test.p_value:.3g}")
+st.markdown(
+    f"Over **{res.k} samples** the precision of {cuts[m].label(m, candidates.higher_is_better(m))} has standard "
+    f"deviation **{res.sd_observed:.4f}**, **{res.sd_ratio:.2f} times** the {res.sd_predicted:.4f} the binomial "
+    f"model predicts (Evert 2004 found 1.2 to 1.4 times on real data). Kolmogorov-Smirnov test of the fit: "
+    f"D = {res.ks.statistic:.3f}, **p = {res.ks.p_value:.3g}** ({res.ks.method}). The {level} "
+    f"{INTERVAL_LABELS[v.interval]} interval (set on the Confidence page) missed π in **{res.misses}** samples where "
+    f"{res.expected_misses:.1f} are expected (two-sided binomial test p = **{res.coverage_test.p_value:.3g}**).")
+tabs = st.tabs(["Histogram and model (Figure 4)", "Q-Q plot", "Intervals per sample"])
+figs = [samplefigures.validation_histogram(res), samplefigures.qq_figure(res), samplefigures.coverage_figure(res)]
+for tab, fig, name in zip(tabs, figs, ("histogram", "qq", "coverage")):
+    with tab:
+        st.plotly_chart(fig, key=f"validation_{name}", theme=None)
+with st.expander("Per sample"):
+    st.dataframe(res.table, hide_index=True)
+cached.downloads(figs[0], res.table, "validation")
