@@ -45,21 +45,24 @@ def million_parquet() -> bytes:
     return buffer.getvalue()
 
 
-def measure(dataset_id: str, params: dict, repeat: int) -> list[tuple[str, float, float]]:
+def page_times(params: dict, page: str, sliders: dict, repeat: int) -> tuple[float, dict]:
+    """Server time of a page's first run (after the router's) and the median rerun after moving each slider.
+
+    ``params``: the link's query parameters; ``sliders``: widget key -> values to set in turn.
+    """
     from streamlit.testing.v1 import AppTest
 
-    rows = []
-    for page, (key, values) in PAGES.items():
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
-        for k, v in {"dataset": dataset_id, "ties": "stable", "t_mode": "n", "t_measure": params["a"],
-                     **params}.items():
-            at.query_params[k] = v
-        at.run()
-        at.switch_page(page)
-        t0 = time.perf_counter()
-        at.run()
-        first = time.perf_counter() - t0
-        assert not at.exception, [e.value for e in at.exception]
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(page)
+    t0 = time.perf_counter()
+    at.run()
+    first = time.perf_counter() - t0
+    assert not at.exception, [e.value for e in at.exception]
+    medians = {}
+    for key, values in sliders.items():
         times = []
         for i in range(repeat):
             widget = at.slider(key=key)
@@ -67,7 +70,16 @@ def measure(dataset_id: str, params: dict, repeat: int) -> list[tuple[str, float
             widget.set_value(values[i % len(values)]).run()
             times.append(time.perf_counter() - t0)
             assert not at.exception, [e.value for e in at.exception]
-        rows.append((page, first, statistics.median(times)))
+        medians[key] = statistics.median(times)
+    return first, medians
+
+
+def measure(dataset_id: str, params: dict, repeat: int) -> list[tuple[str, float, float]]:
+    rows = []
+    for page, (key, values) in PAGES.items():
+        link = {"dataset": dataset_id, "ties": "stable", "t_mode": "n", "t_measure": params["a"], **params}
+        first, medians = page_times(link, page, {key: values}, repeat)
+        rows.append((page, first, medians[key]))
     return rows
 
 

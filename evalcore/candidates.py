@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
@@ -118,22 +119,33 @@ class CandidateSet:
         """Baseline precision: TPs / |C|, the precision of a random selection."""
         return self.n_tp / self.n_candidates if self.n_candidates else float("nan")
 
+    @cached_property
+    def _sample_codes(self) -> tuple[np.ndarray, tuple[str, ...]]:
+        codes, uniques = pd.factorize(pd.Series(self.samples).astype(str), sort=False)
+        return _readonly(codes.astype(np.int64)), tuple(uniques)
+
     @property
     def sample_ids(self) -> tuple[str, ...]:
         """The distinct sample ids as text, in order of first appearance; () without a sample column."""
         if self.samples is None:
             return ()
-        return tuple(pd.unique(pd.Series(self.samples).astype(str)))
+        return self._sample_codes[1]
+
+    @property
+    def sample_codes(self) -> np.ndarray:
+        """Per candidate, the index of its sample in :attr:`sample_ids` (computed once)."""
+        if self.samples is None:
+            raise ColumnError(f"{self.source}: there is no sample column")
+        return self._sample_codes[0]
 
     def sample_mask(self, sample: str) -> np.ndarray:
         """True for the candidates of one sample (its id as text, see :attr:`sample_ids`)."""
         if self.samples is None:
             raise ColumnError(f"{self.source}: there is no sample column, so there is no sample {sample!r}")
-        mask = pd.Series(self.samples).astype(str).to_numpy() == sample
-        if not mask.any():
+        if sample not in self.sample_ids:
             shown = ", ".join(self.sample_ids[:10]) + (" ..." if len(self.sample_ids) > 10 else "")
             raise ColumnError(f"{self.source}: there is no sample {sample!r}; the samples are {shown}")
-        return mask
+        return self.sample_codes == self.sample_ids.index(sample)
 
     def subset(self, mask: np.ndarray, *, source: str | None = None) -> "CandidateSet":
         """The candidates where ``mask`` is True, with their rows, keys and sample ids."""

@@ -238,7 +238,7 @@ def _cuts(candidates: CandidateSet, measures: Sequence[str], args) -> dict[str, 
         raise ParameterError(f"--n must be at least 1; got {n}")
     cuts = cuts_for(candidates, measures, args.cut, n, gammas)
     for m, cut in cuts.items():
-        _note(f"{m}: {cut.label(m, candidates.higher_is_better(m))}")
+        _note(f"cut-off: {cut.label(m, candidates.higher_is_better(m))}")
     return cuts
 
 

@@ -68,9 +68,7 @@ def require_samples(candidates: CandidateSet, minimum: int = 2) -> tuple[str, ..
 
 def _codes(candidates: CandidateSet) -> tuple[np.ndarray, tuple[str, ...]]:
     ids = require_samples(candidates, 1)
-    text = pd.Series(candidates.samples).astype(str)
-    codes = pd.Categorical(text, categories=list(ids)).codes.astype(np.int64)
-    return codes, ids
+    return candidates.sample_codes, ids
 
 
 def sample_table(candidates: CandidateSet) -> pd.DataFrame:
@@ -152,8 +150,10 @@ def per_sample(candidates: CandidateSet, measure: str, cut: Cut, *, ties: str = 
         tp = np.empty(k, dtype=np.int64)
         scores = candidates.scores[measure]
         higher = candidates.higher_is_better(measure)
+        by_sample = np.argsort(codes, kind="stable")  # each sample's candidates in file order
+        bounds = np.r_[0, np.cumsum(counts)]
         for i in range(k):
-            members = codes == i
+            members = by_sample[bounds[i]:bounds[i + 1]]
             ranking = rank_scores(labels[members], scores[members], higher_is_better=higher, ties=ties, seed=seed,
                                   measure=measure)
             tp[i] = ranking.tp[size[i]]

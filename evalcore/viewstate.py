@@ -336,3 +336,21 @@ def check_against_data(view: ViewSettings, *, columns: Sequence[str], measures: 
         problems.append(f"The n range {view.n_min} to {view.n_max} is reversed; swapped.")
         view = replace(view, n_min=view.n_max, n_max=view.n_min)
     return view, problems
+
+
+def check_samples(view: ViewSettings, sample_ids: Sequence[str], smallest: int,
+                  default_n: int) -> tuple[ViewSettings, list[str]]:
+    """Check a view against an experiment's samples: a chosen sample must exist (else all are pooled), and the
+    multi-sample pages' n must fit the smallest sample (else ``default_n``, see
+    :func:`evalcore.samples.default_cut_n`)."""
+    problems: list[str] = []
+    changes: dict = {}
+    if view.sample is not None and view.sample not in sample_ids:
+        problems.append(f"The data set has no sample {view.sample!r}; showing all samples pooled.")
+        changes["sample"] = None
+    if sample_ids and (view.cut_n is None or view.cut_n > smallest):
+        if view.cut_n is not None:
+            problems.append(f"n = {view.cut_n} is larger than the smallest sample ({smallest:,} candidates); "
+                            f"using {default_n}.")
+        changes["cut_n"] = default_n
+    return replace(view, **changes), problems

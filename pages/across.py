@@ -5,31 +5,20 @@ import streamlit as st
 from evalcore import samplefigures
 from evalcore.errors import EvalcoreError
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Two measures across the samples: paired tests")
-candidates = common.require_experiment()
+candidates = guards.require_experiment()
 v = common.view()
 measures = list(candidates.measures)
-if len(measures) < 2:
-    st.info("Comparing needs two score columns; choose more on the Data page.")
-    common.stop()
-if v.a is None or v.b is None:
-    common.update(a=v.a or measures[0], b=v.b or next(m for m in measures if m != (v.a or measures[0])))
 c1, c2, c3 = st.columns(3)
-with c1:
-    widgets.bound(st.selectbox, "Measure A", "a", options=measures)
-with c2:
-    widgets.bound(st.selectbox, "Measure B", "b", options=measures)
+widgets.measure_pair(measures, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
-if v.a == v.b:
-    st.info("Pick two different measures.")
-    common.stop()
 key = cached.whole_roles(v)
 pair = (v.a, v.b)
 cuts = widgets.cut_controls(candidates, pair, {m: cached.gamma_positions(key, m) for m in pair},

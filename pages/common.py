@@ -16,13 +16,8 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from evalcore.candidates import CandidateSet
-from evalcore.errors import EvalcoreError
 from evalcore.ranking import resolve_seed
-from evalcore.viewstate import ViewSettings, check_against_data, from_query, to_query
-from evalcore.io import suggest_roles
-from evalcore.samples import default_cut_n, min_sample_size
-from pages.cached import candidates_for, raw_table, roles, whole
+from evalcore.viewstate import ViewSettings, from_query, to_query
 
 PAGES = {}  # filled by app.py: name -> st.Page
 
@@ -103,59 +98,3 @@ def share_link() -> str:
 def show_link_problems() -> None:
     for problem in st.session_state.pop("link_problems", []):
         st.warning(problem)
-
-
-def require_data(link_to_data: bool = True, min_candidates: int = 2) -> CandidateSet:
-    """The loaded candidate set; without one, say where to get it and stop the page."""
-    v = view()
-    show_link_problems()
-    if v.dataset is None:
-        st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
-        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
-        stop()
-    try:
-        if v.label is None and not v.scores:  # a fresh data set (or a link naming only it): suggested roles
-            roles_ = suggest_roles(raw_table(v.dataset)[0])
-            update(label=roles_.label, scores=roles_.scores, keys=roles_.keys, sample_column=roles_.sample)
-            v = view()
-        if v.sample is not None and v.sample not in whole(v).sample_ids:
-            st.warning(f"The data set has no sample {v.sample!r}; showing all samples pooled.")
-            update(sample=None)
-            v = view()
-        candidates = candidates_for(*roles(v))
-    except EvalcoreError as exc:
-        st.error(str(exc))
-        if link_to_data:
-            st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
-        stop()
-    if v.sample is not None:
-        st.caption(f"Sample **{v.sample}** of {len(whole(v).sample_ids)} "
-                   "(choose another, or all pooled, on the Data page).")
-    if candidates.n_candidates < min_candidates:
-        st.warning(f"The data set has {candidates.n_candidates} candidate; curves and tests need at least "
-                   f"{min_candidates} (in practice hundreds). Upload a larger candidate set on the Data page.")
-        stop()
-    fixed, problems = check_against_data(v, columns=[], measures=candidates.measures,
-                                         n_candidates=candidates.n_candidates)
-    if fixed != v:
-        st.session_state["view"] = fixed
-    for problem in problems:
-        st.warning(problem)
-    return candidates
-
-
-def require_experiment() -> CandidateSet:
-    """The whole experiment (every sample); without a sample column or with one sample, say what to do and stop."""
-    require_data()
-    v = view()
-    candidates = whole(v)
-    if candidates.samples is None or len(candidates.sample_ids) < 2:
-        found = "one sample" if candidates.samples is not None else "no sample column"
-        st.info(f"This page compares the samples of an experiment; the data set has {found}. On the Data page, "
-                "choose the column that says which sample each candidate comes from, upload one file per "
-                "sample together, or pick the sample experiment 'experiment_sim' (80 simulated samples).")
-        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
-        stop()
-    if v.cut_n is None or v.cut_n > min_sample_size(candidates):
-        update(cut_n=default_cut_n(candidates))
-    return candidates

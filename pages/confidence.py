@@ -5,12 +5,12 @@ import streamlit as st
 from evalcore import figures
 from evalcore.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Confidence intervals for precision (Evert 2004, Figure 2)")
-candidates = common.require_data()
+candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates
 if not v.band_measures:

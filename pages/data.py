@@ -8,7 +8,7 @@ from evalcore.io import combine_samples, suggest_roles
 from evalcore.samples import sample_table
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
@@ -92,7 +92,7 @@ with c3:
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
 
-candidates = common.require_data(link_to_data=False, min_candidates=1)
+candidates = guards.require_data(link_to_data=False, min_candidates=1)
 v = common.view()
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Candidates N", f"{candidates.n_candidates:,}")

@@ -4,12 +4,12 @@ import streamlit as st
 
 from evalcore import analysis, figures
 from evalcore.viewstate import default_n_range, n_grid
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Precision of n-best lists (Evert 2004, Figure 1)")
-candidates = common.require_data()
+candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates
 if not v.measures:

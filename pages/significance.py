@@ -4,35 +4,24 @@ import streamlit as st
 
 from evalcore import analysis, figures
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
-candidates = common.require_data()
+candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates
 measures = list(candidates.measures)
-if len(measures) < 2:
-    st.info("Comparing needs two score columns; choose more on the Data page.")
-    common.stop()
-if v.a is None or v.b is None:
-    common.update(a=v.a or measures[0], b=v.b or next(m for m in measures if m != (v.a or measures[0])))
 
 c1, c2, c3 = st.columns(3)
-with c1:
-    widgets.bound(st.selectbox, "Measure A", "a", options=measures)
-with c2:
-    widgets.bound(st.selectbox, "Measure B", "b", options=measures)
+widgets.measure_pair(measures, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 low, high, step = n_grid(N)
 n_min, n_max = widgets.n_range_slider("Range of n (every n in it is tested)", low, high, step, default_n_range(N))
 v = common.view()
-if v.a == v.b:
-    st.info("Pick two different measures.")
-    common.stop()
 
 result = cached.pair(cached.roles(v), v.a, v.b, v.ties, v.seed, (n_min, n_max), v.level, v.interval)
 tested = len(result.comparison)

@@ -4,12 +4,12 @@ import numpy as np
 import streamlit as st
 
 from evalcore import analysis, figures
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Score thresholds: gamma-acceptance sets")
-candidates = common.require_data()
+candidates = guards.require_data()
 v = common.view()
 measures = list(candidates.measures)
 if v.threshold_measure is None:

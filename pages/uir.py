@@ -5,33 +5,22 @@ import streamlit as st
 from evalcore import samplefigures
 from evalcore.errors import EvalcoreError
 from evalcore.viewstate import UIR_BETAS
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Unanimous Improvement Ratio over the samples")
-candidates = common.require_experiment()
+candidates = guards.require_experiment()
 v = common.view()
 measures = list(candidates.measures)
-if len(measures) < 2:
-    st.info("Comparing needs two score columns; choose more on the Data page.")
-    common.stop()
-if v.a is None or v.b is None:
-    common.update(a=v.a or measures[0], b=v.b or next(m for m in measures if m != (v.a or measures[0])))
 c1, c2, c3, c4 = st.columns(4)
-with c1:
-    widgets.bound(st.selectbox, "Measure A", "a", options=measures)
-with c2:
-    widgets.bound(st.selectbox, "Measure B", "b", options=measures)
+widgets.measure_pair(measures, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Robustness threshold", "uir_threshold", min_value=0.05, max_value=1.0, step=0.05,
                  convert=lambda x: round(float(x), 2), help="Amigó et al.: |UIR| ≥ 0.25 is a robust improvement")
 with c4:
     widgets.bound(st.multiselect, "Also compare F-β for β =", "uir_betas", options=list(UIR_BETAS))
 v = common.view()
-if v.a == v.b:
-    st.info("Pick two different measures.")
-    common.stop()
 key = cached.whole_roles(v)
 with st.expander("Cut-offs: where each measure's ranking is cut in every sample", expanded=True):
     cuts = widgets.cut_controls(candidates, measures, {m: cached.gamma_positions(key, m) for m in measures},

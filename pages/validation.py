@@ -6,12 +6,12 @@ from evalcore import samplefigures
 from evalcore.errors import EvalcoreError
 from evalcore.intervals import INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
-from pages import cached, common, widgets
+from pages import cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Does the binomial model hold over the samples? (Evert 2004, Figure 4)")
-candidates = common.require_experiment()
+candidates = guards.require_experiment()
 v = common.view()
 measures = list(candidates.measures)
 if v.v_measure is None:

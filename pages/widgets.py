@@ -7,7 +7,7 @@ import streamlit as st
 from evalcore.samples import Cut, min_sample_size
 from evalcore.viewstate import cut_gammas, with_cut_gamma
 
-from pages.common import update, view
+from pages.common import stop, update, view
 
 
 def bound(widget, label: str, field: str, *, convert=None, **kwargs):
@@ -83,3 +83,25 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
                                      key=key, on_change=changed, format_func=lambda g: f"{g:.6g}")
         cuts[m] = Cut("gamma", float(gamma))
     return cuts
+
+
+def measure_pair(measures, columns) -> None:
+    """Selectboxes for the two measures compared (the view's a and b), in two of the given columns.
+
+    Defaults: the first two measures. The pages that compare a pair share them, so a pair chosen
+    on one is the pair on the others.
+    """
+    if len(measures) < 2:
+        st.info("Comparing needs two score columns; choose more on the Data page.")
+        stop()
+    v = view()
+    if v.a is None or v.b is None:
+        a = v.a or measures[0]
+        update(a=a, b=v.b or next(m for m in measures if m != a))
+    with columns[0]:
+        bound(st.selectbox, "Measure A", "a", options=measures)
+    with columns[1]:
+        bound(st.selectbox, "Measure B", "b", options=measures)
+    if view().a == view().b:
+        st.info("Pick two different measures.")
+        stop()

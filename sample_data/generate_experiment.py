@@ -68,12 +68,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # the evalcore package of this checkout
 
-import numpy as np  # noqa: E402
-from scipy import stats  # noqa: E402
-
-from evalcore.intervals import binomial_interval  # noqa: E402
 from evalcore.io import load_candidates  # noqa: E402
+from evalcore.samples import Cut  # noqa: E402
 from evalcore.simulate import DEFAULT_MEASURES, Experiment, simulate, to_tsv, write_tsv  # noqa: E402
+from evalcore.validate import validate  # noqa: E402
 
 DEFAULT_SEED = 20040723
 DEFAULT_OUT = HERE / "experiment_sim.tsv.gz"
@@ -86,28 +84,6 @@ def build(seed: int = DEFAULT_SEED) -> Experiment:
     return simulate(**PARAMS, seed=seed)
 
 
-def validation(samples, labels, scores, gamma: float, level: float = 0.95) -> dict:
-    """Evert (2004), §4, for the acceptance region score >= gamma in every sample.
-
-    With Pi_s = T_s / N_s per sample: pi = mean Pi_s, N = mean N_s, s = sd of Pi_s (k - 1),
-    sigma = sqrt(pi (1 - pi) / N) (Eq. 4); misses = samples whose Clopper-Pearson interval
-    excludes pi (expected (1 - level) k), with the one-sided binomial test of too many.
-    """
-    ids, which = np.unique(samples, return_inverse=True)
-    accepted = np.asarray(scores) >= gamma
-    n = np.bincount(which, weights=accepted, minlength=ids.size)
-    t = np.bincount(which, weights=accepted & np.asarray(labels, dtype=bool), minlength=ids.size)
-    if (n == 0).any():
-        raise SystemExit(f"gamma = {gamma} accepts nothing in {int((n == 0).sum())} sample(s)")
-    p = t / n
-    pi, mean_n, sd = p.mean(), n.mean(), p.std(ddof=1)
-    sigma = np.sqrt(pi * (1 - pi) / mean_n)
-    ci = binomial_interval(t, n, level)
-    misses = int(((ci.low > pi) | (ci.high < pi)).sum())
-    return {"mean_n": mean_n, "pi": pi, "sd": sd, "sigma": sigma, "ratio": sd / sigma, "misses": misses,
-            "k": ids.size, "ci": ci, "p_misses": stats.binom.sf(misses - 1, ids.size, 1 - level)}
-
-
 def check(path: Path, experiment: Experiment, out=sys.stdout) -> None:
     """Load ``path`` as evalcore does and print the paper's §4 statistics at ~100 accepted per sample."""
     pr = lambda *a: print(*a, file=out)  # noqa: E731
@@ -118,17 +94,19 @@ def check(path: Path, experiment: Experiment, out=sys.stdout) -> None:
        f"measures {', '.join(names)}, baseline precision {100 * cs.labels.mean():.2f}%")
     pr(f"at a threshold accepting ~{ACCEPTED} candidates per sample (95% Clopper-Pearson intervals):")
     pr(f"  {'measure':<10}{'gamma':>7}{'mean N':>8}{'pi_A':>7}{'mean P':>8}{'s':>8}{'sigma':>8}{'s/sigma':>8}"
-       f"{'misses':>8}{'p':>8}{'vs pi_A':>8}")
+       f"{'misses':>8}{'p':>8}{'vs pi_A':>8}{'KS p':>8}")
     for name in names:
         gamma = experiment.gamma_for(name, ACCEPTED)
         true_pi = experiment.true_precision(name, gamma)
-        v = validation(cs.samples, cs.labels, cs.scores[name], gamma)
-        misses_true = int(((v["ci"].low > true_pi) | (v["ci"].high < true_pi)).sum())
-        pr(f"  {name:<10}{gamma:>7g}{v['mean_n']:>8.1f}{true_pi:>7.3f}{v['pi']:>8.3f}{v['sd']:>8.4f}"
-           f"{v['sigma']:>8.4f}{v['ratio']:>8.2f}{v['misses']:>5}/{v['k']}{v['p_misses']:>8.1g}{misses_true:>8}")
+        v = validate(cs, name, Cut("gamma", gamma))
+        misses_true = int(((v.table["lower"] > true_pi) | (v.table["upper"] < true_pi)).sum())
+        pr(f"  {name:<10}{gamma:>7g}{v.mean_size:>8.1f}{true_pi:>7.3f}{v.mean_precision:>8.3f}{v.sd_observed:>8.4f}"
+           f"{v.sd_predicted:>8.4f}{v.sd_ratio:>8.2f}{v.misses:>5}/{v.k}{v.coverage_test.p_value:>8.1g}"
+           f"{misses_true:>8}{v.ks.p_value:>8.2f}")
     pr("  (pi_A: true average precision; mean P: its estimate, the mean sample precision; s: SD of the sample\n"
        "   precisions; sigma: its binomial prediction, Eq. 4; misses: intervals excluding mean P, 4 of 80 expected;\n"
-       "   p: binomial test of that many misses; vs pi_A: intervals excluding the true pi_A)")
+       "   p: two-sided binomial test of that many misses; vs pi_A: intervals excluding the true pi_A;\n"
+       "   KS p: Kolmogorov-Smirnov test of the sample precisions against N(mean P, sigma^2))")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,42 +31,7 @@ if (!dir.exists(dirname(out_path))) {
   stop("run this script from the repository root (tests/reference/ not found)")
 }
 
-# ---------------------------------------------------------------- JSON helpers
-jnum <- function(x) {
-  vapply(x, function(v) {
-    if (is.na(v)) "null"                      # NA and NaN
-    else if (is.infinite(v)) if (v > 0) "\"Inf\"" else "\"-Inf\""
-    else sprintf("%.17g", v)
-  }, character(1))
-}
-jint <- function(x) {
-  stopifnot(all(x == round(x)), all(abs(x) < 2^53))
-  sprintf("%.0f", x)
-}
-jstr <- function(s) {
-  s <- gsub("\\\\", "\\\\\\\\", s)
-  s <- gsub("\"", "\\\\\"", s)
-  paste0("\"", s, "\"")
-}
-jarr <- function(items, per_line = 8L, indent = "      ") {
-  if (length(items) == 0L) return("[]")
-  groups <- split(items, ceiling(seq_along(items) / per_line))
-  lines <- vapply(groups, paste, character(1), collapse = ", ")
-  paste0("[\n", indent, "  ",
-         paste(lines, collapse = paste0(",\n", indent, "  ")),
-         "\n", indent, "]")
-}
-jobj <- function(fields, indent = "") {
-  # fields: named character vector of already-encoded JSON values
-  inner <- paste0(indent, "  ", jstr(names(fields)), ": ", fields)
-  paste0("{\n", paste(inner, collapse = ",\n"), "\n", indent, "}")
-}
-jlist <- function(objs, indent = "") {
-  if (length(objs) == 0L) return("[]")
-  paste0("[\n", indent, "  ",
-         paste(objs, collapse = paste0(",\n", indent, "  ")),
-         "\n", indent, "]")
-}
+source(file.path("tests", "r", "json.R"))  # jnum, jint, jstr, jarr, jobj, jlist, ...
 
 # ------------------------------------------------------------- binomial cases
 levels <- c(0.8, 0.9, 0.95, 0.99, 0.999)

@@ -1,0 +1,69 @@
+"""Guards at the top of a page: the data it needs, checked against the view, or a message saying where to get
+it (and the page stops)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from evalcore.candidates import CandidateSet
+from evalcore.errors import EvalcoreError
+from evalcore.io import suggest_roles
+from evalcore.samples import default_cut_n, min_sample_size
+from evalcore.viewstate import check_against_data, check_samples
+from pages.cached import candidates_for, raw_table, roles, whole
+from pages.common import PAGES, show_link_problems, stop, update, view
+
+
+def require_data(link_to_data: bool = True, min_candidates: int = 2) -> CandidateSet:
+    """The loaded candidate set; without one, say where to get it and stop the page."""
+    v = view()
+    show_link_problems()
+    if v.dataset is None:
+        st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
+        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
+        stop()
+    try:
+        if v.label is None and not v.scores:  # a fresh data set (or a link naming only it): suggested roles
+            roles_ = suggest_roles(raw_table(v.dataset)[0])
+            update(label=roles_.label, scores=roles_.scores, keys=roles_.keys, sample_column=roles_.sample)
+            v = view()
+        full = whole(v)
+        v, problems = check_samples(v, full.sample_ids, min_sample_size(full) if full.samples is not None else 0,
+                                    default_cut_n(full) if full.samples is not None else 0)
+        st.session_state["view"] = v
+        for problem in problems:
+            st.warning(problem)
+        candidates = candidates_for(*roles(v))
+    except EvalcoreError as exc:
+        st.error(str(exc))
+        if link_to_data:
+            st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
+        stop()
+    if v.sample is not None:
+        st.caption(f"Sample **{v.sample}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data page).")
+    if candidates.n_candidates < min_candidates:
+        st.warning(f"The data set has {candidates.n_candidates} candidate; curves and tests need at least "
+                   f"{min_candidates} (in practice hundreds). Upload a larger candidate set on the Data page.")
+        stop()
+    fixed, problems = check_against_data(v, columns=[], measures=candidates.measures,
+                                         n_candidates=candidates.n_candidates)
+    if fixed != v:
+        st.session_state["view"] = fixed
+    for problem in problems:
+        st.warning(problem)
+    return candidates
+
+
+def require_experiment() -> CandidateSet:
+    """The whole experiment (every sample); without a sample column or with one sample, say what to do and stop."""
+    require_data()
+    v = view()
+    candidates = whole(v)
+    if candidates.samples is None or len(candidates.sample_ids) < 2:
+        found = "one sample" if candidates.samples is not None else "no sample column"
+        st.info(f"This page compares the samples of an experiment; the data set has {found}. On the Data page, "
+                "choose the column that says which sample each candidate comes from, upload one file per "
+                "sample together, or pick the sample experiment 'experiment_sim' (80 simulated samples).")
+        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
+        stop()
+    return candidates
