@@ -17,6 +17,8 @@ from .candidates import CandidateSet
 from .compare import compare_rankings, compare_sets, significant_up_to
 from .curves import acceptance_sets, precision_curve
 from .intervals import binomial_interval
+from .multitest import CORRECTIONS, adjust_pvalues, check_correction
+from .pairtests import pair_test
 from .errors import ColumnError
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
@@ -53,26 +55,54 @@ def curves(rankings: dict[str, Ranking], n=None, *, confidence_level: float = 0.
 
 @dataclass(frozen=True)
 class PairResult:
-    """Figure 3 for two measures: their curves, the test at every n, and the boundary."""
+    """Figure 3 for two measures: their curves, the test at every n, and the boundary.
+
+    ``comparison`` holds the chosen test's ``p_value`` at every n, ``p_adjusted`` after the
+    correction across the tested n, and ``significant`` (on the adjusted p). ``counts``: how many
+    n each test calls significant under each correction (one row per test, one column per
+    correction), for the cheap tests and the chosen one.
+    """
 
     curve_a: pd.DataFrame
     curve_b: pd.DataFrame
     comparison: pd.DataFrame
     up_to: int                 # largest n up to which every tested n-best list differs significantly
     n_significant: int
+    test: str = "fisher"
+    correction: str = "none"
+    counts: pd.DataFrame | None = None
+
+
+FAST_TESTS = ("fisher", "mcnemar", "chi2")
+
+
+def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.DataFrame:
+    """Number of tested n significant at ``alpha`` per test (rows) and correction (columns)."""
+    return pd.DataFrame({c: [int((adjust_pvalues(t["p_value"].to_numpy(), c) < alpha).sum()) for t in tables.values()]
+                         for c in CORRECTIONS}, index=pd.Index(list(tables), name="test"))
 
 
 def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confidence_level: float = 0.95,
-                    interval: str = "clopper_pearson") -> PairResult:
-    """Fisher's exact test on D1/D2 at every n in ``n_range`` (Evert 2004, §3.3), with both curves."""
+                    interval: str = "clopper_pearson", test: str = "fisher", correction: str = "none",
+                    resamples: int = 1000, seed: int = 0, progress=None) -> PairResult:
+    """A test of the two n-best lists at every n in ``n_range`` (Fisher on D1/D2: Evert 2004, §3.3), with both
+    curves, corrected for testing many n (see :mod:`evalcore.pairtests` and :mod:`evalcore.multitest`)."""
+    check_correction(correction)
     sizes = np.arange(n_range[0], n_range[1] + 1)
-    comparison = compare_rankings(a, b, sizes, confidence_level=confidence_level)
+    alpha = 1 - confidence_level
+    tables = {t: pair_test(a, b, sizes, t, confidence_level=confidence_level) for t in FAST_TESTS if t != test}
+    comparison = pair_test(a, b, sizes, test, confidence_level=confidence_level, resamples=resamples, seed=seed,
+                           progress=progress)
+    tables = {test: comparison, **tables}
+    comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), correction)
+    comparison["significant"] = comparison["p_adjusted"] < alpha
     return PairResult(
         curve_a=precision_curve(a, sizes, confidence_level=confidence_level, interval=interval),
         curve_b=precision_curve(b, sizes, confidence_level=confidence_level, interval=interval),
         comparison=comparison,
         up_to=significant_up_to(comparison),
         n_significant=int(comparison["significant"].sum()),
+        test=test, correction=correction, counts=significance_counts(tables, alpha),
     )
 
 
@@ -243,3 +273,42 @@ def uir_analysis(candidates: CandidateSet, measures, cuts: dict[str, Cut], a: st
                        pair=uir.unanimous_improvement_ratio(values[a], values[b], threshold=threshold),
                        sweep=sweep, flips=list(uir.sweep_flips(sweep)),
                        dropped=tuple(first.loc[undefined, "sample"]))
+
+
+@dataclass(frozen=True)
+class PairwiseResult:
+    """Every pair of measures at one n: Fisher's test on D1/D2, corrected across the pairs.
+
+    ``pairs``: one row per pair (A before B in the order given) with the columns of
+    :func:`evalcore.compare.compare_rankings` plus ``a, b, p_adjusted``, ``significant`` on
+    the adjusted p; ``matrix``: the adjusted p-values as a symmetric DataFrame (diagonal NaN);
+    ``precision``: each measure's n-best precision with its interval.
+    """
+
+    n: int
+    correction: str
+    pairs: pd.DataFrame
+    matrix: pd.DataFrame
+    precision: pd.DataFrame
+
+
+def pairwise(rankings: dict[str, Ranking], n: int, *, confidence_level: float = 0.95, correction: str = "none",
+             interval: str = "clopper_pearson") -> PairwiseResult:
+    """Fisher's exact test on the difference regions of every pair of measures at one n (Evert 2004, §3.3)."""
+    check_correction(correction)
+    names = list(rankings)
+    rows = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            row = compare_rankings(rankings[a], rankings[b], [n], confidence_level=confidence_level).iloc[0]
+            rows.append({"a": a, "b": b, **row.to_dict()})
+    pairs = pd.DataFrame(rows)
+    if len(pairs):
+        pairs["p_adjusted"] = adjust_pvalues(pairs["p_value"].to_numpy(float), correction)
+        pairs["significant"] = pairs["p_adjusted"] < 1 - confidence_level
+    matrix = pd.DataFrame(np.nan, index=names, columns=names)
+    for row in pairs.itertuples():
+        matrix.loc[row.a, row.b] = matrix.loc[row.b, row.a] = row.p_adjusted
+    precision = curves(rankings, [n], confidence_level=confidence_level, interval=interval)
+    return PairwiseResult(n=n, correction=correction, pairs=pairs, matrix=matrix,
+                          precision=precision[["measure", "n", "tp", "precision", "lower", "upper"]])

@@ -22,6 +22,8 @@ from .errors import EvalcoreError, ParameterError
 from .intervals import INTERVAL_METHODS, check_confidence_level
 from .analysis import across_samples, uir_analysis
 from .io import combine_samples, load_candidates
+from .multitest import CORRECTIONS, adjust_pvalues
+from .pairtests import PAIR_TESTS, pair_test
 from .nspec import parse_n_spec
 from .ranking import TIE_POLICIES, Ranking, rank, resolve_seed
 from .samples import Cut, cuts_for, default_cut_n, require_samples
@@ -66,7 +68,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="Fisher's exact test on the difference regions of two measures")
     _data_arguments(p)
     p.add_argument("--n", default="all", metavar="SPEC", help="all | 100,500,1000 | 100:2000:50 (stop included)")
-    p.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided")
+    p.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided",
+                   help="for Fisher's test only (the other tests are two-sided)")
+    p.add_argument("--test", choices=list(PAIR_TESTS), default="fisher",
+                   help="fisher (default, Evert 2004), mcnemar (exact), chi2 (lists as independent samples, "
+                        "Krenn 2000), bootstrap (paired, over candidates), randomization (Yeh 2000)")
+    p.add_argument("--correction", choices=list(CORRECTIONS), default="none",
+                   help="for testing many n: none (default, as the paper), holm, bh (Benjamini-Hochberg)")
+    p.add_argument("--resamples", type=int, default=1000, help="for bootstrap and randomization (default 1000)")
     _ranking_arguments(p)
 
     p = sub.add_parser("accept", help="gamma-acceptance sets {g >= gamma} of one measure")
@@ -176,10 +185,24 @@ def _cmd_compare(args) -> None:
     candidates = _load(args)
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     a, b = _rankings(candidates, args.measure, args)
-    table = compare_rankings(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
-    _note(f"{a.measure} vs {b.measure}: significant at {int(table['significant'].sum())} of {len(table)} "
-          f"list sizes; at every tested n up to {significant_up_to(table)}")
-    _write(table[list(COMPARE_COLUMNS)], args.out)
+    if args.test == "fisher":
+        table = compare_rankings(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
+    elif args.alternative != "two-sided":
+        raise ParameterError(f"--alternative {args.alternative} applies to --test fisher; the other tests are "
+                             "two-sided")
+    else:
+        seed = args.seed if args.seed is not None else 0
+        table = pair_test(a, b, sizes, args.test, confidence_level=args.confidence_level, resamples=args.resamples,
+                          seed=seed)
+        if args.test in ("bootstrap", "randomization"):
+            _note(f"{args.resamples} resamples, seed {seed} (--seed); no p-value can be below "
+                  f"1/{args.resamples + 1}")
+    table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), args.correction)
+    table["significant"] = table["p_adjusted"] < 1 - args.confidence_level
+    _note(f"{a.measure} vs {b.measure} ({PAIR_TESTS[args.test]}, correction {args.correction}): significant at "
+          f"{int(table['significant'].sum())} of {len(table)} list sizes; at every tested n up to "
+          f"{significant_up_to(table)}")
+    _write(table[[*COMPARE_COLUMNS[:-1], "p_adjusted", "significant"]], args.out)
 
 
 def _cmd_accept(args) -> None:

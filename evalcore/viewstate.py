@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
 from .intervals import INTERVAL_METHODS
+from .multitest import CORRECTIONS
+from .pairtests import PAIR_TESTS
 from .ranking import TIE_POLICIES
 
 SAMPLE_PREFIX = "sample:"
@@ -24,6 +26,7 @@ LEVEL_MIN, LEVEL_MAX, LEVEL_STEP = 0.80, 0.999, 0.001
 THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
 UIR_BETAS = ("0.5", "1", "2")
+RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class ViewSettings:
     v_measure: str | None = None         # Validation page
     uir_threshold: float = 0.25          # UIR page: robustness threshold
     uir_betas: tuple[str, ...] = ()      # UIR page: F-beta metrics besides precision and recall
+    test: str = "fisher"                 # Significance page: the test at every n
+    correction: str = "none"             # ... and the correction for testing many n (or many pairs)
+    resamples: int = 1000                # ... resamples of the bootstrap and randomization tests
 
 
 # URL parameter name of each field: short, stable, readable.
@@ -79,7 +85,8 @@ QUERY_NAMES = {
     "threshold_measure": "t_measure", "threshold_mode": "t_mode", "gamma": "gamma", "threshold_n": "t_n",
     "compare_measure": "t_compare", "compare_gamma": "t_compare_gamma", "sample_column": "sample_col",
     "sample": "sample", "cut_mode": "cut", "cut_n": "cut_n", "cut_gammas": "cut_gamma", "v_measure": "v_m",
-    "uir_threshold": "uir_t", "uir_betas": "uir_beta",
+    "uir_threshold": "uir_t", "uir_betas": "uir_beta", "test": "test", "correction": "correction",
+    "resamples": "resamples",
 }
 DEFAULTS = ViewSettings()
 
@@ -90,7 +97,7 @@ def _kind(name: str) -> str:
         return "list"
     if isinstance(default, bool):
         return "bool"
-    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n", "cut_n"}:
+    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n", "cut_n", "resamples"}:
         return "int"
     if name in {"beta", "level", "gamma", "compare_gamma", "uir_threshold"}:
         return "float"
@@ -198,6 +205,18 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
     if view.threshold_mode not in THRESHOLD_MODES:
         problems.append(f"Unknown threshold mode {view.threshold_mode!r} in the link; using 'gamma'.")
         changes["threshold_mode"] = DEFAULTS.threshold_mode
+    if view.test not in PAIR_TESTS:
+        problems.append(f"Unknown test {view.test!r} in the link; using Fisher's exact test. Known: "
+                        f"{', '.join(PAIR_TESTS)}.")
+        changes["test"] = DEFAULTS.test
+    if view.correction not in CORRECTIONS:
+        problems.append(f"Unknown correction {view.correction!r} in the link; using none. Known: "
+                        f"{', '.join(CORRECTIONS)}.")
+        changes["correction"] = DEFAULTS.correction
+    if not RESAMPLES_MIN <= view.resamples <= RESAMPLES_MAX:
+        fixed = min(max(view.resamples, RESAMPLES_MIN), RESAMPLES_MAX)
+        problems.append(f"{view.resamples} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; using {fixed:,}.")
+        changes["resamples"] = fixed
     if view.cut_mode not in CUT_MODES:
         problems.append(f"Unknown cut-off mode {view.cut_mode!r} in the link; using 'gamma'.")
         changes["cut_mode"] = DEFAULTS.cut_mode

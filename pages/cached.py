@@ -89,9 +89,11 @@ def curves(role_key: tuple, measures: tuple, ties: str, seed, level: float, inte
 
 
 @st.cache_resource(max_entries=32, show_spinner="Testing every n ...")
-def pair(role_key: tuple, a: str, b: str, ties: str, seed, n_range: tuple, level: float, interval: str):
+def pair(role_key: tuple, a: str, b: str, ties: str, seed, n_range: tuple, level: float, interval: str,
+         test: str = "fisher", correction: str = "none", resamples: int = 1000, _progress=None):
     r = rankings(role_key, (a, b), ties, seed)
-    return analysis.pair_comparison(r[a], r[b], n_range, confidence_level=level, interval=interval)
+    return analysis.pair_comparison(r[a], r[b], n_range, confidence_level=level, interval=interval, test=test,
+                                    correction=correction, resamples=resamples, seed=seed or 0, progress=_progress)
 
 
 def downloads(fig, table, stem: str) -> None:
@@ -145,3 +147,10 @@ def uir(role_key: tuple, cuts: tuple, a: str, b: str, betas: tuple, threshold: f
     cut_map = dict(cuts)
     return analysis.uir_analysis(candidates_for(*role_key), tuple(cut_map), cut_map, a, b, betas=betas,
                                  threshold=threshold, ties=ties, seed=seed)
+
+
+@st.cache_resource(max_entries=32, show_spinner="Testing every pair ...")
+def pairwise(role_key: tuple, measures: tuple, ties: str, seed, n: int, level: float, correction: str,
+             interval: str):
+    return analysis.pairwise(rankings(role_key, measures, ties, seed), n, confidence_level=level,
+                             correction=correction, interval=interval)

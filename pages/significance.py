@@ -3,10 +3,18 @@
 import streamlit as st
 
 from evalcore import analysis, figures
-from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
+from evalcore.multitest import CORRECTIONS
+from evalcore.pairtests import PAIR_TESTS
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN, default_n_range, n_grid
 from pages import cached, common, guards, widgets
 
 common.ensure_router()
+NOTES = ("McNemar's exact test looks only at the discordant TPs (TPs in D1 against TPs in D2) and ignores the FPs; "
+         "since both lists have n members, |D1| = |D2|, and Fisher's test on D1/D2 uses the FPs as well. "
+         "Pearson's chi-squared treats the two lists as independent samples, as Krenn (2000) did; they share "
+         "most candidates, so it misses differences Fisher finds (Evert 2004, §3.3). The bootstrap resamples "
+         "candidates (Berg-Kirkpatrick et al. 2012), the randomization test swaps list memberships (Yeh 2000). "
+         "Holm controls the chance of any false marker, Benjamini-Hochberg the expected share of false markers.")
 
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 candidates = guards.require_data()
@@ -21,14 +29,36 @@ with c3:
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 low, high, step = n_grid(N)
 n_min, n_max = widgets.n_range_slider("Range of n (every n in it is tested)", low, high, step, default_n_range(N))
+c4, c5, c6 = st.columns(3)
+with c4:
+    test = widgets.bound(st.selectbox, "Test", "test", options=list(PAIR_TESTS), format_func=PAIR_TESTS.get)
+with c5:
+    widgets.bound(st.selectbox, "Correction for testing every n", "correction", options=list(CORRECTIONS),
+                 format_func=CORRECTIONS.get)
+with c6:
+    if test in ("bootstrap", "randomization"):
+        widgets.bound(st.number_input, "Resamples (seeded by the ties seed)", "resamples", min_value=RESAMPLES_MIN,
+                     max_value=RESAMPLES_MAX, step=1000, convert=int)
 v = common.view()
 
-result = cached.pair(cached.roles(v), v.a, v.b, v.ties, v.seed, (n_min, n_max), v.level, v.interval)
+bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
+result = cached.pair(cached.roles(v), v.a, v.b, v.ties, v.seed, (n_min, n_max), v.level, v.interval, test,
+                     v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None)
+if bar:
+    bar.empty()
 tested = len(result.comparison)
-st.markdown(f"Fisher's exact test (two-sided) on D1 = A \\ B and D2 = B \\ A: significant at "
+name = ("Fisher's exact test (two-sided) on D1 = A \\ B and D2 = B \\ A" if test == "fisher" else PAIR_TESTS[test])
+correction = "" if v.correction == "none" else f" after the {CORRECTIONS[v.correction]} correction"
+st.markdown(f"{name}: significant{correction} at "
             f"**{result.n_significant:,} of {tested:,}** n from {n_min:,} to {n_max:,}; "
             + (f"every n-best list from {n_min:,} **up to n = {result.up_to:,}** differs significantly."
                if result.up_to else f"not significant at n = {n_min:,}."))
+if test in ("bootstrap", "randomization") and v.correction != "none":
+    st.caption(f"With {v.resamples:,} resamples no p-value is below 1/{v.resamples + 1:,}; a correction over "
+               f"{tested:,} tests needs about {tested / (1 - v.level):,.0f} resamples to mark anything.")
+with st.expander("How many n each test and correction calls significant"):
+    st.dataframe(result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS))
+    st.caption(NOTES)
 fig = figures.significance_figure(result.curve_a, result.curve_b, result.comparison, up_to=result.up_to,
                                   alpha=1 - v.level, max_markers=None)
 st.plotly_chart(fig, key="significance_chart", theme=None)
@@ -44,7 +74,8 @@ with t1:
     st.dataframe({"": [f"D1: only {v.a}", f"D2: only {v.b}"], "TPs": [row.tp_d1, row.tp_d2],
                   "FPs": [row.fp_d1, row.fp_d2]}, hide_index=True)
     p_text = f"{row.p_value:.4g}" if row.p_value > 0 else f"10^{row.log10_p:.1f}"
-    st.markdown(f"p = **{p_text}**: " + ("significant" if row.significant else "not significant")
+    adjusted = "" if v.correction == "none" else f" (adjusted {row.p_adjusted:.4g})"
+    st.markdown(f"p = **{p_text}**{adjusted}: " + ("significant" if row.significant else "not significant")
                 + f" at alpha = {1 - v.level:.3g}")
 with t2:
     ranked = cached.rankings(cached.roles(v), (v.a, v.b), v.ties, v.seed)

@@ -1,0 +1,58 @@
+"""Pairwise: Fisher's exact test on D1/D2 for every pair of measures at one n, corrected across the pairs."""
+
+import streamlit as st
+
+from evalcore import pairfigures
+from evalcore.multitest import CORRECTIONS
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
+from pages import cached, common, guards, widgets
+
+common.ensure_router()
+
+st.header("Every pair of measures at one n")
+candidates = guards.require_data()
+v = common.view()
+measures = list(candidates.measures)
+if not v.measures:
+    common.update(measures=tuple(measures[:10]))
+c1, c2 = st.columns([2, 1])
+with c1:
+    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=10)
+with c2:
+    widgets.bound(st.selectbox, "Correction across the pairs", "correction", options=list(CORRECTIONS),
+                 format_func=CORRECTIONS.get)
+c3, c4 = st.columns(2)
+if common.view().n_at is None:
+    common.update(n_at=min(1000, candidates.n_candidates))
+with c3:
+    n = widgets.bound(st.number_input, "n-best lists of size n", "n_at", min_value=1,
+                     max_value=candidates.n_candidates, step=50, convert=int)
+with c4:
+    widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
+                 max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
+v = common.view()
+if len(v.measures) < 2:
+    st.info("Choose at least two measures.")
+    common.stop()
+
+result = cached.pairwise(cached.roles(v), v.measures, v.ties, v.seed, n, v.level, v.correction, v.interval)
+alpha = 1 - v.level
+pairs = result.pairs
+st.markdown(f"At n = {n:,}, **{int(pairs['significant'].sum())} of {len(pairs)}** pairs differ significantly "
+            f"(alpha = {alpha:.3g}, correction: {CORRECTIONS[v.correction]}).")
+fig = pairfigures.pvalue_heatmap(result.matrix, alpha=alpha, n=n, correction_label=CORRECTIONS[v.correction])
+st.plotly_chart(fig, key="pairwise_chart", theme=None)
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(f"**Precision of each {n:,}-best list** ({v.level:.1%} interval)")
+    st.dataframe(result.precision, hide_index=True)
+with right:
+    labels = [f"{a} vs {b}" for a, b in zip(pairs["a"], pairs["b"])]
+    focus = st.selectbox("Look at a pair at every n", range(len(labels)), format_func=labels.__getitem__,
+                         key="w_focus_pair")
+    if st.button("Open it on the Significance page", key="w_open_pair"):
+        common.update(a=pairs["a"].iloc[focus], b=pairs["b"].iloc[focus])
+        st.switch_page(common.PAGES["significance"])
+st.dataframe(pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "p_adjusted",
+                    "significant"]], hide_index=True)
+cached.downloads(fig, pairs, "pairwise")
