@@ -16,6 +16,7 @@ common.PAGES.update({
                             url_path="significance"),
     "threshold": st.Page("pages/threshold.py", title="Threshold", icon=":material/tune:", url_path="threshold"),
     "pairwise": st.Page("pages/pairwise.py", title="Pairwise", icon=":material/grid_on:", url_path="pairwise"),
+    "roc": st.Page("pages/roc.py", title="ROC, DET, PR", icon=":material/ssid_chart:", url_path="roc"),
     "validation": st.Page("pages/validation.py", title="Validation", icon=":material/bar_chart:",
                           url_path="validation"),
     "across": st.Page("pages/across.py", title="Across samples", icon=":material/stacked_line_chart:",
@@ -23,8 +24,8 @@ common.PAGES.update({
     "uir": st.Page("pages/uir.py", title="Unanimous improvement", icon=":material/balance:", url_path="uir"),
 })
 names = list(common.PAGES)
-page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:6]],
-                      "Several samples": [common.PAGES[n] for n in names[6:]]})
+page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]],
+                      "Several samples": [common.PAGES[n] for n in names[7:]]})
 
 common.view()
 common.forget_widgets_on_page_change(page.url_path)

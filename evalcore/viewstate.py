@@ -27,6 +27,8 @@ THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
 UIR_BETAS = ("0.5", "1", "2")
 RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
+CURVE_KINDS = ("roc", "det", "pr")
+AUC_METHODS = ("delong", "bootstrap")
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,9 @@ class ViewSettings:
     uir_betas: tuple[str, ...] = ()      # UIR page: F-beta metrics besides precision and recall
     test: str = "fisher"                 # Significance page: the test at every n
     correction: str = "none"             # ... and the correction for testing many n (or many pairs)
-    resamples: int = 1000                # ... resamples of the bootstrap and randomization tests
+    resamples: int = 1000                # ... resamples of the bootstrap and randomization tests (and AP's)
+    curve_kind: str = "roc"              # ROC page: roc, det or pr
+    auc_method: str = "delong"           # ROC page: interval of the AUC
 
 
 # URL parameter name of each field: short, stable, readable.
@@ -86,7 +90,7 @@ QUERY_NAMES = {
     "compare_measure": "t_compare", "compare_gamma": "t_compare_gamma", "sample_column": "sample_col",
     "sample": "sample", "cut_mode": "cut", "cut_n": "cut_n", "cut_gammas": "cut_gamma", "v_measure": "v_m",
     "uir_threshold": "uir_t", "uir_betas": "uir_beta", "test": "test", "correction": "correction",
-    "resamples": "resamples",
+    "resamples": "resamples", "curve_kind": "kind", "auc_method": "auc_ci",
 }
 DEFAULTS = ViewSettings()
 
@@ -217,6 +221,12 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
         fixed = min(max(view.resamples, RESAMPLES_MIN), RESAMPLES_MAX)
         problems.append(f"{view.resamples} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; using {fixed:,}.")
         changes["resamples"] = fixed
+    if view.curve_kind not in CURVE_KINDS:
+        problems.append(f"Unknown curve {view.curve_kind!r} in the link; showing ROC. Known: {', '.join(CURVE_KINDS)}.")
+        changes["curve_kind"] = DEFAULTS.curve_kind
+    if view.auc_method not in AUC_METHODS:
+        problems.append(f"Unknown AUC interval {view.auc_method!r} in the link; using DeLong's.")
+        changes["auc_method"] = DEFAULTS.auc_method
     if view.cut_mode not in CUT_MODES:
         problems.append(f"Unknown cut-off mode {view.cut_mode!r} in the link; using 'gamma'.")
         changes["cut_mode"] = DEFAULTS.cut_mode

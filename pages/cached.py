@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
-from evalcore import analysis, figures, samples, validate
+from evalcore import analysis, figures, roc, samples, validate
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import load_candidates, read_table
@@ -154,3 +155,16 @@ def pairwise(role_key: tuple, measures: tuple, ties: str, seed, n: int, level: f
              interval: str):
     return analysis.pairwise(rankings(role_key, measures, ties, seed), n, confidence_level=level,
                              correction=correction, interval=interval)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Computing the curves ...")
+def roc_curves(role_key: tuple, measures: tuple, ties: str, seed, kind: str):
+    r = rankings(role_key, measures, ties, seed)
+    function = {"roc": roc.roc_curve, "det": roc.det_curve, "pr": roc.pr_curve}[kind]
+    return pd.concat([function(r[m]) for m in measures], ignore_index=True)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
+def roc_table(role_key: tuple, measures: tuple, ties: str, seed, level: float, method: str, resamples: int):
+    return roc.roc_table(rankings(role_key, measures, ties, seed), confidence_level=level, method=method,
+                         resamples=resamples, seed=seed or 0)

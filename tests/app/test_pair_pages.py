@@ -76,3 +76,20 @@ def test_pairwise_page(ranked):
     assert at.selectbox(key="w_focus_pair").options == ["log_like vs t_score", "log_like vs chisq", "t_score vs chisq"]
     at.multiselect(key="w_measures").set_value(["log_like"]).run()
     assert any("at least two measures" in i.value for i in at.info)
+
+
+def test_roc_page(ranked):
+    at = app({**LINK, "m": ["log_like", "chisq"], "kind": "pr", "resamples": "300"}, "pages/roc.py")
+    assert at.radio(key="w_curve_kind").value == "pr"
+    from evalcore import roc
+    expected = roc.roc_table({m: ranked[m] for m in ("log_like", "chisq")}, resamples=300,
+                             seed=at.session_state["view"].seed)
+    np.testing.assert_allclose(at.dataframe[0].value[["auc", "ap", "ap_low"]], expected[["auc", "ap", "ap_low"]],
+                               rtol=1e-12)
+    for kind in ("roc", "det"):
+        at.radio(key="w_curve_kind").set_value(kind).run()
+        assert not at.exception and len(at.get("plotly_chart")) == 1
+    at.selectbox(key="w_auc_method").set_value("bootstrap").run()
+    assert not at.exception
+    at2 = app({**LINK, "kind": "lift"}, "pages/roc.py")
+    assert at2.session_state["view"].curve_kind == "roc"

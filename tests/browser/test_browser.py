@@ -68,6 +68,8 @@ PAGES = {  # sidebar title -> (URL path, page heading)
     "Confidence": ("confidence", "Confidence intervals for precision (Evert 2004, Figure 2)"),
     "Significance": ("significance", "Significant differences between two measures (Evert 2004, Figure 3)"),
     "Threshold": ("threshold", "Score thresholds: gamma-acceptance sets"),
+    "Pairwise": ("pairwise", "Every pair of measures at one n"),
+    "ROC, DET, PR": ("roc", "ROC, DET and precision-recall curves"),
     "Validation": ("validation", "Does the binomial model hold over the samples? (Evert 2004, Figure 4)"),
     "Across samples": ("across", "Two measures across the samples: paired tests"),
     "Unanimous improvement": ("uir", "Unanimous Improvement Ratio over the samples"),

@@ -1,0 +1,53 @@
+"""ROC, DET and precision-recall: each measure's whole ranking, with AUC and average precision and their intervals."""
+
+import streamlit as st
+
+from evalcore import rocfigures
+from evalcore.errors import EvalcoreError
+from evalcore.roc import AUC_INTERVAL_LABELS
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
+from pages import cached, common, guards, widgets
+
+common.ensure_router()
+
+st.header("ROC, DET and precision-recall curves")
+candidates = guards.require_data()
+v = common.view()
+measures = list(candidates.measures)
+if not v.measures:
+    common.update(measures=tuple(measures[:4]))
+c1, c2 = st.columns([2, 1])
+with c1:
+    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=10)
+with c2:
+    kind = widgets.bound(st.radio, "Curve", "curve_kind", options=list(rocfigures.CURVE_KINDS),
+                         format_func=rocfigures.CURVE_KINDS.get)
+c3, c4, c5 = st.columns(3)
+with c3:
+    widgets.bound(st.selectbox, "AUC interval", "auc_method", options=list(AUC_INTERVAL_LABELS),
+                 format_func=AUC_INTERVAL_LABELS.get)
+with c4:
+    widgets.bound(st.number_input, "Bootstrap resamples (AP, and AUC if chosen)", "resamples",
+                 min_value=RESAMPLES_MIN, max_value=RESAMPLES_MAX, step=1000, convert=int)
+with c5:
+    widgets.bound(st.slider, "Confidence level", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX, step=LEVEL_STEP,
+                 format="%.3f", convert=lambda x: round(float(x), 3))
+v = common.view()
+if not v.measures:
+    st.info("Choose at least one measure.")
+    common.stop()
+try:
+    curves = cached.roc_curves(cached.roles(v), v.measures, v.ties, v.seed, kind)
+    table = cached.roc_table(cached.roles(v), v.measures, v.ties, v.seed, v.level, v.auc_method, v.resamples)
+except EvalcoreError as exc:
+    st.warning(str(exc))
+    common.stop()
+fig = rocfigures.curve_figure(kind, curves, table, baseline=candidates.baseline, level=v.level)
+st.plotly_chart(fig, key="roc_chart", theme=None)
+st.markdown(f"**Area under the ROC curve and average precision** ({v.level:.1%} intervals; AUC: "
+            f"{AUC_INTERVAL_LABELS[v.auc_method]}, AP: bootstrap of {v.resamples:,} resamples, seeded)")
+st.dataframe(table, hide_index=True)
+st.caption("A threshold never splits a tie, so these curves and areas do not depend on the tie policy. The AUC is "
+           "the chance that a random TP outranks a random FP (ties count half); average precision is the mean "
+           "precision at the ranks of the TPs. Unlike n-best precision they summarise the whole ranking.")
+cached.downloads(fig, table, f"{kind}_curves")
