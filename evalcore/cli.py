@@ -24,14 +24,13 @@ from .analysis import across_samples, uir_analysis
 from .io import combine_samples, load_candidates
 from .multitest import CORRECTIONS, adjust_pvalues
 from .pairtests import PAIR_TESTS, pair_test
-from .roc import AUC_INTERVAL_METHODS, det_curve, pr_curve, roc_curve, roc_table
+from .roc import AUC_INTERVAL_METHODS, CURVE_FUNCTIONS, curves_table, roc_table
 from .nspec import parse_n_spec
 from .ranking import TIE_POLICIES, Ranking, rank, resolve_seed
 from .samples import Cut, cuts_for, default_cut_n, require_samples
 from .simulate import simulate, to_tsv, write_tsv
 from .validate import validate
 
-CURVE_TABLES = {"roc": roc_curve, "det": det_curve, "pr": pr_curve}
 CURVE_CSV_COLUMNS = ["measure", "n", "tp", "fp", "precision", "recall", "lower", "upper"]
 
 
@@ -65,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     _data_arguments(p)
     p.add_argument("--n", default="all", metavar="SPEC", help="all | 100,500,1000 | 100:2000:50 (stop included)")
     p.add_argument("--interval", choices=list(INTERVAL_METHODS), default="clopper_pearson")
-    p.add_argument("--kind", choices=["precision", *CURVE_TABLES, "auc"], default="precision",
+    p.add_argument("--kind", choices=["precision", *CURVE_FUNCTIONS, "auc"], default="precision",
                    help="precision (n-best curves, default), roc, det or pr (curves at every threshold), or auc "
                         "(AUC and average precision with intervals, one row per measure)")
     p.add_argument("--auc-interval", choices=list(AUC_INTERVAL_METHODS), default="delong",
@@ -182,7 +181,7 @@ def _cmd_curves(args) -> None:
             table = roc_table(rankings, confidence_level=args.confidence_level, method=args.auc_interval,
                               resamples=args.resamples, seed=args.seed if args.seed is not None else 0)
         else:
-            table = pd.concat([CURVE_TABLES[args.kind](r) for r in rankings.values()], ignore_index=True)
+            table = curves_table(rankings, args.kind)
         _write(table, args.out)
         return
     sizes = parse_n_spec(args.n, candidates.n_candidates)

@@ -736,3 +736,13 @@ def roc_table(rankings: dict[str, Ranking], confidence_level: float = 0.95, meth
         ap_low, ap_high = _percentile(ap_boot, level)
         rows.append((name, _auc(g), auc_low, auc_high, _average_precision(g), ap_low, ap_high))
     return pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
+
+
+CURVE_FUNCTIONS = {"roc": roc_curve, "det": det_curve, "pr": pr_curve}
+
+
+def curves_table(rankings: dict[str, Ranking], kind: str) -> pd.DataFrame:
+    """The ROC, DET or precision-recall curves of several rankings, stacked (one ``measure`` each)."""
+    if kind not in CURVE_FUNCTIONS:
+        raise ParameterError(f"`kind` must be one of {', '.join(CURVE_FUNCTIONS)}; got {kind!r}")
+    return pd.concat([CURVE_FUNCTIONS[kind](r) for r in rankings.values()], ignore_index=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
 import streamlit as st
 
 from evalcore import analysis, figures, roc, samples, validate
@@ -159,9 +158,7 @@ def pairwise(role_key: tuple, measures: tuple, ties: str, seed, n: int, level: f
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the curves ...")
 def roc_curves(role_key: tuple, measures: tuple, ties: str, seed, kind: str):
-    r = rankings(role_key, measures, ties, seed)
-    function = {"roc": roc.roc_curve, "det": roc.det_curve, "pr": roc.pr_curve}[kind]
-    return pd.concat([function(r[m]) for m in measures], ignore_index=True)
+    return roc.curves_table(rankings(role_key, measures, ties, seed), kind)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
