@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from pages import cached, common
+from ui import cached, common
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
 

@@ -78,7 +78,7 @@ def naive_per_n(curve_a, curve_b, comparison, sample: np.ndarray) -> float:
 
 def cold_start() -> tuple[float, float]:
     """Import + first Fisher call in a fresh process: with an empty numba cache, then a filled one."""
-    code = ("import time; t=time.perf_counter(); from evalcore.fisher import fisher_exact; "
+    code = ("import time; t=time.perf_counter(); from evalcore.stats.fisher import fisher_exact; "
             "fisher_exact([3, 40], [1, 50], [1, 41], [3, 49]); print(time.perf_counter()-t)")
     root = str(Path(__file__).resolve().parents[1])
     with tempfile.TemporaryDirectory() as cache:

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import sampletests, uir
+from . import uir
+from .stats import sampletests
 from .candidates import CandidateSet
 from .compare import compare_rankings, compare_sets, significant_up_to
 from .curves import acceptance_sets, precision_curve
-from .intervals import binomial_interval
-from .multitest import CORRECTIONS, adjust_pvalues, check_correction
-from .pairtests import pair_test
+from .stats.intervals import binomial_interval
+from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
+from .stats.pairtests import pair_test
 from .errors import ColumnError
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
@@ -86,7 +87,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
                     interval: str = "clopper_pearson", test: str = "fisher", correction: str = "none",
                     resamples: int = 1000, seed: int = 0, progress=None) -> PairResult:
     """A test of the two n-best lists at every n in ``n_range`` (Fisher on D1/D2: Evert 2004, §3.3), with both
-    curves, corrected for testing many n (see :mod:`evalcore.pairtests` and :mod:`evalcore.multitest`)."""
+    curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`)."""
     check_correction(correction)
     sizes = np.arange(n_range[0], n_range[1] + 1)
     alpha = 1 - confidence_level
@@ -197,7 +198,7 @@ class AcrossResult:
     """Two measures compared over the samples of an experiment.
 
     ``table``: per sample ``sample, size_a, tp_a, precision_a, size_b, tp_b, precision_b, difference``
-    (A minus B); ``tests``: one row per test (:func:`evalcore.sampletests.across_samples`) on the
+    (A minus B); ``tests``: one row per test (:func:`evalcore.stats.sampletests.across_samples`) on the
     samples where both acceptance sets are non-empty; ``dropped``: the other samples.
     """
 

@@ -19,11 +19,11 @@ from .candidates import CandidateSet
 from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to
 from .curves import acceptance_sets, precision_curve
 from .errors import EvalcoreError, ParameterError
-from .intervals import INTERVAL_METHODS, check_confidence_level
+from .stats.intervals import INTERVAL_METHODS, check_confidence_level
 from .analysis import across_samples, uir_analysis
 from .io import combine_samples, load_candidates
-from .multitest import CORRECTIONS, adjust_pvalues
-from .pairtests import PAIR_TESTS, pair_test
+from .stats.multitest import CORRECTIONS, adjust_pvalues
+from .stats.pairtests import PAIR_TESTS, pair_test
 from .roc import AUC_INTERVAL_METHODS, CURVE_FUNCTIONS, curves_table, roc_table
 from .nspec import parse_n_spec
 from .ranking import TIE_POLICIES, Ranking, rank, resolve_seed

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 
 from .errors import ParameterError
-from .fisher import check_alternative, fisher_exact
-from .intervals import check_confidence_level
+from .stats.fisher import check_alternative, fisher_exact
+from .stats.intervals import check_confidence_level
 from .nspec import check_sizes
 from .ranking import Ranking
 

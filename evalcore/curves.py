@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ParameterError
-from .intervals import binomial_interval
+from .stats.intervals import binomial_interval
 from .nspec import check_sizes
 from .ranking import Ranking
 
@@ -40,7 +40,7 @@ def precision_curve(ranking: Ranking, n=None, *, beta: float = 1.0, confidence_l
         Adds the columns ``lower`` and ``upper``: a binomial confidence interval for the
         true precision (Evert 2004, §3.2). None leaves them out.
     interval : str
-        Interval method, see :func:`evalcore.intervals.binomial_interval`.
+        Interval method, see :func:`evalcore.stats.intervals.binomial_interval`.
 
     Returns
     -------

@@ -44,7 +44,7 @@ from scipy import special
 
 from .curves import _constant
 from .errors import ParameterError
-from .intervals import check_confidence_level
+from .stats.intervals import check_confidence_level
 from .ranking import Ranking
 
 ROC_COLUMNS = ("measure", "threshold", "fpr", "tpr", "tp", "fp")

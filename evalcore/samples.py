@@ -16,7 +16,7 @@ import pandas as pd
 
 from .candidates import CandidateSet
 from .errors import ColumnError, ParameterError
-from .intervals import binomial_interval
+from .stats.intervals import binomial_interval
 from .ranking import rank_scores
 
 CUT_KINDS = ("n", "gamma")
@@ -125,7 +125,7 @@ def per_sample(candidates: CandidateSet, measure: str, cut: Cut, *, ties: str = 
         sample is ranked on its own with the same seed, as the single-sample pages rank a
         chosen sample. A threshold never splits a tie, so gamma cuts ignore them.
     confidence_level, interval
-        The interval of each sample's precision (:func:`evalcore.intervals.binomial_interval`).
+        The interval of each sample's precision (:func:`evalcore.stats.intervals.binomial_interval`).
 
     Returns
     -------

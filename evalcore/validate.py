@@ -17,8 +17,8 @@ from scipy import stats
 
 from .candidates import CandidateSet
 from .errors import ColumnError
-from .intervals import check_confidence_level
-from .sampletests import TestResult, binom_test, ks_normal
+from .stats.intervals import check_confidence_level
+from .stats.sampletests import TestResult, binom_test, ks_normal
 from .samples import Cut, per_sample
 
 

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
-from .intervals import INTERVAL_METHODS
-from .multitest import CORRECTIONS
-from .pairtests import PAIR_TESTS
+from .stats.intervals import INTERVAL_METHODS
+from .stats.multitest import CORRECTIONS
+from .stats.pairtests import PAIR_TESTS
 from .ranking import TIE_POLICIES
 
 SAMPLE_PREFIX = "sample:"

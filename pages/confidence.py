@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from evalcore import figures
-from evalcore.intervals import INTERVAL_LABELS, INTERVAL_METHODS
+from evalcore.figures import paper as figures
+from evalcore.stats.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
-from pages import cached, common, guards, widgets
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 

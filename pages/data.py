@@ -8,7 +8,7 @@ from evalcore.io import combine_samples, suggest_roles
 from evalcore.samples import sample_table
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from pages import cached, common, guards, widgets
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 

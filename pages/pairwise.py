@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from evalcore import pairfigures
-from evalcore.multitest import CORRECTIONS
+from evalcore.figures import pairwise as pairfigures
+from evalcore.stats.multitest import CORRECTIONS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
-from pages import cached, common, guards, widgets
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 

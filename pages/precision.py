@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from evalcore import analysis, figures
+from evalcore import analysis
+from evalcore.figures import paper as figures
 from evalcore.viewstate import default_n_range, n_grid
-from pages import cached, common, guards, widgets
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 

@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from evalcore import rocfigures
+from evalcore.figures import roc as rocfigures
 from evalcore.errors import EvalcoreError
 from evalcore.roc import AUC_INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
-from pages import cached, common, guards, widgets
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 

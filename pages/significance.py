@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from evalcore import analysis, figures
-from evalcore.multitest import CORRECTIONS
-from evalcore.pairtests import PAIR_TESTS
+from evalcore import analysis
+from evalcore.figures import paper as figures
+from evalcore.stats.multitest import CORRECTIONS
+from evalcore.stats.pairtests import PAIR_TESTS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN, default_n_range, n_grid
-from pages import cached, common, guards, widgets
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 NOTES = ("McNemar's exact test looks only at the discordant TPs (TPs in D1 against TPs in D2) and ignores the FPs; "

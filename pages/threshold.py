@@ -3,8 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from evalcore import analysis, figures
-from pages import cached, common, guards, widgets
+from evalcore import analysis
+from evalcore.figures import paper as figures
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from evalcore import samplefigures
+from evalcore.figures import samples as samplefigures
 from evalcore.errors import EvalcoreError
 from evalcore.viewstate import UIR_BETAS
-from pages import cached, common, guards, widgets
+from ui import cached, common, guards, widgets
 
 common.ensure_router()
 

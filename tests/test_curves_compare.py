@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from evalcore.compare import compare_rankings, compare_sets, difference_regions, significant_up_to
 from evalcore.curves import acceptance_sets, precision_curve
 from evalcore.errors import ParameterError
-from evalcore.fisher import fisher_exact
+from evalcore.stats.fisher import fisher_exact
 from evalcore.ranking import rank_scores
 from oracles import nbest_sets
 

@@ -13,12 +13,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from evalcore import figures
+from evalcore.figures import paper as figures
+from evalcore.figures import style as figure_style
 from evalcore.compare import compare_rankings, significant_up_to
 from evalcore.curves import precision_curve
 from evalcore.errors import ColumnError, ParameterError
-from evalcore.figures import (DASHES, PALETTE, confidence_figure, downsample, precision_figure, pvalue_figure,
-                              significance_figure, style, threshold_histogram)
+from evalcore.figures.paper import (confidence_figure, precision_figure, pvalue_figure, significance_figure,
+                                    threshold_histogram)
+from evalcore.figures.style import DASHES, PALETTE, downsample, style
 from evalcore.ranking import rank_scores
 
 BIG = 1_000_000
@@ -482,18 +484,18 @@ def test_figures_1_and_3_on_krenns_data_carry_the_papers_labels(krenn_tsv):
 
 def test_export_html_is_self_contained(small):
     fig = precision_figure(small["curves"]["G2"], baseline=small["baseline"])
-    html = figures.export(fig, "html")
+    html = figure_style.export(fig, "html")
     assert b"<html>" in html[:100] and b"plotly.js" in html and len(html) > 1_000_000  # plotly.js inside
     with pytest.raises(ParameterError, match="fmt"):
-        figures.export(fig, "gif")
+        figure_style.export(fig, "gif")
 
 
 def test_export_png_and_svg_with_kaleido_and_debians_chromium(small):
     # kaleido is pinned in requirements.txt and drives /usr/bin/chromium, which ./dev test installs
     fig = confidence_figure(small["curves"]["G2"], baseline=small["baseline"], level=0.95,
                             method_label="Clopper-Pearson")
-    png = figures.export(fig, "png", width=400, height=300, scale=1)
+    png = figure_style.export(fig, "png", width=400, height=300, scale=1)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert int.from_bytes(png[16:20], "big") == 400 and int.from_bytes(png[20:24], "big") == 300
-    svg = figures.export(fig, "svg", width=400, height=300, scale=1)
+    svg = figure_style.export(fig, "svg", width=400, height=300, scale=1)
     assert svg.lstrip().startswith(b"<svg") and b"G2" in svg

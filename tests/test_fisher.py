@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from evalcore.errors import ParameterError
-from evalcore.fisher import fisher_exact
+from evalcore.stats.fisher import fisher_exact
 from oracles import fisher_exact_fraction, log10_fraction
 
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -103,8 +103,8 @@ def test_bad_alternative_is_rejected():
 CONCURRENT_CALLS = """
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
-from evalcore.fisher import fisher_exact
-from evalcore.intervals import binomial_interval
+from evalcore.stats.fisher import fisher_exact
+from evalcore.stats.intervals import binomial_interval
 rng = np.random.default_rng(5)
 a, b, c, d = rng.integers(0, 500, size=(4, 30_000))
 n = np.arange(1, 30_001)

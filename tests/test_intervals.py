@@ -10,7 +10,7 @@ import pytest
 from scipy import special
 
 from evalcore.errors import ParameterError
-from evalcore.intervals import INTERVAL_METHODS, binomial_interval
+from evalcore.stats.intervals import INTERVAL_METHODS, binomial_interval
 from oracles import clopper_pearson_bisect
 
 
@@ -73,7 +73,7 @@ def test_one_sided_bounds_use_full_alpha():
 @pytest.mark.parametrize("size", [1_500, 120_000])
 def test_curves_marched_from_anchors_equal_scipy_everywhere(size):
     # A long n-best curve (n up by 1, k up by 0 or 1) is computed by marching from exact anchors
-    # (evalcore._kernels); every point must equal the direct Beta quantile (Boost via scipy).
+    # (evalcore.stats.kernels); every point must equal the direct Beta quantile (Boost via scipy).
     rng = np.random.default_rng(11)
     n = np.arange(1, size + 1)
     k = np.cumsum(rng.random(size) < np.linspace(0.6, 0.05, size))

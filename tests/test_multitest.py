@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from evalcore.errors import ParameterError
-from evalcore.multitest import CORRECTIONS, adjust_pvalues
+from evalcore.stats.multitest import CORRECTIONS, adjust_pvalues
 
 CASES = json.loads((Path(__file__).parent / "reference" / "r_pairtests_reference.json")
                    .read_text(encoding="utf-8"))["p_adjust"]["cases"]

@@ -30,7 +30,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from evalcore.compare import compare_rankings
 from evalcore.errors import ParameterError
 from evalcore.io import load_candidates
-from evalcore.pairtests import (
+from evalcore.stats.pairtests import (
     PAIR_TESTS,
     _discordant_tps,
     _resampled_tp,

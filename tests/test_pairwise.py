@@ -10,9 +10,9 @@ from evalcore import analysis
 from evalcore.compare import compare_rankings
 from evalcore.errors import ParameterError
 from evalcore.io import load_candidates
-from evalcore.multitest import adjust_pvalues
-from evalcore.pairfigures import pvalue_heatmap
-from evalcore.pairtests import pair_test
+from evalcore.stats.multitest import adjust_pvalues
+from evalcore.figures.pairwise import pvalue_heatmap
+from evalcore.stats.pairtests import pair_test
 from evalcore.ranking import rank
 
 

@@ -117,7 +117,7 @@ for _method, _blocks in (
 
 @pytest.mark.parametrize("method, block", _INTERVAL_CASES)
 def test_binomial_interval_matches_r(method, block):
-    from evalcore.intervals import binomial_interval
+    from evalcore.stats.intervals import binomial_interval
 
     level = block["conf_level"]
     alternative = R_ALTERNATIVES[block["alternative"]]
@@ -151,7 +151,7 @@ def _ref_interval(blocks, level, r_alternative, k, n):
 ])
 def test_binomial_interval_scalar_input(method, blocks):
     """Scalar k, n give scalar bounds equal to the vectorised ones."""
-    from evalcore.intervals import binomial_interval
+    from evalcore.stats.intervals import binomial_interval
 
     result = binomial_interval(200, 500, confidence_level=0.95, method=method,
                                alternative="two-sided")
@@ -163,7 +163,7 @@ def test_binomial_interval_scalar_input(method, blocks):
 
 def test_clopper_pearson_evert_2004_example():
     """Evert (2004, sec. 3.2): binom.test(200, 500) gives 35.7% -- 44.4%."""
-    from evalcore.intervals import binomial_interval
+    from evalcore.stats.intervals import binomial_interval
 
     low, high = _ref_interval(_BINOM["results"], 0.95, "two.sided", 200, 500)
     assert (round(100 * low, 1), round(100 * high, 1)) == (35.7, 44.4)
@@ -185,7 +185,7 @@ _FISHER_CASES = [pytest.param(block, id=R_ALTERNATIVES[block["alternative"]])
 
 @pytest.mark.parametrize("block", _FISHER_CASES)
 def test_fisher_exact_pvalue_matches_r(block):
-    from evalcore.fisher import fisher_exact
+    from evalcore.stats.fisher import fisher_exact
 
     alternative = R_ALTERNATIVES[block["alternative"]]
     result = fisher_exact(FA, FB, FC, FD, alternative=alternative)
@@ -217,7 +217,7 @@ def test_fisher_exact_pvalue_matches_r(block):
 
 @pytest.mark.parametrize("block", _FISHER_CASES)
 def test_fisher_exact_log10_pvalue_matches_r(block):
-    from evalcore.fisher import fisher_exact
+    from evalcore.stats.fisher import fisher_exact
 
     alternative = R_ALTERNATIVES[block["alternative"]]
     result = fisher_exact(FA, FB, FC, FD, alternative=alternative)

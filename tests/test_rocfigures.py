@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from scipy import special
 
-from evalcore import roc, rocfigures
+from evalcore import roc
+from evalcore.figures import roc as rocfigures
 from evalcore.errors import ParameterError
 from evalcore.io import load_candidates
 from evalcore.ranking import rank

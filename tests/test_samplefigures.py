@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evalcore import samplefigures, uir
+from evalcore import uir
+from evalcore.figures import samples as samplefigures
 from evalcore.errors import ParameterError
-from evalcore.intervals import binomial_interval
+from evalcore.stats.intervals import binomial_interval
 from evalcore.samples import Cut
 from evalcore.validate import validation_from_table
 

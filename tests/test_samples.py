@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ColumnError, EvalcoreError, ParameterError
-from evalcore.intervals import binomial_interval
+from evalcore.stats.intervals import binomial_interval
 from evalcore.io import combine_samples, load_candidates
 from evalcore.ranking import rank
 from evalcore.samples import Cut, cuts_for, default_cut_n, gamma_for_mean_size, per_sample, sample_table, split

@@ -1,4 +1,4 @@
-"""Tests across the samples of an experiment (evalcore.sampletests) against R 4.2.2.
+"""Tests across the samples of an experiment (evalcore.stats.sampletests) against R 4.2.2.
 
 Reference values: ``tests/reference/r_samples_reference.json``, written by
 ``tests/r/generate_samples_reference.R`` (base R only; the input vectors are stored in the JSON
@@ -40,7 +40,7 @@ from numpy.testing import assert_allclose
 from scipy import special, stats
 
 from evalcore.errors import ParameterError
-from evalcore.sampletests import (COLUMNS, TestResult, across_samples, binom_test, cohens_dz, ks_normal,
+from evalcore.stats.sampletests import (COLUMNS, TestResult, across_samples, binom_test, cohens_dz, ks_normal,
                                   paired_t, sign_test, welch_t, wilcoxon_paired)
 
 REFERENCE_PATH = Path(__file__).parent / "reference" / "r_samples_reference.json"
@@ -313,7 +313,7 @@ def test_ks_single_value_by_hand():
 def test_ks_asymptotic_truncation_matches_r_not_the_limit():
     """R keeps one term of the small-t series (k_max = int(sqrt(2 - log(1e-6))) = 3): just below
     sqrt(n) D = 1 its p-value is 3.7e-5 above Kolmogorov's limit; from 1 on the two agree."""
-    from evalcore.sampletests import _kolmogorov_limit_cdf
+    from evalcore.stats.sampletests import _kolmogorov_limit_cdf
 
     t = np.linspace(0.3, 2.5, 221)
     ours = np.array([1 - _kolmogorov_limit_cdf(v) for v in t])

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 from evalcore.errors import ParameterError
-from evalcore.fisher import fisher_exact
-from evalcore.intervals import binomial_interval
+from evalcore.stats.fisher import fisher_exact
+from evalcore.stats.intervals import binomial_interval
 from evalcore.io import load_candidates
 from evalcore.simulate import DEFAULT_MEASURES, MeasureSpec, simulate, write_tsv
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from evalcore.errors import ColumnError
-from evalcore.intervals import binomial_interval
+from evalcore.stats.intervals import binomial_interval
 from evalcore.io import load_candidates
 from evalcore.samples import Cut, gamma_for_mean_size
 from evalcore.simulate import simulate

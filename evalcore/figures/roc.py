@@ -14,8 +14,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from scipy import special
 
-from .errors import ParameterError
-from .figures import REFERENCE_GREY, _layout, downsample, style
+from ..errors import ParameterError
+from .style import REFERENCE_GREY, _layout, downsample, style
 
 __all__ = ["CURVE_KINDS", "roc_figure", "det_figure", "pr_figure", "curve_figure"]
 CURVE_KINDS = {"roc": "ROC (true against false positive rate)", "det": "DET (miss against false alarm rate, "

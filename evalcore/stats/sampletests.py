@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import special
 from scipy.stats import binom, rankdata
 
-from .errors import ParameterError
+from ..errors import ParameterError
 from .fisher import ALTERNATIVES
 from .intervals import binomial_interval, check_confidence_level
 

@@ -26,12 +26,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .compare import _check_pair, compare_rankings
-from .errors import ParameterError
+from ..compare import _check_pair, compare_rankings
+from ..errors import ParameterError
 from .fisher import _counts
 from .intervals import check_confidence_level
-from .nspec import check_sizes
-from .ranking import Ranking
+from ..nspec import check_sizes
+from ..ranking import Ranking
 
 PAIR_TESTS = {
     "fisher": "Fisher's exact test on D1/D2 (Evert 2004)",
@@ -224,7 +224,7 @@ def pearson_chi2_independent(tp_a, n_a, tp_b, n_b, correct: bool = False) -> np.
     Degenerate tables: where a margin is zero (no TP or no FP in either list, or an empty
     list) some ``E_ij`` is 0: R returns NaN with a warning, SciPy's ``chi2_contingency``
     raises. Such a table cannot show a difference, and p = 1 is returned, the value SciPy's
-    ``fisher_exact`` and :func:`evalcore.fisher.fisher_exact` give a zero margin.
+    ``fisher_exact`` and :func:`evalcore.stats.fisher.fisher_exact` give a zero margin.
 
     References
     ----------

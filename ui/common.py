@@ -1,5 +1,5 @@
 """Streamlit glue shared by the pages: the view in session state and the URL, and widgets bound
-to it (the data and the cached calls into evalcore are in pages/cached.py).
+to it (the data and the cached calls into evalcore are in ui/cached.py).
 
 The canonical state is one frozen ``ViewSettings`` in ``st.session_state["view"]``, read from
 the URL once per session and written back to the URL after every run (``sync_url``), so a

@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import ParameterError
+from ..errors import ParameterError
 
 CORRECTIONS = {
     "none": "none (as the paper)",

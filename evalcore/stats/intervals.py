@@ -10,8 +10,8 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
-from ._kernels import march_binomial_roots
-from .errors import ParameterError
+from .kernels import march_binomial_roots
+from ..errors import ParameterError
 from .fisher import ALTERNATIVES
 
 _PARALLEL_MIN = 50_000  # below this, threads cost more than they save

@@ -14,9 +14,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from scipy import stats
 
-from .errors import ParameterError
-from .figures import PALETTE, REFERENCE_GREY, _layout, _percent
-from .validate import Validation
+from ..errors import ParameterError
+from .style import PALETTE, REFERENCE_GREY, _layout, _percent
+from ..validate import Validation
 
 __all__ = ["validation_histogram", "qq_figure", "coverage_figure", "differences_figure", "f_sweep_figure",
            "uir_heatmap"]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from evalcore import analysis, figures, roc, samples, validate
+from evalcore import analysis, roc, samples, validate
+from evalcore.figures import style as figures
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import load_candidates, read_table

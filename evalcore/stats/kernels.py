@@ -8,7 +8,7 @@ their inner end with the ratio recurrence of consecutive densities, which is
 exact in rational arithmetic and stable in floating point because every term is
 positive and the terms decrease (the hypergeometric density is log-concave).
 
-These functions are private: :mod:`evalcore.fisher` validates input and calls them.
+These functions are private: :mod:`evalcore.stats.fisher` validates input and calls them.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import streamlit as st
 from evalcore.samples import Cut, min_sample_size
 from evalcore.viewstate import cut_gammas, with_cut_gamma
 
-from pages.common import stop, update, view
+from ui.common import stop, update, view
 
 
 def bound(widget, label: str, field: str, *, convert=None, **kwargs):

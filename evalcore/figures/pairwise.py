@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .errors import ParameterError
-from .figures import PALETTE, _layout
+from ..errors import ParameterError
+from .style import PALETTE, _layout
 
 __all__ = ["pvalue_heatmap"]
 

@@ -10,8 +10,8 @@ from evalcore.errors import EvalcoreError
 from evalcore.io import suggest_roles
 from evalcore.samples import default_cut_n, min_sample_size
 from evalcore.viewstate import check_against_data, check_samples
-from pages.cached import candidates_for, raw_table, roles, whole
-from pages.common import PAGES, show_link_problems, stop, update, view
+from ui.cached import candidates_for, raw_table, roles, whole
+from ui.common import PAGES, show_link_problems, stop, update, view
 
 
 def require_data(link_to_data: bool = True, min_candidates: int = 2) -> CandidateSet:

@@ -8,331 +8,47 @@ A curve of a million list sizes is cut down by :func:`downsample` to about
 and band), so a figure stays small (well under 200 KB as JSON) whatever N is. Data go
 into the figure as numpy arrays, which plotly sends as compact binary (base64) arrays.
 
-Styles: :data:`PALETTE` (colour-blind safe) and :data:`DASHES` give the i-th measure the
-pair :func:`style` ``(i)``, so a measure can keep its look from figure to figure
-(pass ``measure_styles``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
+from ..errors import ColumnError, EvalcoreError, ParameterError
 
-from .errors import ColumnError, EvalcoreError, ParameterError
-
-__all__ = ["PALETTE", "DASHES", "style", "downsample", "precision_figure", "confidence_figure",
-           "significance_figure", "threshold_histogram", "pvalue_figure", "export"]
-
-# Okabe & Ito (2008) "Color Universal Design", its eight colours, yellow moved last (it is faint on
-# white), plus "wine" and "olive" from Paul Tol's colour-blind-safe "muted" scheme.
-PALETTE: tuple[str, ...] = (
-    "#0072B2",  # blue
-    "#D55E00",  # vermillion
-    "#009E73",  # bluish green
-    "#CC79A7",  # reddish purple
-    "#E69F00",  # orange
-    "#56B4E9",  # sky blue
-    "#000000",  # black
-    "#882255",  # wine (Tol)
-    "#999933",  # olive (Tol)
-    "#F0E442",  # yellow
+from .style import (
+    PALETTE,
+    REFERENCE_GREY,
+    MARKER_GREY,
+    SPARSE_MARKERS,
+    X_TITLE,
+    CURVE_COLUMNS,
+    COMPARISON_COLUMNS,
+    METRICS,
+    style,
+    downsample,
+    _require,
+    _by_n,
+    _in_range,
+    _check_range,
+    _groups,
+    _percent,
+    _rgba,
+    _format_level,
+    _check_alpha,
+    _check_max_points,
+    _layout,
+    _line_trace,
+    _baseline_trace,
+    _x_extent,
+    _n_axis,
 )
-# Line dash patterns (plotly names, or dash and gap lengths in px), so that lines stay apart in
-# grey-scale print too.
-DASHES: tuple[str, ...] = (
-    "solid", "dash", "dot", "dashdot", "longdash", "longdashdot",
-    "12px,4px,3px,4px,3px,4px",  # dash dot dot
-    "2px,7px",  # sparse dots
-    "24px,6px",  # very long dash
-    "6px,3px,6px,3px,1px,3px",  # dash dash dot
-)
-REFERENCE_GREY = "#7F7F7F"  # baselines, thresholds
-MARKER_GREY = "#6E6E6E"  # the paper's grey triangles
-SPARSE_MARKERS = 150  # up to this many markers are drawn over the lines, more under them
-FONT = dict(family="Arial, Helvetica, sans-serif", size=14, color="#222222")
-X_TITLE = "n-best list size n"
-CURVE_COLUMNS = ("measure", "n", "tp", "precision")
-COMPARISON_COLUMNS = ("n", "p_value", "log10_p", "significant", "tp_a", "tp_b")
-METRICS = {"precision": "precision", "recall": "recall", "f_beta": "F{beta}"}
 
-
-def style(i: int) -> tuple[str, str]:
-    """Colour and dash of the i-th measure.
-
-    Parameters
-    ----------
-    i : int
-        Position of the measure (0 for the first).
-
-    Returns
-    -------
-    (str, str)
-        A hex colour from :data:`PALETTE` and a dash from :data:`DASHES`. Colours repeat
-        after 10, but the pair does not repeat before 100.
-
-    Examples
-    --------
-    >>> style(0), style(1)
-    (('#0072B2', 'solid'), ('#D55E00', 'dash'))
-    """
-    if not isinstance(i, (int, np.integer)) or i < 0:
-        raise ParameterError(f"`i` must be a non-negative whole number; got {i!r}")
-    k = len(PALETTE)
-    return PALETTE[i % k], DASHES[(i + i // k) % len(DASHES)]
-
-
-# ---------------------------------------------------------------------------------------------
-# downsampling
-
-
-def downsample(x, *ys, max_points: int = 2000, keep=None) -> np.ndarray:
-    """Indices of a curve that keep its drawn shape: at most ~`max_points`, plus every `keep`.
-
-    Parameters
-    ----------
-    x : array_like, shape (N,)
-        Sorted (non-decreasing), finite x values, e.g. the list sizes n.
-    *ys : array_like, shape (N,)
-        The y values drawn against `x` (a line, the two bounds of a band, ...). NaN is
-        ignored when looking for minima and maxima.
-    max_points : int
-        Budget; must be at least ``2 + 2 * len(ys)``.
-    keep : array_like of bool, shape (N,), optional
-        Points that must be drawn whatever the budget (significance markers, say).
-        They count against the budget, but the bucket method always gets at least
-        half of it, so the shape between kept points survives.
-
-    Returns
-    -------
-    ndarray of int64
-        Sorted, distinct indices into `x`: all ``N`` of them when ``N <= max_points``,
-        else at most ``max(max_points, K + max_points // 2)`` for K kept points (and at
-        least one bucket's worth, ``2 + 2 * len(ys)``, besides them).
-
-    Notes
-    -----
-    The x range is cut into ``B = budget // (2 + 2 len(ys))`` buckets of equal width
-    (about one per pixel column at the default), where ``budget = max(max_points - K,
-    max_points // 2)``; from each non-empty bucket the first and
-    the last point and, for every y, the first point of its minimum and of its maximum are
-    kept (the "M4" idea of Jugel et al. 2014). Lines drawn through these points cover the
-    same pixels as the full line, so the envelope of a band, its spikes and the global
-    minimum and maximum of every y survive. Then the `keep` points are added. Cost O(N)
-    in numpy: a few milliseconds for N = 1,000,000.
-
-    References
-    ----------
-    Jugel, U., Jerzak, Z., Hackenbroich, G. and Markl, V. (2014). M4: a visualization-oriented
-    time series data aggregation. Proceedings of the VLDB Endowment 7(10), 797-808.
-
-    Examples
-    --------
-    >>> x = np.arange(10_000)
-    >>> idx = downsample(x, np.sin(x / 500), max_points=400)
-    >>> bool(idx.size <= 400), int(idx[0]), int(idx[-1])
-    (True, 0, 9999)
-    """
-    x = np.asarray(x)
-    if x.ndim != 1:
-        raise ParameterError(f"`x` must be 1-d; got shape {x.shape}")
-    n_points = x.shape[0]
-    ys = tuple(np.asarray(y) for y in ys)
-    for j, y in enumerate(ys):
-        if y.shape != x.shape:
-            raise ParameterError(f"y number {j + 1} has shape {y.shape}; it must match `x`, {x.shape}")
-    per_bucket = 2 + 2 * len(ys)
-    if not isinstance(max_points, (int, np.integer)) or max_points < per_bucket:
-        raise ParameterError(f"`max_points` must be a whole number of at least {per_bucket} (2 + 2 per y); "
-                             f"got {max_points!r}")
-    kept = np.zeros(0, dtype=np.int64)
-    if keep is not None:
-        keep = np.asarray(keep)
-        if keep.dtype != bool or keep.shape != x.shape:
-            raise ParameterError(f"`keep` must be a boolean mask of shape {x.shape}; "
-                                 f"got dtype {keep.dtype} and shape {keep.shape}")
-        kept = np.flatnonzero(keep)
-    if n_points <= max_points:
-        return np.arange(n_points, dtype=np.int64)
-    if np.issubdtype(x.dtype, np.floating) and not np.isfinite(x).all():
-        raise ParameterError("`x` must be finite; it holds NaN or infinity")
-    if np.any(x[1:] < x[:-1]):
-        raise ParameterError("`x` must be sorted in non-decreasing order (sort the curve by n first)")
-
-    n_buckets = max(max_points - kept.size, max_points // 2) // per_bucket or 1
-    lo, hi = x[0], x[-1]
-    if hi > lo:
-        edges = lo + (hi - lo) * (np.arange(1, n_buckets) / n_buckets)
-        starts = np.unique(np.r_[0, np.searchsorted(x, edges, side="left")])
-        starts = starts[starts < n_points]
-    else:  # every x equal: buckets of equal count
-        starts = np.unique(np.linspace(0, n_points, n_buckets, endpoint=False).astype(np.int64))
-    ends = np.r_[starts[1:], n_points]
-    parts = [starts, ends - 1, kept]
-    if ys:
-        bucket = np.repeat(np.arange(starts.size), ends - starts)
-        for y in ys:
-            for reduce in (np.fmin, np.fmax):
-                extreme = reduce.reduceat(y, starts)
-                hit = np.flatnonzero(y == extreme[bucket])
-                first = np.r_[True, bucket[hit][1:] != bucket[hit][:-1]]
-                parts.append(hit[first])
-    return np.unique(np.concatenate(parts).astype(np.int64, copy=False))
-
-
-# ---------------------------------------------------------------------------------------------
-# shared helpers
-
-
-def _require(table: pd.DataFrame, columns: Sequence[str], what: str) -> None:
-    if not isinstance(table, pd.DataFrame):
-        raise ParameterError(f"`{what}` must be a DataFrame; got {type(table).__name__}")
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise ColumnError(f"`{what}` lacks the column(s) {', '.join(missing)}; it has "
-                          f"{', '.join(map(str, table.columns))}. Build it with evalcore "
-                          f"(precision_curve / compare_rankings).")
-    if table.empty:
-        raise ParameterError(f"`{what}` has no rows")
-
-
-def _by_n(table: pd.DataFrame) -> pd.DataFrame:
-    n = table["n"].to_numpy()
-    return table if np.all(n[1:] >= n[:-1]) else table.sort_values("n", kind="stable")
-
-
-def _in_range(table: pd.DataFrame, n_range, what: str) -> pd.DataFrame:
-    if n_range is None:
-        return table
-    lo, hi = _check_range(n_range)
-    n = table["n"].to_numpy()
-    inside = (n >= lo) & (n <= hi)
-    if not inside.any():
-        raise ParameterError(f"`n_range` {n_range!r} holds no list size of `{what}` "
-                             f"(its n run from {n.min()} to {n.max()})")
-    return table.loc[inside] if not inside.all() else table
-
-
-def _check_range(n_range) -> tuple[float, float]:
-    try:
-        lo, hi = (float(v) for v in n_range)
-    except (TypeError, ValueError):
-        raise ParameterError(f"`n_range` must be a pair (first n, last n); got {n_range!r}") from None
-    if not lo <= hi:
-        raise ParameterError(f"`n_range` must be (first n, last n) with first <= last; got {n_range!r}")
-    return lo, hi
-
-
-def _groups(curves: pd.DataFrame, measure_styles: Mapping[str, int] | None) -> list[tuple[str, int, pd.DataFrame]]:
-    """(measure, style index, its rows sorted by n), in order of appearance."""
-    groups = [(str(m), _by_n(g)) for m, g in curves.groupby("measure", sort=False)]
-    if measure_styles is None:
-        return [(m, i, g) for i, (m, g) in enumerate(groups)]
-    unknown = [m for m, _ in groups if m not in measure_styles]
-    if unknown:
-        raise ParameterError(f"`measure_styles` has no entry for {', '.join(map(repr, unknown))}; "
-                             f"it has {', '.join(map(repr, measure_styles))}")
-    return [(m, int(measure_styles[m]), g) for m, g in groups]
-
-
-def _percent(values) -> np.ndarray:
-    """Proportions as percent, float32 (7 digits: plenty for a figure, half the payload)."""
-    return (100.0 * np.asarray(values, dtype=np.float64)).astype(np.float32)
-
-
-def _rgba(hex_colour: str, alpha: float) -> str:
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({r},{g},{b},{alpha})"
-
-
-def _format_level(level: float) -> str:
-    level = float(level)
-    if not 0.0 < level < 1.0:
-        raise ParameterError(f"`level` must be a confidence level in (0, 1), e.g. 0.95; got {level!r}")
-    return f"{100 * level:.10g}%"
-
-
-def _check_alpha(alpha: float) -> float:
-    alpha = float(alpha)
-    if not 0.0 < alpha < 1.0:
-        raise ParameterError(f"`alpha` must be a significance level in (0, 1), e.g. 0.05; got {alpha!r}")
-    return alpha
-
-
-def _check_max_points(max_points: int) -> None:
-    if not isinstance(max_points, (int, np.integer)) or max_points < 10:
-        raise ParameterError(f"`max_points` must be a whole number of at least 10; got {max_points!r}")
-
-
-# The look of plotly's "simple_white" with only the properties these figures use: assigning the
-# full template costs 30-40 ms per figure (its defaults for every trace type are validated),
-# which is most of a slider's rerun budget.
-_AXIS = dict(showline=True, linecolor="rgb(36,36,36)", linewidth=1, ticks="outside", tickcolor="rgb(36,36,36)",
-             zeroline=False, showgrid=True, gridcolor="#EBEBEB", title=dict(standoff=15))
-TEMPLATE = go.layout.Template(layout=dict(
-    plot_bgcolor="white", paper_bgcolor="white", hovermode="closest", xaxis=_AXIS, yaxis=_AXIS,
-    colorway=list(PALETTE)))
-
-
-def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.Figure:
-    legends = {
-        "inside": dict(x=0.99, y=0.99, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.85)",
-                       bordercolor="#CCCCCC", borderwidth=1),
-        "above": dict(orientation="h", x=0.0, y=1.02, xanchor="left", yanchor="bottom"),
-    }
-    fig.update_layout(
-        template=TEMPLATE, font=FONT, legend=dict(font=dict(size=13), **legends[legend]),
-        margin=dict(l=70, r=20, t=60 if title else 20, b=60), hoverlabel=dict(font_size=13),
-        title=dict(text=title, x=0.5, xanchor="center") if title else None,
-    )
-    return fig
-
-
-def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, colour: str, dash: str,
-                quantity: str = "precision", *, width: float = 2.0, showlegend: bool = True,
-                bounds: tuple[np.ndarray, np.ndarray] | None = None) -> go.Scatter:
-    label = escape(name)
-    if tp is None:
-        customdata, extra, tp_line = None, "", ""
-    elif bounds is None:
-        customdata, extra, tp_line = tp, "", "TPs = %{customdata:,}<br>"
-    else:
-        customdata = np.column_stack([tp, bounds[0], bounds[1]]).astype(np.float32)
-        tp_line = "TPs = %{customdata[0]:,}<br>"
-        extra = " [%{customdata[1]:.1f}%, %{customdata[2]:.1f}%]"
-    return go.Scatter(
-        x=n, y=y, customdata=customdata, mode="lines", name=name, legendgroup=name, showlegend=showlegend,
-        line=dict(color=colour, dash=dash, width=width),
-        hovertemplate=(f"<b>{label}</b><br>n = %{{x:,}}<br>{tp_line}"
-                       f"{quantity} = %{{y:.1f}}%{extra}<extra></extra>"),
-    )
-
-
-def _baseline_trace(baseline: float, x_lo: float, x_hi: float) -> go.Scatter:
-    baseline = float(baseline)
-    if not 0.0 <= baseline <= 1.0:
-        raise ParameterError(f"`baseline` must be a proportion in [0, 1] (TPs / N); got {baseline!r}")
-    label = f"baseline {100 * baseline:.2f}%"
-    return go.Scatter(
-        x=np.array([x_lo, x_hi]), y=np.array([100 * baseline] * 2), mode="lines", name=label,
-        line=dict(color=REFERENCE_GREY, dash="dash", width=1.5),
-        hovertemplate=f"{label} (random selection)<extra></extra>",
-    )
-
-
-def _x_extent(tables, n_range) -> tuple[float, float]:
-    if n_range is not None:
-        return _check_range(n_range)
-    return (min(float(t["n"].iloc[0]) for t in tables), max(float(t["n"].iloc[-1]) for t in tables))
-
-
-def _n_axis(fig: go.Figure, extent: tuple[float, float]) -> None:
-    """The x axis of list sizes: exactly the drawn range, thousands separated (1,268)."""
-    fig.update_xaxes(range=list(extent), tickformat=",")
+__all__ = ["precision_figure", "confidence_figure", "significance_figure", "threshold_histogram", "pvalue_figure"]
 
 
 def _format_p(p_value: np.ndarray, log10_p: np.ndarray) -> np.ndarray:
@@ -809,49 +525,3 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
     else:
         fig.update_yaxes(title_text="candidates")
     return fig
-
-
-# ---------------------------------------------------------------------------------------------
-# export
-
-EXPORT_FORMATS = ("png", "svg", "pdf", "html")
-
-
-def export(fig: go.Figure, fmt: str, *, width: int = 900, height: int | None = None, scale: float = 2.0) -> bytes:
-    """A figure as a file's bytes: PNG, SVG or PDF (for a paper), or self-contained HTML.
-
-    Parameters
-    ----------
-    fig : plotly.graph_objects.Figure
-        A figure from this module.
-    fmt : {"png", "svg", "pdf", "html"}
-    width, height : int
-        Size in CSS pixels of the image formats; the height defaults to 560 plus 220 per
-        extra panel (the recall and F panels of :func:`precision_figure`).
-    scale : float
-        Pixel density of PNG (2: 1,800 px wide at the default width).
-
-    Returns
-    -------
-    bytes
-
-    Notes
-    -----
-    The image formats are drawn by kaleido (``pip install kaleido``), which drives an
-    installed Chrome or Chromium (Debian: ``apt-get install chromium``; found on the PATH,
-    or set ``BROWSER_PATH``); a browser starts per call, about a few seconds. HTML needs
-    neither: it embeds plotly.js (about 4.5 MB) so that it opens offline.
-    """
-    if fmt not in EXPORT_FORMATS:
-        raise ParameterError(f"`fmt` must be one of {', '.join(EXPORT_FORMATS)}; got {fmt!r}")
-    if fmt == "html":
-        return fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8")
-    if height is None:
-        panels = sum(1 for key in fig.layout.to_plotly_json() if key.startswith("yaxis"))
-        height = 560 + 220 * max(panels - 1, 0)
-    try:
-        return fig.to_image(format=fmt, width=width, height=height, scale=scale)
-    except (ImportError, ValueError, RuntimeError) as error:  # no kaleido, or no browser for it
-        raise EvalcoreError(f"{fmt.upper()} export needs the kaleido package and Chrome or Chromium "
-                            f"(pip install kaleido; apt-get install chromium); HTML export works without. "
-                            f"Kaleido said: {error}") from error

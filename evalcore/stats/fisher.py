@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._kernels import fisher_log_pvalues
-from .errors import ParameterError
+from .kernels import fisher_log_pvalues
+from ..errors import ParameterError
 
 ALTERNATIVES = {"two-sided": 0, "less": 1, "greater": 2}
 
