@@ -1,8 +1,11 @@
-"""The command line: ``python -m evalcore curves|compare|accept|summary|validate|across|uir|simulate ...``.
+"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate ...``.
 
-Tables go to ``--out`` (or standard output) as CSV; notes (the seed of random tie
-breaking, excluded rows, non-finite scores) go to standard error; an input error is
-one line on standard error and exit code 2.
+Tables go to ``--out`` (or standard output) as CSV, or as Parquet or TSV when ``--out``
+ends in ``.parquet`` or ``.tsv``; numbers are written exactly (shortest round-trip form),
+with no spreadsheet-formula escaping. Notes (the seed of random tie breaking, excluded
+rows, non-finite scores) go to standard error; an input error is one line on standard
+error and exit code 2. Each command imports the numerical modules it needs when it runs,
+so that ``--help`` answers at once.
 """
 
 from __future__ import annotations
@@ -10,26 +13,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import numpy as np
-import pandas as pd
-
-from .candidates import CandidateSet
-from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to
-from .curves import acceptance_sets, precision_curve
+from . import names
 from .errors import EvalcoreError, ParameterError
-from .stats.intervals import INTERVAL_METHODS, check_confidence_level
-from .analysis import across_samples, uir_analysis
-from .io import combine_samples, load_candidates
-from .stats.multitest import CORRECTIONS, adjust_pvalues
-from .stats.pairtests import PAIR_TESTS, pair_test
-from .roc import AUC_INTERVAL_METHODS, CURVE_FUNCTIONS, curves_table, roc_table
-from .nspec import parse_n_spec
-from .ranking import TIE_POLICIES, Ranking, rank, resolve_seed
-from .samples import Cut, cuts_for, default_cut_n, require_samples
-from .simulate import simulate, to_tsv, write_tsv
-from .validate import validate
+
+if TYPE_CHECKING:  # the numerical modules are imported by the command that needs them
+    import pandas as pd
+
+    from .candidates import CandidateSet
+    from .ranking import Ranking
+    from .samples import Cut
 
 CURVE_CSV_COLUMNS = ["measure", "n", "tp", "fp", "precision", "recall", "lower", "upper"]
 
@@ -47,11 +41,12 @@ def _data_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _ranking_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ties", choices=list(TIE_POLICIES), default="random",
+    p.add_argument("--ties", choices=list(names.TIE_POLICIES), default="random",
                    help="how to order candidates with equal scores (default: random, as the paper's jitter)")
     p.add_argument("--seed", type=int, help="seed for --ties random (default: a fresh one, reported)")
     p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL", help="default 0.95")
-    p.add_argument("--out", help="write the CSV here instead of standard output")
+    p.add_argument("--out", help="write the table here instead of standard output (CSV; Parquet or TSV when "
+                                 "the name ends in .parquet or .tsv)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,11 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("curves", help="n-best precision, recall and confidence intervals per measure")
     _data_arguments(p)
     p.add_argument("--n", default="all", metavar="SPEC", help="all | 100,500,1000 | 100:2000:50 (stop included)")
-    p.add_argument("--interval", choices=list(INTERVAL_METHODS), default="clopper_pearson")
-    p.add_argument("--kind", choices=["precision", *CURVE_FUNCTIONS, "auc"], default="precision",
+    p.add_argument("--interval", choices=list(names.INTERVAL_LABELS), default="clopper_pearson")
+    p.add_argument("--kind", choices=["precision", *names.CURVE_KINDS, "auc"], default="precision",
                    help="precision (n-best curves, default), roc, det or pr (curves at every threshold), or auc "
                         "(AUC and average precision with intervals, one row per measure)")
-    p.add_argument("--auc-interval", choices=list(AUC_INTERVAL_METHODS), default="delong",
+    p.add_argument("--auc-interval", choices=list(names.AUC_INTERVAL_LABELS), default="delong",
                    help="for --kind auc: delong (default) or bootstrap")
     p.add_argument("--resamples", type=int, default=2000, help="for --kind auc: bootstrap resamples (default 2000)")
     _ranking_arguments(p)
@@ -75,20 +70,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="Fisher's exact test on the difference regions of two measures")
     _data_arguments(p)
     p.add_argument("--n", default="all", metavar="SPEC", help="all | 100,500,1000 | 100:2000:50 (stop included)")
-    p.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided",
+    p.add_argument("--alternative", choices=list(names.ALTERNATIVES), default="two-sided",
                    help="for Fisher's test only (the other tests are two-sided)")
-    p.add_argument("--test", choices=list(PAIR_TESTS), default="fisher",
-                   help="fisher (default, Evert 2004), mcnemar (exact), chi2 (lists as independent samples, "
-                        "Krenn 2000), bootstrap (paired, over candidates), randomization (Yeh 2000)")
-    p.add_argument("--correction", choices=list(CORRECTIONS), default="none",
+    p.add_argument("--test", choices=list(names.PAIR_TESTS), default="fisher",
+                   help="fisher (default, Evert 2004); mcnemar (exact, on the discordant TPs); mcnemar_decisions "
+                        "(exact, on each candidate's right or wrong decision); mcnemar_chi2 (R's mcnemar.test on "
+                        "the discordant TPs); chi2 (lists as independent samples, Krenn 2000, no continuity "
+                        "correction); chi2_yates (the same with Yates' correction, R's chisq.test default); "
+                        "bootstrap (paired, over candidates); randomization (Yeh 2000). "
+                        + names.MCNEMAR_NOTE.replace("%", "%%"))
+    p.add_argument("--correction", choices=list(names.CORRECTIONS), default="none",
                    help="for testing many n: none (default, as the paper), holm, bh (Benjamini-Hochberg)")
     p.add_argument("--resamples", type=int, default=1000, help="for bootstrap and randomization (default 1000)")
     _ranking_arguments(p)
 
+    p = sub.add_parser("auc-test", help="DeLong's test of two correlated AUCs, for every pair of measures")
+    _data_arguments(p)
+    p.add_argument("--correction", choices=list(names.CORRECTIONS), default="none",
+                   help="across the pairs: none (default), holm, bh")
+    p.add_argument("--out", help="write the table here (CSV; .parquet or .tsv by the extension)")
+
     p = sub.add_parser("accept", help="gamma-acceptance sets {g >= gamma} of one measure")
     _data_arguments(p)
     p.add_argument("--gamma", required=True, help="thresholds, comma-separated, e.g. 10.83,3.84")
-    p.add_argument("--interval", choices=list(INTERVAL_METHODS), default="clopper_pearson")
+    p.add_argument("--interval", choices=list(names.INTERVAL_LABELS), default="clopper_pearson")
     _ranking_arguments(p)
 
     p = sub.add_parser("summary", help="N, TPs, baseline and ties per measure")
@@ -97,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="Evert (2004) §4: does precision over the samples follow the binomial "
                                         "model? (SD ratio, Kolmogorov-Smirnov, interval coverage)")
     _experiment_arguments(p)
-    p.add_argument("--interval", choices=list(INTERVAL_METHODS), default="clopper_pearson")
+    p.add_argument("--interval", choices=list(names.INTERVAL_LABELS), default="clopper_pearson")
 
     p = sub.add_parser("across", help="two measures over the samples: paired t, Wilcoxon, sign and Welch tests")
     _experiment_arguments(p)
@@ -142,6 +147,8 @@ def _experiment_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _load(args) -> CandidateSet:
+    from .io import load_candidates
+
     candidates = load_candidates(
         args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
         exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet)
@@ -155,10 +162,13 @@ def _note(message: str) -> None:
     print(f"evalcore: {message}", file=sys.stderr)
 
 
-def _rankings(candidates: CandidateSet, measures: Sequence[str], args) -> list[Ranking]:
+def _rankings(candidates: CandidateSet, measures: Sequence[str], args, *, ties_matter: bool = True) -> list[Ranking]:
+    """Rank by each measure; ``ties_matter=False`` for results that do not depend on the tie order (ROC, AUC)."""
+    from .ranking import rank, resolve_seed
+
     seed = resolve_seed(args.ties, args.seed)
     rankings = [rank(candidates, m, ties=args.ties, seed=seed) for m in measures]
-    if args.ties == "random":
+    if args.ties == "random" and ties_matter:
         _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
     for r in rankings:
         if r.n_nonfinite:
@@ -167,37 +177,63 @@ def _rankings(candidates: CandidateSet, measures: Sequence[str], args) -> list[R
 
 
 def _write(table: pd.DataFrame, out: str | None) -> None:
-    if out:
-        table.to_csv(out, index=False)
-    else:
-        table.to_csv(sys.stdout, index=False)
+    from .output import write_table
+
+    write_table(table, out if out else sys.stdout)
 
 
 def _cmd_curves(args) -> None:
     candidates = _load(args)
     if args.kind != "precision":
-        rankings = {r.measure: r for r in _rankings(candidates, candidates.measures, args)}
+        from .roc import curves_table, roc_table
+
+        rankings = {r.measure: r for r in _rankings(candidates, candidates.measures, args, ties_matter=False)}
         if args.kind == "auc":
+            seed = args.seed if args.seed is not None else 0
             table = roc_table(rankings, confidence_level=args.confidence_level, method=args.auc_interval,
-                              resamples=args.resamples, seed=args.seed if args.seed is not None else 0)
+                              resamples=args.resamples, seed=seed)
+            bootstrapped = "AUC and average precision" if args.auc_interval == "bootstrap" else "average precision"
+            _note(f"{bootstrapped} intervals from {args.resamples} bootstrap resamples with seed {seed} "
+                  f"(--seed); AUC and the curves do not depend on how ties are broken")
         else:
             table = curves_table(rankings, args.kind)
         _write(table, args.out)
         return
+    import pandas as pd
+
+    from .curves import precision_curve
+    from .nspec import parse_n_spec
+
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     tables = [precision_curve(r, sizes, confidence_level=args.confidence_level, interval=args.interval)
               for r in _rankings(candidates, candidates.measures, args)]
     table = pd.concat(tables, ignore_index=True)
-    straddled = table.groupby("measure", sort=False)["tie_straddled"].sum()
+    straddled = table.groupby("measure", sort=False, observed=True)["tie_straddled"].sum()
     for measure, count in straddled[straddled > 0].items():
         _note(f"{measure}: at {count} of the {sizes.size} list sizes the cut-off splits a tie group "
               f"(--ties {args.ties} decides which candidates are in)")
     _write(table[CURVE_CSV_COLUMNS], args.out)
 
 
+def _significance_note(table: pd.DataFrame, up_to: int | None) -> str:
+    """Where the difference is significant, in words: up to which n, or not at the first n."""
+    first = int(table["n"].iloc[0]) if len(table) else None
+    count = f"significant at {int(table['significant'].sum())} of {len(table)} list sizes"
+    if first is None:
+        return count
+    if up_to:
+        return f"{count}; at every tested n from {first} up to {up_to}"
+    return f"{count}; not significant at n = {first}, the first tested"
+
+
 def _cmd_compare(args) -> None:
     if not args.measure or len(args.measure) != 2:
         raise ParameterError("compare needs exactly two measures: --measure A --measure B")
+    from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to
+    from .nspec import parse_n_spec
+    from .stats.multitest import adjust_pvalues
+    from .stats.pairtests import pair_test
+
     candidates = _load(args)
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     a, b = _rankings(candidates, args.measure, args)
@@ -215,10 +251,36 @@ def _cmd_compare(args) -> None:
                   f"1/{args.resamples + 1}")
     table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), args.correction)
     table["significant"] = table["p_adjusted"] < 1 - args.confidence_level
-    _note(f"{a.measure} vs {b.measure} ({PAIR_TESTS[args.test]}, correction {args.correction}): significant at "
-          f"{int(table['significant'].sum())} of {len(table)} list sizes; at every tested n up to "
-          f"{significant_up_to(table)}")
-    _write(table[[*COMPARE_COLUMNS[:-1], "p_adjusted", "significant"]], args.out)
+    _note(f"{a.measure} vs {b.measure} ({names.PAIR_TESTS[args.test]}, correction {args.correction}): "
+          + _significance_note(table, significant_up_to(table)))
+    columns = [*COMPARE_COLUMNS[:3], "overlap", *COMPARE_COLUMNS[3:-1], "p_adjusted", "significant"]
+    _write(table[columns], args.out)
+
+
+def _cmd_auc_test(args) -> None:
+    if args.measure is not None and len(args.measure) < 2:
+        raise ParameterError("auc-test needs at least two measures: --measure A --measure B")
+    import pandas as pd
+
+    from .roc import auc, delong_test
+    from .stats.multitest import adjust_pvalues
+
+    candidates = _load(args)
+    if len(candidates.measures) < 2:
+        raise ParameterError(f"{args.file}: auc-test needs at least two score columns; found "
+                             f"{len(candidates.measures)}")
+    args.ties, args.seed = "stable", None  # AUCs do not depend on the order within ties
+    rankings = _rankings(candidates, candidates.measures, args, ties_matter=False)
+    rows = []
+    for i, a in enumerate(rankings):
+        for b in rankings[i + 1:]:
+            z, p = delong_test(a, b)
+            rows.append({"measure_a": a.measure, "measure_b": b.measure, "auc_a": auc(a), "auc_b": auc(b),
+                         "difference": auc(a) - auc(b), "z": z, "p_value": p})
+    table = pd.DataFrame(rows)
+    table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), args.correction)
+    _note(f"DeLong et al. (1988) for {len(rows)} pairs, correction {args.correction} across the pairs")
+    _write(table, args.out)
 
 
 def _cmd_accept(args) -> None:
@@ -226,6 +288,10 @@ def _cmd_accept(args) -> None:
         gammas = [float(g) for g in args.gamma.split(",") if g.strip()]
     except ValueError:
         raise ParameterError(f"--gamma {args.gamma!r}: give numbers separated by commas, e.g. 10.83,3.84") from None
+    import pandas as pd
+
+    from .curves import acceptance_sets
+
     candidates = _load(args)
     tables = [acceptance_sets(r, gammas, confidence_level=args.confidence_level, interval=args.interval)
               for r in _rankings(candidates, candidates.measures, args)]
@@ -233,6 +299,11 @@ def _cmd_accept(args) -> None:
 
 
 def _cmd_summary(args) -> None:
+    import numpy as np
+    import pandas as pd
+
+    from .ranking import rank
+
     candidates = _load(args)
     print(f"file: {args.file}\ncandidates: {candidates.n_candidates}\nlabel: {candidates.label_column}\n"
           f"TPs: {candidates.n_tp}\nbaseline precision: {candidates.baseline:.4%}")
@@ -245,6 +316,9 @@ def _cmd_summary(args) -> None:
 
 
 def _load_experiment(args) -> CandidateSet:
+    from .io import combine_samples, load_candidates
+    from .samples import require_samples
+
     sample = args.sample_column
     if len(args.files) > 1:
         source, name = combine_samples([(f, Path(f).name) for f in args.files])
@@ -260,6 +334,8 @@ def _load_experiment(args) -> CandidateSet:
 
 
 def _cuts(candidates: CandidateSet, measures: Sequence[str], args) -> dict[str, Cut]:
+    from .samples import cuts_for, default_cut_n
+
     gammas = {}
     for entry in args.gamma:
         measure, sep, value = entry.rpartition("=")
@@ -282,6 +358,8 @@ def _cuts(candidates: CandidateSet, measures: Sequence[str], args) -> dict[str, 
 
 
 def _seed(args) -> int | None:
+    from .ranking import resolve_seed
+
     seed = resolve_seed(args.ties, args.seed)
     if args.ties == "random" and args.cut == "n":
         _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
@@ -289,6 +367,10 @@ def _seed(args) -> int | None:
 
 
 def _cmd_validate(args) -> None:
+    import pandas as pd
+
+    from .validate import validate
+
     candidates = _load_experiment(args)
     measures = list(candidates.measures)
     cuts = _cuts(candidates, measures, args)
@@ -296,14 +378,15 @@ def _cmd_validate(args) -> None:
     results = [validate(candidates, m, cuts[m], ties=args.ties, seed=seed, confidence_level=args.confidence_level,
                         interval=args.interval) for m in measures]
     if args.per_sample:
-        pd.concat([r.table.assign(measure=r.measure) for r in results], ignore_index=True).to_csv(
-            args.per_sample, index=False)
+        _write(pd.concat([r.table.assign(measure=r.measure) for r in results], ignore_index=True), args.per_sample)
     _write(pd.DataFrame([r.summary() for r in results]), args.out)
 
 
 def _cmd_across(args) -> None:
     if not args.measure or len(args.measure) != 2:
         raise ParameterError("across needs exactly two measures: --measure A --measure B")
+    from .analysis import across_samples
+
     candidates = _load_experiment(args)
     a, b = args.measure
     cuts = _cuts(candidates, [a, b], args)
@@ -313,11 +396,15 @@ def _cmd_across(args) -> None:
         _note(f"left out samples where a measure accepted nothing: {', '.join(result.dropped)}")
     _note(f"Cohen's d_z = {result.cohens_dz:.4g}")
     if args.per_sample:
-        result.table.to_csv(args.per_sample, index=False)
+        _write(result.table, args.per_sample)
     _write(result.tests, args.out)
 
 
 def _cmd_uir(args) -> None:
+    import pandas as pd
+
+    from .analysis import uir_analysis
+
     candidates = _load_experiment(args)
     measures = list(candidates.measures)
     if len(measures) < 2:
@@ -328,12 +415,14 @@ def _cmd_uir(args) -> None:
     if result.dropped:
         _note(f"left out samples where a measure accepted nothing or there are no TPs: {', '.join(result.dropped)}")
     if args.per_sample:
-        pd.concat([t.assign(measure=m) for m, t in result.metrics.items()], ignore_index=True).to_csv(
-            args.per_sample, index=False)
+        _write(pd.concat([t.assign(measure=m) for m, t in result.metrics.items()], ignore_index=True),
+               args.per_sample)
     _write(result.matrix.reset_index(names="measure"), args.out)
 
 
 def _cmd_simulate(args) -> None:
+    from .simulate import simulate, to_tsv, write_tsv
+
     experiment = simulate(k=args.k, n=args.n, baseline=args.baseline, n_sd=args.n_sd, sample_sd=args.sample_sd,
                           population=args.population, seed=args.seed)
     data = experiment.data
@@ -344,14 +433,17 @@ def _cmd_simulate(args) -> None:
     _note(f"{args.k} samples, {len(data):,} candidates, {data['is_tp'].mean():.2%} TPs, seed {args.seed}")
 
 
-COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "accept": _cmd_accept, "summary": _cmd_summary,
-            "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir, "simulate": _cmd_simulate}
+COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
+            "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
+            "simulate": _cmd_simulate}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if hasattr(args, "confidence_level"):
+            from .stats.intervals import check_confidence_level
+
             check_confidence_level(args.confidence_level)
         COMMANDS[args.command](args)
     except (EvalcoreError, OSError) as exc:

@@ -13,14 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .candidates import CandidateSet
+from . import names
 from .errors import ParameterError
 
-TIE_POLICIES = {
-    "random": "random order within a tie group (the paper's jitter), seeded",
-    "stable": "file order within a tie group",
-    "optimistic": "TPs first within a tie group (an upper bound on precision)",
-    "pessimistic": "FPs first within a tie group (a lower bound on precision)",
-}
+TIE_POLICIES = names.TIE_POLICIES
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

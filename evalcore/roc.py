@@ -43,6 +43,7 @@ import pandas as pd
 from scipy import special
 
 from .curves import _constant
+from . import names
 from .errors import ParameterError
 from .stats.intervals import check_confidence_level
 from .ranking import Ranking
@@ -467,10 +468,7 @@ AUC_INTERVAL_METHODS: dict[str, Callable[[_Groups, float, int, int], tuple[float
     "bootstrap": _auc_bootstrap,
 }
 
-AUC_INTERVAL_LABELS = {
-    "delong": "DeLong et al. (1988), normal interval (pROC ci.auc, method = \"delong\")",
-    "bootstrap": "stratified bootstrap, percentile interval (pROC ci.auc, method = \"bootstrap\")",
-}
+AUC_INTERVAL_LABELS = names.AUC_INTERVAL_LABELS
 
 
 def _check_method(method: str) -> None:

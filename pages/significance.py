@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from evalcore import analysis
+from evalcore import analysis, names
 from evalcore.figures import paper as figures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
@@ -10,8 +10,7 @@ from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, 
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
-NOTES = ("McNemar's exact test looks only at the discordant TPs (TPs in D1 against TPs in D2) and ignores the FPs; "
-         "since both lists have n members, |D1| = |D2|, and Fisher's test on D1/D2 uses the FPs as well. "
+NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
          "Pearson's chi-squared treats the two lists as independent samples, as Krenn (2000) did; they share "
          "most candidates, so it misses differences Fisher finds (Evert 2004, §3.3). The bootstrap resamples "
          "candidates (Berg-Kirkpatrick et al. 2012), the randomization test swaps list memberships (Yeh 2000). "

@@ -56,9 +56,11 @@ def test_compare_writes_the_documented_columns(small_tsv):
                          "--ties", "stable")
     assert code == 0
     table = pd.read_csv(io.StringIO(out))
-    assert list(table.columns) == ["n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "log10_p",
-                                   "p_adjusted", "significant"]
+    assert list(table.columns) == ["n", "tp_a", "tp_b", "overlap", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value",
+                                   "log10_p", "p_adjusted", "significant"]
     assert len(table) == 5 and "significant at" in err
+    d = table["tp_d1"] + table["fp_d1"]  # |D1| = |D2| = n - |A ∩ B|
+    assert (table["overlap"] == table["n"] - d).all() and (d == table["tp_d2"] + table["fp_d2"]).all()
     assert (table["p_adjusted"] == table["p_value"]).all()  # no correction by default, as the paper
 
 
@@ -71,6 +73,95 @@ def test_krenn_figure3_through_the_command_line(krenn_tsv, tmp_path):
     table = pd.read_csv(out_path).set_index("n")
     assert table.loc[100:1250, "significant"].all() and not table.loc[1300:, "significant"].any()
     assert table.loc[1300, "p_value"] == pytest.approx(0.1995, abs=5e-5)
+    assert "significant at 24 of 39 list sizes; at every tested n from 100 up to 1250" in done.stderr
+
+
+def test_compare_says_not_significant_at_the_first_n(krenn_tsv):
+    code, out, err = run("compare", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--measure", "chisq",
+                         "--ties", "stable", "--n", "1300:1400:50")
+    assert code == 0 and "significant at 0 of 3 list sizes; not significant at n = 1300, the first tested" in err
+    assert "up to 0" not in err
+
+
+@pytest.mark.parametrize("suffix, read", [(".parquet", pd.read_parquet), (".tsv", lambda p: pd.read_csv(p, sep="\t")),
+                                          (".csv", pd.read_csv)])
+def test_out_format_follows_the_extension_and_numbers_are_exact(krenn_tsv, tmp_path, suffix, read):
+    from evalcore.compare import compare_rankings
+    from evalcore.io import load_candidates
+    from evalcore.ranking import rank
+
+    out_path = tmp_path / f"table{suffix}"
+    code, _, _ = run("compare", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--measure", "chisq",
+                     "--ties", "stable", "--n", "all", "--out", out_path)
+    assert code == 0
+    if suffix == ".parquet":
+        assert out_path.read_bytes()[:4] == b"PAR1"
+    table = read(out_path)
+    krenn = load_candidates(krenn_tsv, label="is.colloc")
+    core = compare_rankings(rank(krenn, "log.like", ties="stable"), rank(krenn, "chisq", ties="stable"), None)
+    assert len(table) == 5102
+    for column in ("n", "overlap", "tp_d1", "fp_d2", "p_value", "log10_p"):  # every double read back bit for bit
+        assert np.array_equal(table[column].to_numpy(), core[column].to_numpy()), column
+    assert table["significant"].dtype == bool
+
+
+def test_auc_says_which_bootstrap_seed_and_not_the_tie_seed(krenn_tsv):
+    from evalcore.io import load_candidates
+    from evalcore.ranking import rank
+    from evalcore.roc import roc_table
+
+    argv = ["curves", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--kind", "auc", "--resamples", "200"]
+    code, out, err = run(*argv)
+    assert code == 0 and "200 bootstrap resamples with seed 0" in err and "ties broken" not in err
+    code, out5, err = run(*argv, "--seed", "5")
+    assert code == 0 and "with seed 5" in err
+    krenn = load_candidates(krenn_tsv, label="is.colloc", scores=["log.like"])
+    rankings = {"log.like": rank(krenn, "log.like", ties="stable")}
+    for text, seed in ((out, 0), (out5, 5)):
+        core = roc_table(rankings, resamples=200, seed=seed)
+        assert pd.read_csv(io.StringIO(text))["ap_low"].tolist() == core["ap_low"].tolist()
+    assert out5 != out
+
+
+def test_auc_test_is_delongs_test_of_every_pair(krenn_tsv):
+    from evalcore.io import load_candidates
+    from evalcore.ranking import rank
+    from evalcore.roc import delong_test
+
+    code, out, err = run("auc-test", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--measure",
+                         "chisq", "--measure", "t.score", "--correction", "holm")
+    assert code == 0, err
+    table = pd.read_csv(io.StringIO(out))
+    assert table[["measure_a", "measure_b"]].values.tolist() == [["log.like", "chisq"], ["log.like", "t.score"],
+                                                                 ["chisq", "t.score"]]
+    krenn = load_candidates(krenn_tsv, label="is.colloc")
+    z, p = delong_test(rank(krenn, "log.like", ties="stable"), rank(krenn, "chisq", ties="stable"))
+    assert table.loc[0, "z"] == z and table.loc[0, "p_value"] == p  # pROC-checked in tests/test_roc.py
+    assert (table["p_adjusted"] >= table["p_value"]).all()
+
+
+@pytest.mark.parametrize("test", ["mcnemar_decisions", "mcnemar_chi2", "chi2_yates"])
+def test_the_other_tests_from_the_command_line(small_tsv, test):
+    from evalcore.stats.pairtests import pair_test
+    from evalcore.io import load_candidates
+    from evalcore.ranking import rank
+
+    code, out, err = run("compare", small_tsv, "--label", "gold", "--measure", "score_a", "--measure", "score_b",
+                         "--ties", "stable", "--test", test)
+    assert code == 0, err
+    cs = load_candidates(small_tsv, label="gold")
+    core = pair_test(rank(cs, "score_a", ties="stable"), rank(cs, "score_b", ties="stable"), None, test)
+    assert np.array_equal(pd.read_csv(io.StringIO(out))["p_value"].to_numpy(), core["p_value"].to_numpy())
+
+
+def test_help_imports_no_numerical_module():
+    code = ("import sys; from evalcore.cli import build_parser; build_parser().format_help(); "
+            "print(sorted(m for m in ('numpy', 'pandas', 'scipy', 'numba', 'pyarrow') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr
+    done = subprocess.run([sys.executable, "-m", "evalcore", "compare", "--help"], capture_output=True, text=True)
+    text = " ".join(done.stdout.split())  # argparse wraps the help
+    assert done.returncode == 0 and "mcnemar_decisions" in text and "b = T_D1 + F_D2" in text
 
 
 @pytest.mark.parametrize("argv, message", [

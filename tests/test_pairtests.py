@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
@@ -32,6 +32,7 @@ from evalcore.errors import ParameterError
 from evalcore.io import load_candidates
 from evalcore.stats.pairtests import (
     PAIR_TESTS,
+    decision_counts,
     _discordant_tps,
     _resampled_tp,
     _swapped_statistics,
@@ -293,6 +294,51 @@ def test_krenn_n1300_against_r(g2_x2):
     assert row.p_value == pytest.approx(float(pearson_chi2_independent(331, 1250, 313, 1250)), rel=1e-15)
 
 
+def test_krenn_mcnemar_on_decisions_against_r(g2_x2):
+    """McNemar on each candidate's decision: b = T_D1 + F_D2 right in A only, c = T_D2 + F_D1.
+
+    R 4.2.2 transcript:
+        > binom.test(85, 136)$p.value    # n = 100:   b = 32 + 53, c = 15 + 36
+        [1] 0.0044812516752525174
+        > binom.test(161, 302)$p.value   # n = 1,300: b = 36 + 125, c = 26 + 115
+        [1] 0.27422484630278671
+        > binom.test(77, 152)$p.value    # n = 2,000: b = 9 + 68, c = 8 + 67
+        [1] 0.93538937047804438
+    """
+    result = pair_test(*g2_x2, [100, 1300, 2000], "mcnemar_decisions")
+    assert result[["tp_d1", "fp_d1", "tp_d2", "fp_d2"]].values.tolist() == [[32, 36, 15, 53], [36, 115, 26, 125],
+                                                                           [9, 67, 8, 68]]
+    assert_allclose(result["p_value"], [0.0044812516752525174, 0.27422484630278671, 0.93538937047804438],
+                    rtol=RTOL)
+
+
+def test_krenn_corrected_tests_are_the_r_checked_functions(g2_x2):
+    n = np.arange(100, 2001, 50)
+    table = pair_test(*g2_x2, n, "fisher")
+    yates = pair_test(*g2_x2, n, "chi2_yates")["p_value"]
+    assert_array_equal(yates, pearson_chi2_independent(table["tp_a"], n, table["tp_b"], n, correct=True))
+    chi2 = pair_test(*g2_x2, n, "mcnemar_chi2")["p_value"]
+    assert_array_equal(chi2, mcnemar_chi2(table["tp_d1"], table["tp_d2"], correct=True))
+    assert (yates >= pair_test(*g2_x2, n, "chi2")["p_value"]).all()  # the correction only makes p larger
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.integers(2, 60), st.integers(0, 2**32 - 1))
+def test_decision_counts_against_a_loop_over_candidates(total, seed):
+    """Oracle: for every n, count the candidates A decides rightly and B wrongly, one by one."""
+    rng = np.random.default_rng(seed)
+    labels = rng.random(total) < 0.3
+    a = rank_scores(labels, rng.integers(0, 5, total).astype(float), ties="random", seed=seed)
+    b = rank_scores(labels, rng.integers(0, 5, total).astype(float), ties="random", seed=seed + 1)
+    table = pair_test(a, b, None, "fisher")
+    right_a, right_b = decision_counts(table["tp_d1"], table["fp_d1"], table["tp_d2"], table["fp_d2"])
+    for n, ra, rb in zip(table["n"], right_a, right_b):
+        in_a, in_b = set(a.order[:n].tolist()), set(b.order[:n].tolist())
+        decide = lambda members, i: (i in members) == bool(labels[i])  # noqa: E731 (accept a TP, reject an FP)
+        assert ra == sum(decide(in_a, i) and not decide(in_b, i) for i in range(total))
+        assert rb == sum(decide(in_b, i) and not decide(in_a, i) for i in range(total))
+
+
 def test_krenn_independent_samples_chi2_finds_less_than_fisher(g2_x2):
     """Evert (2004), §3.3: overlapping lists vary together, so tests that treat them as
     independent miss differences that Fisher on D1/D2 finds."""
@@ -305,8 +351,9 @@ def test_krenn_independent_samples_chi2_finds_less_than_fisher(g2_x2):
 
 # -------------------------------------------------------------------------------- errors
 def test_unknown_test_names_the_choices(g2_x2):
-    with pytest.raises(ParameterError, match="`test` must be one of fisher, mcnemar, chi2, bootstrap, "
-                                             "randomization; got 'wilcoxon'"):
+    with pytest.raises(ParameterError, match="`test` must be one of fisher, mcnemar, mcnemar_decisions, "
+                                             "mcnemar_chi2, chi2, chi2_yates, bootstrap, randomization; "
+                                             "got 'wilcoxon'"):
         pair_test(*g2_x2, GRID, "wilcoxon")
 
 

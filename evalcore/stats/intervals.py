@@ -11,6 +11,7 @@ import numpy as np
 from scipy import special
 
 from .kernels import march_binomial_roots
+from .. import names
 from ..errors import ParameterError
 from .fisher import ALTERNATIVES
 
@@ -151,14 +152,7 @@ INTERVAL_METHODS: dict[str, Callable] = {
     "wald": _wald,
 }
 
-INTERVAL_LABELS = {
-    "clopper_pearson": "Clopper-Pearson (exact, R binom.test)",
-    "wilson": "Wilson score (R prop.test, correct=FALSE)",
-    "wilson_cc": "Wilson score with continuity correction (R prop.test)",
-    "jeffreys": "Jeffreys (Bayesian, Beta(1/2, 1/2) prior)",
-    "agresti_coull": "Agresti-Coull",
-    "wald": "Wald (normal approximation; poor for small n)",
-}
+INTERVAL_LABELS = names.INTERVAL_LABELS
 
 
 def check_confidence_level(confidence_level: float) -> float:

@@ -14,13 +14,10 @@ from typing import Callable
 
 import numpy as np
 
+from .. import names
 from ..errors import ParameterError
 
-CORRECTIONS = {
-    "none": "none (as the paper)",
-    "holm": "Holm (family-wise error)",
-    "bh": "Benjamini-Hochberg (false discovery rate)",
-}
+CORRECTIONS = names.CORRECTIONS
 
 
 def _holm(p: np.ndarray) -> np.ndarray:

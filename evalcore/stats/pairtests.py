@@ -5,7 +5,8 @@ on the difference regions D1 = A \\ B and D2 = B \\ A (:func:`evalcore.compare.c
 This module offers the tests one meets instead, so that their answers can be set side by side:
 
 * :func:`mcnemar_exact` and :func:`mcnemar_chi2`: McNemar's test for paired data, on the TPs
-  that only one of the lists contains (exactly as R's ``binom.test`` and ``mcnemar.test``);
+  that only one of the lists contains (exactly as R's ``binom.test`` and ``mcnemar.test``), and
+  on each candidate's right or wrong decision (:func:`decision_counts`, Dietterich 1998);
 * :func:`pearson_chi2_independent`: Pearson's chi-squared test treating the two lists as
   independent samples (Krenn 2000), which Evert (2004, §1 and §3.3) warns against, as R's
   ``chisq.test``;
@@ -27,19 +28,14 @@ import pandas as pd
 from scipy import stats
 
 from ..compare import _check_pair, compare_rankings
+from .. import names
 from ..errors import ParameterError
 from .fisher import _counts
 from .intervals import check_confidence_level
 from ..nspec import check_sizes
 from ..ranking import Ranking
 
-PAIR_TESTS = {
-    "fisher": "Fisher's exact test on D1/D2 (Evert 2004)",
-    "mcnemar": "exact McNemar (binomial on the discordant TPs)",
-    "chi2": "Pearson's chi-squared, lists as independent samples (Krenn 2000)",
-    "bootstrap": "paired bootstrap over candidates (Berg-Kirkpatrick et al. 2012)",
-    "randomization": "approximate randomization (Yeh 2000)",
-}
+PAIR_TESTS = names.PAIR_TESTS
 
 BOOTSTRAP_COLUMNS = ("n", "delta", "p_value", "p_value_one_sided")
 RANDOMIZATION_COLUMNS = ("n", "delta", "p_value")
@@ -473,9 +469,46 @@ def _mcnemar(a, b, table, options) -> np.ndarray:
     return mcnemar_exact(table["tp_d1"].to_numpy(), table["tp_d2"].to_numpy())
 
 
-def _chi2(a, b, table, options) -> np.ndarray:
+def decision_counts(tp_d1, fp_d1, tp_d2, fp_d2) -> tuple[np.ndarray, np.ndarray]:
+    """The discordant decisions of two equal-size lists: ``b`` right in A only, ``c`` right in B only.
+
+    A candidate of D1 = A \\ B is accepted by A and rejected by B: A decides it rightly when it
+    is a TP, B when it is an FP; for D2 the other way round. So ``b = T_D1 + F_D2`` and
+    ``c = T_D2 + F_D1``; every candidate outside D1 and D2 gets the same decision from both.
+    McNemar's test of two classifiers (Dietterich 1998) is the exact binomial test of ``b`` out
+    of ``b + c`` (:func:`mcnemar_exact` on ``(b, c)``); for n-best lists ``b + c = 2|D1|``.
+
+    References
+    ----------
+    Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+    classification learning algorithms. Neural Computation 10(7), 1895-1923.
+
+    Examples
+    --------
+    >>> [int(x) for x in decision_counts(36, 64, 26, 74)]  # |D1| = |D2| = 100
+    [110, 90]
+    """
+    t1, f1, t2, f2 = _count_arrays(tp_d1=tp_d1, fp_d1=fp_d1, tp_d2=tp_d2, fp_d2=fp_d2)
+    return t1 + f2, t2 + f1
+
+
+def _mcnemar_decisions(a, b, table, options) -> np.ndarray:
+    right_a, right_b = decision_counts(*(table[c].to_numpy() for c in ("tp_d1", "fp_d1", "tp_d2", "fp_d2")))
+    return mcnemar_exact(right_a, right_b)
+
+
+def _mcnemar_chi2(a, b, table, options) -> np.ndarray:
+    return mcnemar_chi2(table["tp_d1"].to_numpy(), table["tp_d2"].to_numpy(), correct=True)
+
+
+def _chi2(a, b, table, options, correct: bool = False) -> np.ndarray:
     sizes = table["n"].to_numpy()
-    return pearson_chi2_independent(table["tp_a"].to_numpy(), sizes, table["tp_b"].to_numpy(), sizes)
+    return pearson_chi2_independent(table["tp_a"].to_numpy(), sizes, table["tp_b"].to_numpy(), sizes,
+                                    correct=correct)
+
+
+def _chi2_yates(a, b, table, options) -> np.ndarray:
+    return _chi2(a, b, table, options, correct=True)
 
 
 def _bootstrap(a, b, table, options) -> np.ndarray:
@@ -489,7 +522,10 @@ def _randomization(a, b, table, options) -> np.ndarray:
 _P_VALUES: dict[str, Callable[[Ranking, Ranking, pd.DataFrame, dict], np.ndarray]] = {
     "fisher": _fisher,
     "mcnemar": _mcnemar,
+    "mcnemar_decisions": _mcnemar_decisions,
+    "mcnemar_chi2": _mcnemar_chi2,
     "chi2": _chi2,
+    "chi2_yates": _chi2_yates,
     "bootstrap": _bootstrap,
     "randomization": _randomization,
 }
@@ -506,8 +542,10 @@ def pair_test(a: Ranking, b: Ranking, n, test: str = "fisher", *, confidence_lev
         Two rankings of the same candidate set.
     n : array_like of int or None
         List sizes (None: every n = 1..N).
-    test : {"fisher", "mcnemar", "chi2", "bootstrap", "randomization"}
-        See ``PAIR_TESTS``; all two-sided.
+    test : str
+        A key of ``PAIR_TESTS`` (:mod:`evalcore.names`): "fisher", "mcnemar",
+        "mcnemar_decisions", "mcnemar_chi2", "chi2", "chi2_yates", "bootstrap" or
+        "randomization"; all two-sided.
     confidence_level : float
         The difference is significant where ``p < 1 - confidence_level``.
     resamples, seed, progress

@@ -1,0 +1,57 @@
+"""The names of every method choice, with a label each: the one table per choice.
+
+Light on purpose (no numpy, scipy or pandas), so that the command line can build its
+parser and answer ``--help`` without importing the numerical modules. The modules that
+implement a choice key their tables of functions by these names, and the tests check
+that the keys agree (``tests/test_names.py``).
+"""
+
+from __future__ import annotations
+
+TIE_POLICIES = {
+    "random": "random order within a tie group (the paper's jitter), seeded",
+    "stable": "file order within a tie group",
+    "optimistic": "TPs first within a tie group (an upper bound on precision)",
+    "pessimistic": "FPs first within a tie group (a lower bound on precision)",
+}
+
+INTERVAL_LABELS = {
+    "clopper_pearson": "Clopper-Pearson (exact, R binom.test)",
+    "wilson": "Wilson score (R prop.test, correct=FALSE)",
+    "wilson_cc": "Wilson score with continuity correction (R prop.test)",
+    "jeffreys": "Jeffreys (Bayesian, Beta(1/2, 1/2) prior)",
+    "agresti_coull": "Agresti-Coull",
+    "wald": "Wald (normal approximation; poor for small n)",
+}
+
+PAIR_TESTS = {
+    "fisher": "Fisher's exact test on D1/D2 (Evert 2004)",
+    "mcnemar": "exact McNemar on the discordant TPs (T_D1 against T_D2)",
+    "mcnemar_decisions": "exact McNemar on the candidates' decisions (right in A only against right in B only)",
+    "mcnemar_chi2": "McNemar's chi-squared on the discordant TPs, continuity-corrected (R mcnemar.test)",
+    "chi2": "Pearson's chi-squared, lists as independent samples, no continuity correction (Krenn 2000)",
+    "chi2_yates": "Pearson's chi-squared, lists as independent samples, Yates-corrected (R chisq.test default)",
+    "bootstrap": "paired bootstrap over candidates (Berg-Kirkpatrick et al. 2012)",
+    "randomization": "approximate randomization (Yeh 2000)",
+}
+
+#: How the McNemar variants differ, for the page and ``--help``.
+MCNEMAR_NOTE = (
+    "McNemar on the discordant TPs compares T_D1 with T_D2 (TPs found by one list only) and ignores the FPs; "
+    "McNemar on the decisions counts, over all candidates, those that A decides rightly and B wrongly "
+    "(b = T_D1 + F_D2: a TP only A accepts or an FP only B accepts) against the reverse (c = T_D2 + F_D1), "
+    "the usual paired test of two classifiers; since |D1| = |D2| = d, b + c = 2d always.")
+
+CORRECTIONS = {
+    "none": "none (as the paper)",
+    "holm": "Holm (family-wise error)",
+    "bh": "Benjamini-Hochberg (false discovery rate)",
+}
+
+AUC_INTERVAL_LABELS = {
+    "delong": "DeLong et al. (1988), normal interval (pROC ci.auc, method = \"delong\")",
+    "bootstrap": "stratified bootstrap, percentile interval (pROC ci.auc, method = \"bootstrap\")",
+}
+
+CURVE_KINDS = ("roc", "det", "pr")
+ALTERNATIVES = ("two-sided", "less", "greater")

@@ -1,0 +1,24 @@
+"""The light name tables of evalcore.names agree with the tables of functions that implement them."""
+
+from evalcore import names
+from evalcore.ranking import TIE_POLICIES, rank_scores
+from evalcore.roc import AUC_INTERVAL_METHODS, CURVE_FUNCTIONS
+from evalcore.stats import fisher, intervals, multitest, pairtests
+
+
+def test_every_named_choice_has_an_implementation_and_no_more():
+    assert list(intervals.INTERVAL_METHODS) == list(names.INTERVAL_LABELS)
+    assert list(pairtests._P_VALUES) == list(names.PAIR_TESTS)
+    assert list(multitest._ADJUST) == list(names.CORRECTIONS)
+    assert list(AUC_INTERVAL_METHODS) == list(names.AUC_INTERVAL_LABELS)
+    assert tuple(CURVE_FUNCTIONS) == names.CURVE_KINDS
+    assert tuple(fisher.ALTERNATIVES) == names.ALTERNATIVES
+    assert TIE_POLICIES is names.TIE_POLICIES
+
+
+def test_every_tie_policy_ranks():
+    import numpy as np
+
+    labels = np.array([True, False, True, False])
+    for policy in names.TIE_POLICIES:
+        assert rank_scores(labels, np.array([1.0, 1.0, 0.0, 0.0]), ties=policy, seed=0).n_candidates == 4
