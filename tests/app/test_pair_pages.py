@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from evalcore.names import PAIR_TESTS
 from evalcore import analysis
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
@@ -53,7 +54,7 @@ def test_significance_with_another_test_and_a_correction_from_a_link(ranked):
     assert f"significant after the Benjamini-Hochberg (false discovery rate) correction at " \
            f"**{expected.n_significant:,} of 1,401**" in text(at)
     counts = at.dataframe[0].value
-    assert counts.loc["Pearson's chi-squared, lists as independent samples (Krenn 2000)",
+    assert counts.loc[PAIR_TESTS["chi2"],
                       "Benjamini-Hochberg (false discovery rate)"] == expected.counts.loc["chi2", "bh"]
     at.selectbox(key="w_test").set_value("randomization").run()
     assert not at.exception
