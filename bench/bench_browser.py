@@ -1,0 +1,283 @@
+"""Dashboard latency as a person feels it, in Debian's Chromium (issue 10).
+
+Each step is timed from the user's action (a key on a slider, a click in the sidebar, a file
+dropped on the uploader, a link opened) until the Streamlit run it triggers has finished and
+every figure on the page is drawn. The floor is a trivial Streamlit app (one slider, one plotly
+figure) served and measured in the same run; every step is also reported as a ratio to the
+floor's slider step (or, for a first visit, to the floor's first visit).
+
+Steps (the paper's data set from ../shared, 5,102 candidates; and 1,000,000 synthetic ones):
+
+* slider key on Significance (the confidence level) -> Figure 3 redrawn;
+* switch to Precision / Confidence after their first use;
+* upload -> the Data page's summary shown (a new file each time, so nothing is cached);
+* first visit to a fresh server (a link to the Significance page).
+
+Usage: python bench/bench_browser.py [--repeat 5] [--no-million]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_core import synthetic  # noqa: E402
+
+KRENN = ROOT.parent / "shared" / "data" / "krenn_ppv.tsv"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLOOR_APP = '''
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+n = st.slider("Points", 10, 1000, 500, step=10)
+x = np.arange(n)
+st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.sqrt(x))))
+'''
+RUN_COUNTER = """
+(() => {
+  const st = window.__stRuns = {runs: 0, state: null};
+  const attach = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app) { setTimeout(attach, 5); return; }
+    const read = () => {
+      const s = app.getAttribute('data-test-script-state');
+      if (s !== st.state) { if (s === 'running') st.runs += 1; st.state = s; }
+    };
+    read();
+    new MutationObserver(read).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  };
+  attach();
+})();
+"""
+# A run has started and finished since the action, and every chart element holds a drawn plotly figure.
+DONE = """(runsBefore) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (window.__stRuns.runs <= runsBefore) return false;
+  const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]').length;
+  const plots = Array.from(document.querySelectorAll('.js-plotly-plot'));
+  return plots.length === charts && plots.every(gd => gd._fullLayout && gd._fullData
+      && gd._fullData.length === gd.data.length);
+}"""
+SUMMARY_SHOWN = """(runsBefore) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning' && window.__stRuns.runs > runsBefore
+      && document.querySelectorAll('[data-testid="stMetric"]').length > 0;
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``streamlit run`` of a script on a free port, with its own dataset store."""
+
+    def __init__(self, script: Path, store: Path, cwd: Path = ROOT):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "EVALCORE_STORE": str(store), "PYTHONUNBUFFERED": "1"}
+        env.pop("EVALCORE_DEFAULT_DATASET", None)
+        streamlit = Path(sys.executable).with_name("streamlit")
+        self.proc = subprocess.Popen(
+            [str(streamlit), "run", str(script), "--server.headless", "true", "--server.port", str(self.port),
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/_stcore/health", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"{script} did not start")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def runs(page) -> int:
+    return page.evaluate("window.__stRuns.runs")
+
+
+def timed(page, action, done=DONE, timeout_ms: float = 120_000) -> float:
+    """Seconds from the action until the run it starts has finished and the figures are drawn."""
+    before = runs(page)
+    t0 = time.perf_counter()
+    action()
+    page.wait_for_function(done, arg=before, timeout=timeout_ms, polling="raf")
+    return time.perf_counter() - t0
+
+
+def open_page(browser, url: str):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.add_init_script(RUN_COUNTER)
+    page = context.new_page()
+    t0 = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function(DONE, arg=0, timeout=180_000, polling="raf")
+    return page, time.perf_counter() - t0
+
+
+def settle(page, quiet_s: float = 0.5) -> None:
+    """Wait until no run has started for ``quiet_s`` (a page may rerun itself once after its first run)."""
+    last = (runs(page), time.perf_counter())
+    while time.perf_counter() - last[1] < quiet_s:
+        time.sleep(0.05)
+        now = runs(page)
+        if now != last[0] or page.evaluate("window.__stRuns.state") != "notRunning":
+            last = (now, time.perf_counter())
+
+
+def slider_steps(page, label: str, repeat: int) -> list[float]:
+    """Key presses on a slider, alternately right and left; the first (a warm-up) is not counted."""
+    thumb = page.get_by_test_id("stSlider").filter(has_text=label).locator("input[type=range]").first
+    thumb.wait_for(state="attached")
+    thumb.focus()
+    times = []
+    for i in range(repeat + 1):
+        settle(page)
+        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
+        times.append(timed(page, lambda: thumb.press(key)))
+    return times[1:]
+
+
+def switch_steps(page, titles: list[str], repeat: int) -> dict[str, list[float]]:
+    nav = page.get_by_test_id("stSidebarNav")
+    for title in titles:  # first use
+        settle(page)
+        timed(page, lambda: nav.get_by_role("link", name=title).click())
+    times = {t: [] for t in titles}
+    for _ in range(repeat):
+        for title in titles:
+            settle(page)
+            times[title].append(timed(page, lambda: nav.get_by_role("link", name=title).click()))
+    return times
+
+
+def upload_steps(browser, url: str, make_file, repeat: int) -> list[float]:
+    """Upload a different file each time (so no cache answers) on the Data page; time until the summary shows."""
+    page, _ = open_page(browser, url + "/")
+    times = []
+    for i in range(repeat):
+        path = make_file(i)
+        settle(page)
+        uploader = page.get_by_test_id("stFileUploader").locator("input[type=file]")
+        times.append(timed(page, lambda: uploader.set_input_files(str(path)), done=SUMMARY_SHOWN))
+        page.context.close()
+        page, _ = open_page(browser, url + "/")
+    page.context.close()
+    return times
+
+
+def store_dataset(store: Path, data: bytes, name: str) -> str:
+    os.environ["EVALCORE_STORE"] = str(store)
+    from evalcore.store import DatasetStore
+
+    return DatasetStore(store).put(data, name)
+
+
+def median(values) -> float:
+    return statistics.median(values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-million", action="store_true")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        tmp = Path(tmp)
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        floor_script = tmp / "floor.py"
+        floor_script.write_text(FLOOR_APP)
+
+        # the floor: first visit to a fresh server, then slider keys
+        server = Server(floor_script, tmp / "floor_store", cwd=tmp)
+        page, floor_first = open_page(browser, server.url + "/")
+        floor = median(slider_steps(page, "Points", args.repeat))
+        page.context.close()
+        server.stop()
+        rows.append(("floor: slider key -> figure redrawn", floor, 1.0))
+        rows.append(("floor: first visit to a fresh server", floor_first, 1.0))
+
+        data_sets = [("Krenn, 5,102", KRENN.read_bytes(), "krenn_ppv.tsv", "log.like", "chisq")]
+        if not args.no_million:
+            labels, a, b = synthetic(1_000_000)
+            buffer = io.BytesIO()
+            pd.DataFrame({"id": np.arange(1_000_000), "tp": labels, "score_a": a, "score_b": b}).to_parquet(
+                buffer, index=False)
+            data_sets.append(("1,000,000", buffer.getvalue(), "million.parquet", "score_a", "score_b"))
+
+        for title, data, name, a, b in data_sets:
+            store = tmp / f"store_{name}"
+            dataset = store_dataset(store, data, name)
+            link = f"/significance?dataset={dataset}&ties=stable&a={a}&b={b}"
+
+            server = Server(ROOT / "app.py", store)  # a fresh server: its first visitor
+            page, first = open_page(browser, server.url + link)
+            rows.append((f"{title}: first visit to a fresh server (Significance link)", first, first / floor_first))
+            key = median(slider_steps(page, "Confidence level", args.repeat))
+            rows.append((f"{title}: slider key on Significance -> figure redrawn", key, key / floor))
+            switches = switch_steps(page, ["Precision", "Confidence"], args.repeat)
+            for page_title, values in switches.items():
+                rows.append((f"{title}: switch to {page_title} after first use", median(values),
+                             median(values) / floor))
+            page.context.close()
+
+            suffix = Path(name).suffix
+
+            def make_file(i: int, data=data, suffix=suffix) -> Path:
+                path = tmp / f"upload_{i}{suffix}"
+                if suffix == ".parquet":
+                    frame = pd.read_parquet(io.BytesIO(data))
+                    frame[f"copy_{i}"] = i
+                    frame.to_parquet(path, index=False)
+                else:
+                    frame = pd.read_csv(io.BytesIO(data), sep="\t")
+                    frame[f"copy_{i}"] = i
+                    frame.to_csv(path, sep="\t", index=False)
+                return path
+
+            up = upload_steps(browser, server.url, make_file, max(3, args.repeat // 2))
+            rows.append((f"{title}: upload -> summary shown", median(up), median(up) / floor))
+            server.stop()
+            shutil.rmtree(store) if store.is_relative_to(tmp) else None
+        browser.close()
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'step':<{width}}  median s  x floor")
+    for step, seconds, ratio in rows:
+        print(f"{step:<{width}}  {seconds:8.3f}  {ratio:7.2f}")
+
+
+if __name__ == "__main__":
+    main()
