@@ -191,6 +191,38 @@ def rankings_for(candidates: CandidateSet, measures, *, ties: str, seed: int | N
     return {m: rank(candidates, m, ties=ties, seed=seed) for m in measures}
 
 
+def measure_quality(candidates: CandidateSet) -> pd.DataFrame:
+    """Every measure's average precision and ROC AUC, best first: the order pages start from.
+
+    Returns
+    -------
+    DataFrame
+        ``measure, average_precision, auc``, sorted by average precision (descending; file order
+        among equals). Neither number depends on how ties are broken (both are taken at the end
+        of each tie group, :mod:`evalcore.roc`), so the order is the same for every tie policy.
+        Measures that cannot be scored (no TP, or no FP) get NaN and come last.
+
+    Notes
+    -----
+    Average precision is the mean of the n-best precisions at the ranks of the TPs: it weighs the
+    top of the ranking, where the n-best lists a paper shows live. On Krenn's PP-verb data the
+    order is G² (log.like), Fisher, t, X² with continuity correction, X², z, MI, frequency, Dice.
+    """
+    from .errors import ParameterError
+    from .roc import auc, average_precision
+
+    rows = []
+    for m in candidates.measures:
+        r = rank(candidates, m, ties="stable")
+        try:
+            rows.append((m, average_precision(r), auc(r)))
+        except ParameterError:  # no TP or no FP: nothing to order by
+            rows.append((m, np.nan, np.nan))
+    table = pd.DataFrame(rows, columns=["measure", "average_precision", "auc"])
+    return table.sort_values("average_precision", ascending=False, kind="stable", na_position="last",
+                             ignore_index=True)
+
+
 # ---------------------------------------------------------------- experiments with several samples
 
 @dataclass(frozen=True)
