@@ -60,7 +60,7 @@ with st.expander("How many n each test and correction calls significant"):
     st.dataframe(result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS))
     st.caption(NOTES)
 fig = figures.significance_figure(result.curve_a, result.curve_b, result.comparison, up_to=result.up_to,
-                                  alpha=1 - v.level, max_markers=None)
+                                  alpha=1 - v.level)
 st.plotly_chart(fig, key="significance_chart", theme=None)
 
 if v.n_at is None or not n_min <= v.n_at <= n_max:

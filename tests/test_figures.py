@@ -270,17 +270,33 @@ def _markers(fig: go.Figure):
     return _trace(fig, "significant (p < 0.05)")
 
 
+def rug_runs(fig: go.Figure) -> list[tuple[float, float]]:
+    """The bars of the rug "every significant n": (first - 0.5, last + 0.5) per run."""
+    x = np.asarray(_trace(fig, "every significant n (p < 0.05)").x, dtype=np.float64)
+    assert np.isnan(x[2::3]).all()
+    return list(zip(x[0::3], x[1::3]))
+
+
+def rug_covers(fig: go.Figure, n: np.ndarray) -> np.ndarray:
+    """Which of the tested `n` lie under a bar of the rug."""
+    covered = np.zeros(n.size, dtype=bool)
+    for lo, hi in rug_runs(fig):
+        covered |= (n > lo) & (n < hi)
+    return covered
+
+
 def test_significance_figure_marks_every_scattered_significant_n_at_a_million(big):
     """5,000 significant n scattered over 1,000,000 (a real comparison table, its
-    `significant` column replaced): every one is marked, and each line keeps ~2,000 vertices
-    plus the marked n."""
+    `significant` column replaced): with every triangle drawn (max_triangles=None) each one is
+    marked, each line keeps ~2,000 vertices plus the marked n, and the rug has a bar at each."""
     comparison = big["comparison"].copy()
     rng = np.random.default_rng(17)
     chosen = rng.choice(BIG, 5_000, replace=False)
     significant = np.zeros(BIG, dtype=bool)
     significant[chosen] = True
     comparison["significant"] = significant
-    fig = significance_figure(big["curves"]["G2"], big["curves"]["X2"], comparison, up_to=0, alpha=0.05)
+    fig = significance_figure(big["curves"]["G2"], big["curves"]["X2"], comparison, up_to=0, alpha=0.05,
+                              max_triangles=None)
     markers = _markers(fig)
     assert markers.marker.symbol == "triangle-up"
     expected_n = np.sort(comparison["n"].to_numpy()[chosen])
@@ -292,26 +308,30 @@ def test_significance_figure_marks_every_scattered_significant_n_at_a_million(bi
         assert len(line.x) <= 1000 + 5_000  # kept points and half the budget
         assert np.isin(expected_n, line.x).all()  # a vertex under every marker
     assert len(fig.layout.shapes) == 0  # up_to = 0: no vertical line
+    n = comparison["n"].to_numpy()
+    np.testing.assert_array_equal(rug_covers(fig, n), significant)  # every significant n, nothing else
 
 
 def test_significance_figure_on_a_real_million_point_comparison(big):
+    """Issue 10: hundreds of thousands of significant n. The triangles are thinned so that
+    neighbours stay at least 1/80 of the range apart (readable at any zoom), while the rug
+    marks every significant n exactly, run by run."""
     comparison = big["comparison"]
     significant = comparison["significant"].to_numpy()
     n = comparison["n"].to_numpy()
-    rows = np.flatnonzero(significant)
-    gap = np.diff(rows) > 1
-    run_ends = np.union1d(n[rows[np.r_[True, gap]]], n[rows[np.r_[gap, True]]])
-    assert rows.size > 2000  # so the markers are thinned inside runs
+    assert significant.sum() > 2000
     fig = significance_figure(big["curves"]["G2"], big["curves"]["X2"], comparison,
                               up_to=significant_up_to(comparison), alpha=0.05)
     marked = np.asarray(_markers(fig).x)
     assert np.isin(marked, n[significant]).all()  # only significant n
-    assert np.isin(run_ends, marked).all()  # no run lost or shortened
-    assert marked.size <= 2000 + run_ends.size
+    assert 0 < marked.size <= 80
+    assert (np.diff(marked) >= (n.max() - n.min()) / 80 / 2).all()  # no two triangles in one slice's reach
     for name in ("G2", "X2"):
-        assert np.isin(marked, _trace(fig, name).x).all()
+        assert np.isin(marked, _trace(fig, name).x).all()  # each triangle sits on a vertex
+    np.testing.assert_array_equal(rug_covers(fig, n), significant)
+    assert fig.data[-1].name == "significant (p < 0.05)"  # triangles on top of everything
     every = significance_figure(big["curves"]["G2"], big["curves"]["X2"], comparison, up_to=0, alpha=0.05,
-                                max_markers=None, show_bands=False)
+                                max_triangles=None, show_bands=False)
     np.testing.assert_array_equal(_markers(every).x, n[significant])
 
 
@@ -329,7 +349,9 @@ def test_significance_figure_bands_baseline_and_trace_order(small):
     assert not any("band" in t.name for t in plain.data)
     sparse = compare_rankings(small["rankings"]["G2"], small["rankings"]["X2"], np.arange(100, 2001, 50))
     on_top = significance_figure(a, b, sparse, up_to=0, alpha=0.05)
-    assert on_top.data[-1].name == "significant (p < 0.05)"  # few markers are drawn over the lines
+    assert on_top.data[-1].name == "significant (p < 0.05)"  # the triangles are drawn over the lines
+    np.testing.assert_array_equal(_markers(on_top).x, sparse["n"][sparse["significant"]])  # 39 n: all marked
+    np.testing.assert_array_equal(rug_covers(on_top, sparse["n"].to_numpy()), sparse["significant"])
 
 
 def test_significance_figure_vertical_line_at_up_to(small):
@@ -477,7 +499,9 @@ def test_figures_1_and_3_on_krenns_data_carry_the_papers_labels(krenn_tsv):
                                n_range=(100, 2000))
     assert fig3.layout.shapes[0].x0 == 1268
     assert fig3.layout.annotations[0].text == "significant up to n = 1,268"
-    assert np.isin(np.arange(100, 1269), _markers(fig3).x).all()
+    n = comparison["n"].to_numpy()
+    assert rug_runs(fig3)[0] == (99.5, 1268.5) and rug_covers(fig3, n)[n <= 1268].all()  # every n up to 1,268
+    assert np.isin(_markers(fig3).x, n[comparison["significant"]]).all() and len(_markers(fig3).x) <= 80
 
 
 # ------------------------------------------------------------------------------------------ export

@@ -24,7 +24,6 @@ from .style import (
     PALETTE,
     REFERENCE_GREY,
     MARKER_GREY,
-    SPARSE_MARKERS,
     X_TITLE,
     CURVE_COLUMNS,
     COMPARISON_COLUMNS,
@@ -233,21 +232,46 @@ def confidence_figure(curves: pd.DataFrame, *, baseline: float, level: float, me
 # Figure 3
 
 
-def _marker_rows(n: np.ndarray, significant: np.ndarray, max_markers: int | None) -> np.ndarray:
-    """Rows of the significant tests to mark: all of them, or, beyond `max_markers`, every
-    isolated one and both ends of every run of consecutive ones, the inside of runs thinned
-    to one row per 1/max_markers of the n range."""
+def _triangle_rows(n: np.ndarray, significant: np.ndarray, extent: tuple[float, float],
+                   max_triangles: int | None) -> np.ndarray:
+    """Rows of the significant tests that get a triangle: all of them, or, beyond `max_triangles`,
+    the first significant row in each of `max_triangles` equal slices of the plotted n range, so
+    that neighbouring triangles are at least a slice apart and each stays a readable triangle."""
     rows = np.flatnonzero(significant)
-    if max_markers is None or rows.size <= max_markers:
+    if max_triangles is None or rows.size <= max_triangles:
         return rows
+    lo, hi = extent
+    width = (hi - lo) / max_triangles if hi > lo else 1.0
+    bucket = np.floor((n[rows].astype(np.float64) - lo) / width).astype(np.int64)
+    return rows[np.r_[True, bucket[1:] != bucket[:-1]]]
+
+
+def _significant_runs(n: np.ndarray, significant: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """First and last n of every run of consecutive significant rows, and the number of tests in each."""
+    rows = np.flatnonzero(significant)
+    if rows.size == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
     gap = np.diff(rows) > 1
-    run_first = rows[np.r_[True, gap]]
-    run_last = rows[np.r_[gap, True]]
-    values = n[rows].astype(np.float64)
-    span = values[-1] - values[0]
-    bucket = np.floor((values - values[0]) / span * max_markers).astype(np.int64) if span > 0 else rows * 0
-    grid = rows[np.r_[True, bucket[1:] != bucket[:-1]]]
-    return np.unique(np.concatenate([run_first, run_last, grid]))
+    first_rows, last_rows = rows[np.r_[True, gap]], rows[np.r_[gap, True]]
+    return n[first_rows], n[last_rows], last_rows - first_rows + 1
+
+
+def _rug_trace(n: np.ndarray, significant: np.ndarray, alpha: float) -> go.Scatter:
+    """Every significant n as a strip along the x axis: one bar per run of consecutive significant tests."""
+    first, last, tests = _significant_runs(n, significant)
+    x = np.full(3 * first.size, np.nan)
+    x[0::3], x[1::3] = first - 0.5, last + 0.5
+    y = np.zeros(x.size, dtype=np.float32)
+    y[2::3] = np.nan
+    text = np.empty(x.size, dtype=object)
+    words = [f"n = {a:,}" if a == b else f"n = {a:,} to {b:,} ({k:,} tests)" for a, b, k in zip(first, last, tests)]
+    text[0::3], text[1::3], text[2::3] = words, words, ""
+    # a bar per run, and a tick at each end so that an isolated significant n shows at any zoom
+    return go.Scatter(x=x, y=y, mode="lines+markers", name=f"every significant n (p < {alpha:g})", legendrank=2001,
+                      line=dict(color=MARKER_GREY, width=7), connectgaps=False, text=text,
+                      marker=dict(symbol="line-ns-open", size=10, color=MARKER_GREY, line=dict(width=1.5)),
+                      hovertemplate="%{text}: significant<extra></extra>", cliponaxis=False)
 
 
 def _curve_of(curve: pd.DataFrame, what: str) -> tuple[str, pd.DataFrame]:
@@ -260,7 +284,7 @@ def _curve_of(curve: pd.DataFrame, what: str) -> tuple[str, pd.DataFrame]:
 
 
 def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison: pd.DataFrame, *,
-                        up_to: int, alpha: float, max_points: int = 2000, max_markers: int | None = 2000,
+                        up_to: int, alpha: float, max_points: int = 2000, max_triangles: int | None = 80,
                         show_bands: bool = True, markers_at: str = "curve", baseline: float | None = None,
                         n_range: tuple[int, int] | None = None, measure_styles: Mapping[str, int] | None = None,
                         title: str | None = None) -> go.Figure:
@@ -281,17 +305,17 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         The significance level of `comparison` (1 - confidence level); names the markers.
     max_points : int
         Vertices per line before markers are added (see :func:`downsample`).
-    max_markers : int or None
-        Markers beyond which runs of consecutive significant tests are thinned inside:
-        every isolated significant n and both ends of every run are always marked, so
-        no significant region is lost or changes its extent. None marks every one.
+    max_triangles : int or None
+        At most this many triangles: beyond it, one triangle per ``1/max_triangles`` of the
+        plotted n range (at the first significant n in it), so that triangles never merge into
+        a thick outline (80 leave about 10 pixels between neighbours in a figure 800 pixels
+        wide). Every significant n is still shown, by the rug along the x axis. None: a
+        triangle at every significant n.
     show_bands : bool
         Draw the confidence bands when the curves have them.
     markers_at : {"curve", "axis"}
-        "curve" (the paper): each marker sits on the better measure's curve at its n
-        (up to 150 markers are drawn over the lines; more, say a run of every n, under
-        them, as a grey halo that leaves the line visible); "axis": a row of markers
-        just above the x axis.
+        "curve" (the paper): each triangle sits on the better measure's curve at its n;
+        "axis": a row of triangles just above the x axis.
     baseline : float, optional
         Baseline precision; taken from the curves' ``baseline`` column when omitted.
     n_range, measure_styles, title
@@ -301,12 +325,14 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
     -------
     plotly.graph_objects.Figure
         Traces: for A and B the band (two traces, if shown); the lines of A and B, whose
-        vertices include every marked n; the baseline (if known); the markers
-        ("triangle-up", grey; on the better measure's curve, i.e. at ``max(tp_a, tp_b) / n``,
-        or at y = 0.5 % with ``markers_at="axis"``). More than 150 markers on the curve are
-        drawn before the lines (under them) instead. Markers carry the p-value as hover
-        text ("p = 3.2e-05"; below 1e-300 "p < 1e-300 (log10 p = -412.3)", from
-        ``log10_p``). The line at `up_to` is ``layout.shapes[0]``.
+        vertices include every n with a triangle; the baseline (if known); the rug "every
+        significant n" (a grey strip at y = 0, one bar from ``first - 0.5`` to ``last + 0.5``
+        for every run of consecutive significant tests, NaN between bars); the triangles
+        "significant (p < alpha)" ("triangle-up", grey; on the better measure's curve, i.e. at
+        ``max(tp_a, tp_b) / n``, or at y = 0.5 % with ``markers_at="axis"``), drawn last, on
+        top. Triangles carry the p-value as hover text ("p = 3.2e-05"; below 1e-300
+        "p < 1e-300 (log10 p = -412.3)", from ``log10_p``). The line at `up_to` is
+        ``layout.shapes[0]``.
 
     Notes
     -----
@@ -316,8 +342,8 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
     """
     _check_max_points(max_points)
     alpha = _check_alpha(alpha)
-    if max_markers is not None and (not isinstance(max_markers, (int, np.integer)) or max_markers < 1):
-        raise ParameterError(f"`max_markers` must be a positive whole number or None; got {max_markers!r}")
+    if max_triangles is not None and (not isinstance(max_triangles, (int, np.integer)) or max_triangles < 1):
+        raise ParameterError(f"`max_triangles` must be a positive whole number or None; got {max_triangles!r}")
     if markers_at not in ("curve", "axis"):
         raise ParameterError(f"`markers_at` must be 'curve' or 'axis'; got {markers_at!r}")
     if not isinstance(up_to, (int, np.integer)) or up_to < 0:
@@ -342,7 +368,9 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         raise ParameterError(f"`curve_a` and `curve_b` are both of measure {name_a!r}; compare two measures")
 
     n_cmp = comparison["n"].to_numpy()
-    rows = _marker_rows(n_cmp, comparison["significant"].to_numpy(dtype=bool), max_markers)
+    significant = comparison["significant"].to_numpy(dtype=bool)
+    extent = _x_extent((curve_a, curve_b), n_range)
+    rows = _triangle_rows(n_cmp, significant, extent, max_triangles)
     marked_n = n_cmp[rows]
 
     bands, lines = [], []
@@ -361,7 +389,6 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         lines.append(_line_trace(name, n[idx], y[idx], table["tp"].to_numpy()[idx], colour, dash))
     if baseline is None and "baseline" in curve_a.columns:
         baseline = float(curve_a["baseline"].iloc[0])
-    extent = _x_extent((curve_a, curve_b), n_range)
     if baseline is not None:
         lines.append(_baseline_trace(baseline, *extent))
 
@@ -370,14 +397,12 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
     marker_y = _percent(better_tp / marked_n) if markers_at == "curve" else np.full(rows.size, 0.5, np.float32)
     markers = go.Scatter(
         x=marked_n, y=marker_y, mode="markers", name=f"significant (p < {alpha:g})", legendrank=2000,
-        marker=dict(symbol="triangle-up", size=8 if markers_at == "curve" else 7, color=MARKER_GREY),
+        marker=dict(symbol="triangle-up", size=9 if markers_at == "curve" else 7, color=MARKER_GREY,
+                    line=dict(color="white", width=0.5)),
         text=_format_p(marked["p_value"].to_numpy(), marked["log10_p"].to_numpy()),
         hovertemplate="n = %{x:,}<br>%{text}<extra></extra>",
     )
-    # Sparse markers go on top of the lines; dense ones (a run of every n) underneath, where they
-    # make a grey halo that leaves the line visible.
-    on_top = markers_at == "axis" or rows.size <= SPARSE_MARKERS
-    fig = go.Figure(bands + (lines + [markers] if on_top else [markers] + lines))
+    fig = go.Figure(bands + lines + [_rug_trace(n_cmp, significant, alpha), markers])
     _layout(fig, title=title)
     if up_to > 0:
         fig.add_vline(x=int(up_to), line=dict(color="#444444", width=1), opacity=1, layer="above",

@@ -45,7 +45,6 @@ DASHES: tuple[str, ...] = (
 )
 REFERENCE_GREY = "#7F7F7F"  # baselines, thresholds
 MARKER_GREY = "#6E6E6E"  # the paper's grey triangles
-SPARSE_MARKERS = 150  # up to this many markers are drawn over the lines, more under them
 FONT = dict(family="Arial, Helvetica, sans-serif", size=14, color="#222222")
 X_TITLE = "n-best list size n"
 CURVE_COLUMNS = ("measure", "n", "tp", "precision")
