@@ -30,6 +30,7 @@ def test_histogram_is_a_density_with_the_model_curve(result):
     bars, model, mean = fig.data
     widths = np.asarray(bars.width, dtype=float)
     assert np.sum(np.asarray(bars.y) * widths) == pytest.approx(1.0)  # a density over percent
+    assert bars.marker.line.width >= 1 and bars.marker.line.color  # outlined bars (issue 10)
     assert np.asarray(bars.customdata).sum() == 80
     x, y = np.asarray(model.x, dtype=float), np.asarray(model.y, dtype=float)
     assert np.trapezoid(y, x) == pytest.approx(1.0, abs=0.01)  # the curve covers +-3 sd and more

@@ -51,7 +51,8 @@ def validation_histogram(result: Validation, *, title: str | None = None) -> go.
     density = counts / (counts.sum() * widths)
     fig = go.Figure(go.Bar(
         x=_percent((edges[:-1] + edges[1:]) / 2), y=density, width=widths, customdata=counts,
-        name=f"observed ({result.k} samples)", marker_color=PALETTE[0], opacity=0.55, marker_line_width=0,
+        name=f"observed ({result.k} samples)", marker_color=PALETTE[0], opacity=0.55,
+        marker_line=dict(color="#1F3B57", width=1),
         hovertemplate="%{customdata} samples<br>precision %{x:.1f}%<extra></extra>"))
     x = np.linspace(edges[0], edges[-1], 241)
     model = stats.norm.pdf(x, loc=pi, scale=sigma) / 100 if sigma > 0 else np.zeros_like(x)
