@@ -1,0 +1,44 @@
+"""Start-up (issue 10): the kernels are loaded before the first visitor, not by them."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_warm_loads_every_kernel_build():
+    code = ("from evalcore.warm import warm; warm(); from evalcore.stats import kernels as k; "
+            "print([len(f.signatures) for f in (k._fisher_serial, k._fisher_parallel, k._march_serial, "
+            "k._march_parallel)])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert all(count >= 1 for count in eval(done.stdout)), done.stdout  # every build has a compiled signature
+
+
+def test_the_launcher_warms_then_serves_the_app(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "EVALCORE_STORE": str(tmp_path / "store")}
+    proc = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.headless", "true", "--server.port",
+                             str(port), "--browser.gatherUsageStats", "false"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 120
+        while True:
+            try:
+                assert urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read() == b"ok"
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                assert time.time() < deadline, "the server did not answer within 120 s"
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert "imports and compiled kernels loaded in" in err
