@@ -92,7 +92,8 @@ def free_port() -> int:
 
 
 class Server:
-    """``streamlit run`` of a script on a free port, with its own dataset store."""
+    """``streamlit run`` of a script on a free port, with its own dataset store; the dashboard is started
+    as ``./dev run`` does, through ``python -m ui.serve`` (warmed before it accepts anyone)."""
 
     def __init__(self, script: Path, store: Path, cwd: Path = ROOT):
         self.port = free_port()
@@ -100,11 +101,13 @@ class Server:
         env = {**os.environ, "EVALCORE_STORE": str(store), "PYTHONUNBUFFERED": "1"}
         env.pop("EVALCORE_DEFAULT_DATASET", None)
         streamlit = Path(sys.executable).with_name("streamlit")
+        launcher = [sys.executable, "-m", "ui.serve"] if script == ROOT / "app.py" else [str(streamlit), "run",
+                                                                                        str(script)]
         self.proc = subprocess.Popen(
-            [str(streamlit), "run", str(script), "--server.headless", "true", "--server.port", str(self.port),
+            [*launcher, "--server.headless", "true", "--server.port", str(self.port),
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
             cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 60
+        deadline = time.time() + 120
         while time.time() < deadline:
             try:
                 urllib.request.urlopen(self.url + "/_stcore/health", timeout=1).read()
