@@ -1,4 +1,4 @@
-"""The command line: ``python -m evalcore curves|compare|accept|summary|validate|across|uir|simulate ...``.
+"""The command line: ``python -m evalcore curves|compare|accept|summary|validate|across|uir|simulate|report|reproduce``.
 
 Tables go to ``--out`` (or standard output) as CSV; notes (the seed of random tie
 breaking, excluded rows, non-finite scores) go to standard error; an input error is
@@ -30,6 +30,7 @@ from .ranking import TIE_POLICIES, Ranking, rank, resolve_seed
 from .samples import Cut, cuts_for, default_cut_n, require_samples
 from .simulate import simulate, to_tsv, write_tsv
 from .validate import validate
+from .report import commands as report_commands
 
 CURVE_CSV_COLUMNS = ["measure", "n", "tp", "fp", "precision", "recall", "lower", "upper"]
 
@@ -52,6 +53,7 @@ def _ranking_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed for --ties random (default: a fresh one, reported)")
     p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL", help="default 0.95")
     p.add_argument("--out", help="write the CSV here instead of standard output")
+    p.add_argument("--signature", nargs="?", const="-", metavar="FILE", help=report_commands.SIGNATURE_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--population", type=int, help="hypothetical candidates in the population (default 50 n)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="write the TSV here instead of standard output")
+    report_commands.add_parsers(sub, _data_arguments, _ranking_arguments)
     return parser
 
 
@@ -345,18 +348,24 @@ def _cmd_simulate(args) -> None:
 
 
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "accept": _cmd_accept, "summary": _cmd_summary,
-            "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir, "simulate": _cmd_simulate}
+            "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir, "simulate": _cmd_simulate,
+            **report_commands.COMMANDS,
+            "reproduce": lambda args: report_commands.cmd_reproduce(args, parser=build_parser(), commands=COMMANDS)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    code = None
     try:
         if hasattr(args, "confidence_level"):
             check_confidence_level(args.confidence_level)
-        COMMANDS[args.command](args)
+        if getattr(args, "signature", None) is not None and args.command in report_commands.TABLE_COMMANDS:
+            report_commands.run_signed(args, COMMANDS, build_parser())
+        else:
+            code = COMMANDS[args.command](args)
     except (EvalcoreError, OSError) as exc:
         where = getattr(args, "file", None) or ", ".join(getattr(args, "files", []) or [])
         message = str(exc) if isinstance(exc, EvalcoreError) else f"{where}: {exc.strerror or exc}"
         print(f"evalcore: error: {message}", file=sys.stderr)
         return 2
-    return 0
+    return int(code or 0)
