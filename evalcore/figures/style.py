@@ -474,7 +474,8 @@ def for_print(fig: go.Figure, *, width_cm: float = PRINT_WIDTH_CM, height_cm: fl
     index = {g: (measure_styles[g] if measure_styles and g in measure_styles else i) for i, g in enumerate(groups)}
     for trace in bands:
         i = index.get(trace.legendgroup, 0)
-        trace.update(showlegend=False, fillcolor=f"rgba(0,0,0,{0.10 if i % 2 == 0 else 0.18})")
+        grey = f"rgba(0,0,0,{0.10 if i % 2 == 0 else 0.18})"
+        trace.update(showlegend=False, fillcolor=grey, line=dict(color=grey, width=0))
     for trace in lines:
         if str(trace.name).startswith("baseline"):
             trace.update(line=dict(color=REFERENCE_GREY, dash="dot", width=1.0))

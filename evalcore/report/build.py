@@ -122,7 +122,8 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
     signature = report_signature(results, data_sha256, version)
     text = str(signature)
     version = signature.version
-    methods = methods_paragraph(results, shown, signature=text, version=version, data_sha256=data_sha256)
+    methods = methods_paragraph(results, shown, signature=text, version=version, data_sha256=data_sha256,
+                                figures=figures)
     tables = {"precision": precision_table(results, shown), "pairwise": pairwise_table(results, shown)}
     captions = figure_captions(results, shown)
     link = link or share_link(settings, data_sha256)

@@ -68,7 +68,7 @@ class Methods:
 
 
 def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = None, *, signature: str,
-                      version: str, data_sha256: str) -> Methods:
+                      version: str, data_sha256: str, figures: bool = True) -> Methods:
     """The methods paragraph of a report.
 
     Parameters
@@ -82,6 +82,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
         The evalcore version.
     data_sha256 : str
         SHA-256 of the data file (its first 16 digits are named in the text).
+    figures : bool
+        Whether the report has its figures (else the text refers to none).
 
     Returns
     -------
@@ -115,16 +117,24 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
     parts.append(TIE_PHRASES[s.ties](s))
     parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " with " + level_text(s.level)
                  + " " + INTERVAL_PHRASES[s.interval](s) + " confidence intervals.")
-    family = (", applied to the tests of " + table_ref("pairwise") + " and, separately, to those of "
-              + figure_ref("significance")) if s.correction != "none" else sym("", "")
+    every_n = "at every n from " + plain(number(lo)) + " to " + plain(number(hi))
+    if s.correction == "none":
+        family = sym("", "")
+    elif figures:
+        family = (", applied to the tests of " + table_ref("pairwise") + " and, separately, to those of "
+                  + figure_ref("significance"))
+    else:
+        family = ", applied to the tests of " + table_ref("pairwise") + " and, separately, to those " + every_n
+    where = (figure_ref("significance") + ", ") if figures else sym("", "")
     parts.append("Two n-best lists of the same size are compared with " + TEST_PHRASES[s.test](s) + " at "
                  + alpha_text(s.alpha) + ", " + CORRECTION_PHRASES[s.correction](s) + family
                  + ": every pair of measures at these n (" + table_ref("pairwise") + ", "
-                 + plain(number(results.n_tests)) + " tests) and " + name[a] + " against " + name[b]
-                 + " at every n from " + plain(number(lo)) + " to " + plain(number(hi)) + " ("
-                 + figure_ref("significance") + ", " + plain(number(results.n_figure_tests)) + " tests).")
-    parts.append(figure_ref("precision") + " shows the precision of every measure and " + figure_ref("confidence")
-                 + " the confidence intervals of " + name[a] + " and " + name[b] + " over the same range.")
+                 + plain(number(results.n_tests)) + " tests) and " + name[a] + " against " + name[b] + " "
+                 + every_n + " (" + where + plain(number(results.n_figure_tests)) + " tests).")
+    if figures:
+        parts.append(figure_ref("precision") + " shows the precision of every measure and "
+                     + figure_ref("confidence") + " the confidence intervals of " + name[a] + " and " + name[b]
+                     + " over the same range.")
     parts.append("All numbers were computed with evalcore " + plain(version) + " from the data file with SHA-256 "
                  + sym(f"`{data_sha256[:16]}…`", rf"\texttt{{{data_sha256[:16]}}}\dots{{}}")
                  + "; the report's signature (file signature.txt) names every setting and lets "
