@@ -126,7 +126,8 @@ def _pairs_table(rankings, settings: ReportSettings, sizes: np.ndarray,
 
 
 def report_results(candidates: CandidateSet, settings: ReportSettings, *,
-                   effects: Sequence[tuple[str, EffectFunction]] = PAIR_EFFECTS) -> ReportResults:
+                   effects: Sequence[tuple[str, EffectFunction]] = PAIR_EFFECTS, rankings: Mapping | None = None,
+                   curves: pd.DataFrame | None = None, figure: PairResult | None = None) -> ReportResults:
     """Compute a report's numbers: precision with intervals, pairwise tests, Figure 3's tests.
 
     Parameters
@@ -136,6 +137,10 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     settings : ReportSettings
     effects : sequence of (name, function)
         Effect sizes added to the pairs table (:data:`PAIR_EFFECTS` by default).
+    rankings, curves, figure : optional
+        Parts already computed for exactly these settings (the dashboard's caches): the rankings of the
+        measures (:func:`evalcore.analysis.rankings_for`), their curves at every n of the range
+        (:func:`evalcore.analysis.curves`) and the pair's :func:`evalcore.analysis.pair_comparison`.
 
     Returns
     -------
@@ -150,20 +155,24 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     pairwise table as one family and, separately, the tests of Figure 3 at every n of the range.
     """
     check_candidates(candidates, settings)
-    rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
+    if rankings is None:
+        rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
     sizes = np.array(settings.sizes, dtype=np.int64)
     precision = pd.concat([precision_curve(rankings[m], sizes, confidence_level=settings.level,
                                            interval=settings.interval) for m in settings.measures],
                           ignore_index=True)
     precision["measure"] = precision["measure"].astype(str)
     lo, hi = settings.n_range
-    every_n = np.arange(lo, hi + 1)
-    curves = pd.concat([precision_curve(rankings[m], every_n, confidence_level=settings.level,
-                                        interval=settings.interval) for m in settings.measures], ignore_index=True)
+    if curves is None:
+        every_n = np.arange(lo, hi + 1)
+        curves = pd.concat([precision_curve(rankings[m], every_n, confidence_level=settings.level,
+                                            interval=settings.interval) for m in settings.measures],
+                           ignore_index=True)
     a, b = settings.pair
-    figure = pair_comparison(rankings[a], rankings[b], (lo, hi), confidence_level=settings.level,
-                             interval=settings.interval, test=settings.test, correction=settings.correction,
-                             resamples=settings.resamples, seed=settings.seed or 0)
+    if figure is None:
+        figure = pair_comparison(rankings[a], rankings[b], (lo, hi), confidence_level=settings.level,
+                                 interval=settings.interval, test=settings.test, correction=settings.correction,
+                                 resamples=settings.resamples, seed=settings.seed or 0)
     return ReportResults(settings=settings, n_candidates=candidates.n_candidates, n_tp=candidates.n_tp,
                          excluded_unlabelled=candidates.excluded_unlabelled,
                          precision=precision[list(PRECISION_COLUMNS)], pairs=_pairs_table(rankings, settings, sizes,
