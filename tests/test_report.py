@@ -112,7 +112,7 @@ def test_print_figure_3_draws_grey_triangles_and_distinct_line_styles(report):
     assert triangles[0].marker.color == "#6E6E6E"
     # every n where Fisher's test is significant lies in a marked run: both ends of each run are drawn
     marked = set(np.asarray(triangles[0].x).tolist())
-    sig = report.results.figure.comparison
+    sig = report.results.comparison
     n, flag = sig["n"].to_numpy(), sig["significant"].to_numpy()
     starts = n[flag & ~np.r_[False, flag[:-1]]]
     ends = n[flag & ~np.r_[flag[1:], False]]
@@ -340,3 +340,17 @@ def test_tables_leave_room_for_effect_sizes(krenn):
     column = Column(plain("Δ precision"), lambda row, c: plain(f"{row['difference']:+.3f}"))
     table = pairwise_table(results, NAMES, columns=PAIR_COLUMNS + (column,))
     assert table.rows[0][-1].md == f"{(42 - 38) / 100:+.3f}" and "Δ precision" in table.markdown()
+
+
+@pytest.mark.parametrize("test, correction", [("fisher", "none"), ("mcnemar", "holm"), ("chi2", "bh")])
+def test_figure_3_numbers_equal_the_significance_pages(krenn, test, correction):
+    """The report's Figure 3 tests are the Significance page's (evalcore.analysis.pair_comparison)."""
+    from evalcore.analysis import pair_comparison
+
+    settings = replace(SETTINGS, test=test, correction=correction)
+    results = report_results(krenn, settings)
+    page = pair_comparison(rank(krenn, "log.like", ties="stable"), rank(krenn, "chisq", ties="stable"), (100, 2000),
+                           test=test, correction=correction)
+    for column in ("n", "p_value", "p_adjusted", "significant"):
+        np.testing.assert_array_equal(results.comparison[column].to_numpy(), page.comparison[column].to_numpy())
+    assert (results.up_to, results.n_significant) == (page.up_to, page.n_significant)

@@ -5,8 +5,8 @@ The report covers the view's analysis of one candidate set (the pooled samples, 
 Precision page's measures (the first four by default) with the compared pair added, the pair of the
 Significance page for Figures 2 and 3, the view's n range (tables at both ends and 1, 5, 10, 50, ... between
 them), ties and seed, test, correction, level and interval. The settings come from the view
-(:func:`report_settings`), the numbers from the pages' own caches, so the sidebar's signature costs next to
-nothing once a page has drawn its figure.
+(:func:`report_settings`); the signature needs only the tables' numbers and Figure 3's tests, on the pages' cached
+rankings (the figures' curves are computed when the ZIP is built).
 
 Downloads: PNG, SVG and HTML carry the signature inside (a PNG text chunk, an SVG ``<desc>``, an HTML
 ``<meta>``). A CSV does not: a comment line would break ``pandas.read_csv`` and every spreadsheet's default
@@ -25,7 +25,6 @@ from evalcore.figures import style as figures
 from evalcore.report import ReportSettings, build_report, default_sizes, report_results
 from evalcore.report.build import report_signature
 from evalcore.report.embed import embed_signature, sidecar_name
-from evalcore.report.settings import RESAMPLING_TESTS
 from evalcore.report.signature import file_sha256
 from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings, default_n_range
 from ui import cached, common
@@ -73,17 +72,10 @@ def report_settings(v: ViewSettings, candidates) -> ReportSettings:
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...")
 def results(role_key: tuple, settings: ReportSettings, seed):
-    """The report's numbers, from the pages' caches (``seed`` is the view's, as the pages pass it)."""
-    a, b = settings.pair
+    """The report's numbers (tables and Figure 3's tests; the figures' curves only when the ZIP is built), on the
+    pages' cached rankings (``seed`` is the view's, as the pages pass it)."""
     rankings = cached.rankings(role_key, settings.measures, settings.ties, seed)
-    curves = cached.curves(role_key, settings.measures, settings.ties, seed, settings.level, settings.interval, 1.0,
-                           settings.n_range)
-    figure = None  # a resampling test's cached entry replays the page's progress bar: computed here instead
-    if settings.test not in RESAMPLING_TESTS:
-        figure = cached.pair(role_key, a, b, settings.ties, seed, settings.n_range, settings.level,
-                             settings.interval, settings.test, settings.correction, settings.resamples)
-    return report_results(cached.candidates_for(*role_key), settings, rankings=rankings, curves=curves,
-                          figure=figure)
+    return report_results(cached.candidates_for(*role_key), settings, rankings=rankings)
 
 
 def current() -> tuple[CurrentReport | None, str]:

@@ -12,13 +12,15 @@ from dataclasses import asdict, dataclass
 from typing import Mapping
 from urllib.parse import urlencode
 
+import pandas as pd
+
 from ..candidates import CandidateSet
 from ..viewstate import ViewSettings, to_query
 from .embed import embed_signature
 from .figures import FIGURES, FORMATS, figure_captions, render, report_figures
 from .latex import report_document
 from .methods import Methods, methods_paragraph
-from .results import ReportResults, numbers_json, report_numbers, report_results, results_digest
+from .results import ReportResults, numbers_json, report_curves, report_numbers, report_results, results_digest
 from .settings import ReportSettings, display_names
 from .signature import Signature, evalcore_version
 from .tables import pairwise_table, precision_table
@@ -91,7 +93,8 @@ class Report:
 
 def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha256: str,
                  names: Mapping[str, str] | None = None, link: str | None = None, figures: bool = True,
-                 version: str | None = None, results: ReportResults | None = None) -> Report:
+                 version: str | None = None, results: ReportResults | None = None,
+                 curves: pd.DataFrame | None = None) -> Report:
     """Build every file of a report.
 
     Parameters
@@ -112,6 +115,8 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
         The evalcore version to sign with (the installed one by default).
     results : ReportResults, optional
         Already computed results for these settings (the dashboard caches them).
+    curves : DataFrame, optional
+        The figures' curves (:func:`evalcore.report.results.report_curves`), if already computed.
 
     Returns
     -------
@@ -138,8 +143,9 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
     files["figures/captions.md"] = "".join(f"**Figure {i}.** {captions[name].md}\n\n"
                                            for i, name in enumerate(FIGURES, start=1)).encode()
     if figures:
+        curves = report_curves(results) if curves is None else curves
         drawn = {f"figures/{look}/{name}": (fig, look) for look in LOOKS
-                 for name, fig in report_figures(results, shown, look=look).items()}
+                 for name, fig in report_figures(results, shown, look=look, curves=curves).items()}
         for path, data in render(drawn, formats=FORMATS).items():
             files[path] = embed_signature(data, path.rsplit(".", 1)[1], text)
     figure_files = {name: f"figures/print/{name}.pdf" for name in FIGURES} if figures else {}

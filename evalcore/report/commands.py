@@ -213,10 +213,9 @@ def cmd_report(args: argparse.Namespace) -> None:
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
                           link=share_link(settings, sha, args.link_base))
     Path(out).write_bytes(report.zip_bytes())
-    figure3 = report.results.figure
+    r = report.results
     print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "
-          f"significant at {figure3.n_significant} of {len(figure3.comparison)} n, at every n up to {figure3.up_to}",
-          file=sys.stderr)
+          f"significant at {r.n_significant} of {r.n_figure_tests} n, at every n up to {r.up_to}", file=sys.stderr)
     if args.signature is not None:
         _emit_signature(report.signature, args.signature)
 

@@ -12,13 +12,14 @@ import asyncio
 import threading
 from typing import Mapping, Sequence
 
+import pandas as pd
 import plotly.graph_objects as go
 
 from ..errors import EvalcoreError
 from ..figures import paper
 from ..figures.style import PRINT_DPI, for_print
 from .phrases import CORRECTION_NAMES, INTERVAL_NAMES, TEST_NAMES, alpha_text, level_text
-from .results import ReportResults
+from .results import ReportResults, report_curves
 from .text import Rich, number, plain
 
 __all__ = ["FIGURES", "FORMATS", "report_figures", "figure_captions", "render", "SCREEN_SIZE"]
@@ -35,8 +36,8 @@ def _named(table, names: Mapping[str, str]):
     return out
 
 
-def report_figures(results: ReportResults, names: Mapping[str, str] | None = None, *,
-                   look: str = "screen") -> dict[str, go.Figure]:
+def report_figures(results: ReportResults, names: Mapping[str, str] | None = None, *, look: str = "screen",
+                   curves: pd.DataFrame | None = None) -> dict[str, go.Figure]:
     """Figures 1-3 of a report: precision of every measure, the pair's confidence bands, the pair's test.
 
     Parameters
@@ -47,6 +48,8 @@ def report_figures(results: ReportResults, names: Mapping[str, str] | None = Non
     look : {"screen", "print"}
         The dashboard's look, or :func:`evalcore.figures.style.for_print` (8.5 cm wide, greyscale,
         Figure 3 with about 40 grey triangles).
+    curves : DataFrame, optional
+        :func:`evalcore.report.results.report_curves` of these results, if already computed.
 
     Returns
     -------
@@ -58,9 +61,8 @@ def report_figures(results: ReportResults, names: Mapping[str, str] | None = Non
     s = results.settings
     shown = {m: (names or {}).get(m, m) for m in s.measures}
     styles = {shown[m]: i for i, m in enumerate(s.measures)}
-    curves = _named(results.curves, shown)
+    curves = _named(report_curves(results) if curves is None else curves, shown)
     pair = [shown[m] for m in s.pair]
-    figure = results.figure
     figs = {
         "precision": paper.precision_figure(curves, baseline=results.baseline, n_range=s.n_range,
                                             measure_styles=styles),
@@ -68,8 +70,9 @@ def report_figures(results: ReportResults, names: Mapping[str, str] | None = Non
                                               level=s.level, method_label=INTERVAL_NAMES[s.interval],
                                               n_range=s.n_range, measure_styles=styles),
         "significance": paper.significance_figure(
-            _named(figure.curve_a, shown), _named(figure.curve_b, shown), figure.comparison, up_to=figure.up_to,
-            alpha=s.alpha, max_markers=None if look == "screen" else PRINT_MAX_MARKERS, measure_styles=styles),
+            curves[curves["measure"] == pair[0]], curves[curves["measure"] == pair[1]], results.comparison,
+            up_to=results.up_to, alpha=s.alpha, max_markers=None if look == "screen" else PRINT_MAX_MARKERS,
+            measure_styles=styles),
     }
     if look == "print":
         figs = {k: for_print(f, measure_styles=styles) for k, f in figs.items()}
@@ -86,7 +89,7 @@ def figure_captions(results: ReportResults, names: Mapping[str, str] | None = No
     correction = plain(CORRECTION_NAMES[s.correction])
     if s.correction != "none":
         correction = correction + plain(f" over the {number(results.n_figure_tests)} tested n")
-    up_to = results.figure.up_to
+    up_to = results.up_to
     line = (plain(f"; the vertical line: every n from {lo} up to {number(up_to)} differs significantly")
             if up_to else plain(""))
     return {

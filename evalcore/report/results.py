@@ -1,8 +1,9 @@
 """The numbers of a report, computed once from a candidate set and :class:`ReportSettings`.
 
 Everything here is a call into the core (:mod:`evalcore.curves`, :mod:`evalcore.stats.pairtests`,
-:func:`evalcore.analysis.pair_comparison`), so a report's tables hold exactly the numbers the dashboard
-and the command line show for the same settings.
+:mod:`evalcore.stats.multitest`), so a report's tables hold exactly the numbers the dashboard and the command
+line show for the same settings. Only what the tables, the text and the signature need is computed here; the
+figures' curves at every n come from :func:`report_curves` when they are drawn.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..analysis import PairResult, pair_comparison, rankings_for
+from ..analysis import curves, rankings_for
+from ..compare import significant_up_to
 from ..candidates import CandidateSet
 from ..curves import precision_curve
 from ..errors import ColumnError, ParameterError
@@ -23,8 +25,8 @@ from ..stats.pairtests import pair_test
 from .settings import ReportSettings
 from .signature import numbers_digest
 
-__all__ = ["ReportResults", "report_results", "report_numbers", "PAIR_EFFECTS", "PRECISION_COLUMNS",
-           "PAIR_COLUMNS_BASE", "check_candidates"]
+__all__ = ["ReportResults", "report_results", "report_curves", "report_numbers", "pair_comparison_table",
+           "PAIR_EFFECTS", "PRECISION_COLUMNS", "PAIR_COLUMNS_BASE", "check_candidates"]
 
 PRECISION_COLUMNS = ("measure", "n", "tp", "fp", "precision", "lower", "upper")
 PAIR_COLUMNS_BASE = ("a", "b", "n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "log10_p",
@@ -39,7 +41,7 @@ EffectFunction = Callable[[pd.DataFrame, float], pd.DataFrame]
 PAIR_EFFECTS: tuple[tuple[str, EffectFunction], ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ReportResults:
     """The numbers of one report.
 
@@ -56,11 +58,12 @@ class ReportResults:
         fp_d2, p_value, log10_p`` (:func:`evalcore.stats.pairtests.pair_test`), ``p_adjusted`` (the
         correction over every row of this table), ``significant`` (``p_adjusted < 1 - level``), then the
         columns of any effect sizes (:data:`PAIR_EFFECTS`).
-    curves : DataFrame
-        Every measure at every n of the range, with intervals: the data of Figures 1 and 2.
-    figure : PairResult
-        The pair's test at every n of the range (Figure 3), corrected over those n
-        (:func:`evalcore.analysis.pair_comparison`).
+    comparison : DataFrame
+        The pair's test at every n of the range (Figure 3): the columns of
+        :func:`evalcore.stats.pairtests.pair_test`, ``p_adjusted`` (the correction over these n) and
+        ``significant``, as :func:`evalcore.analysis.pair_comparison` computes them.
+    rankings : mapping of str to Ranking
+        The measures' rankings, for the figures' curves (:func:`report_curves`).
     """
 
     settings: ReportSettings
@@ -69,8 +72,8 @@ class ReportResults:
     excluded_unlabelled: int
     precision: pd.DataFrame
     pairs: pd.DataFrame
-    curves: pd.DataFrame
-    figure: PairResult
+    comparison: pd.DataFrame
+    rankings: Mapping
 
     @property
     def baseline(self) -> float:
@@ -84,7 +87,16 @@ class ReportResults:
     @property
     def n_figure_tests(self) -> int:
         """Tests behind Figure 3 (every n of the range): the family of its correction."""
-        return len(self.figure.comparison)
+        return len(self.comparison)
+
+    @property
+    def up_to(self) -> int:
+        """Largest n up to which the pair differs significantly at every tested n (Figure 3's line)."""
+        return significant_up_to(self.comparison)
+
+    @property
+    def n_significant(self) -> int:
+        return int(self.comparison["significant"].sum())
 
 
 def check_candidates(candidates: CandidateSet, settings: ReportSettings) -> None:
@@ -107,12 +119,11 @@ def check_candidates(candidates: CandidateSet, settings: ReportSettings) -> None
 
 def _pairs_table(rankings, settings: ReportSettings, sizes: np.ndarray,
                  effects: Sequence[tuple[str, EffectFunction]]) -> pd.DataFrame:
-    tables = []
-    for a, b in settings.pairs:
-        table = pair_test(rankings[a], rankings[b], sizes, settings.test, confidence_level=settings.level,
-                          resamples=settings.resamples, seed=settings.seed or 0)
-        tables.append(table.assign(a=a, b=b))
+    tables = [pair_test(rankings[a], rankings[b], sizes, settings.test, confidence_level=settings.level,
+                        resamples=settings.resamples, seed=settings.seed or 0) for a, b in settings.pairs]
     pairs = pd.concat(tables, ignore_index=True)
+    pairs["a"] = np.repeat([a for a, _ in settings.pairs], sizes.size)
+    pairs["b"] = np.repeat([b for _, b in settings.pairs], sizes.size)
     pairs["p_adjusted"] = adjust_pvalues(pairs["p_value"].to_numpy(float), settings.correction)
     pairs["significant"] = pairs["p_adjusted"] < settings.alpha
     pairs = pairs[list(PAIR_COLUMNS_BASE)]
@@ -125,9 +136,24 @@ def _pairs_table(rankings, settings: ReportSettings, sizes: np.ndarray,
     return pairs
 
 
+def pair_comparison_table(rankings: Mapping, settings: ReportSettings) -> pd.DataFrame:
+    """Figure 3's numbers: the settings' test of the pair at every n of the range, corrected over those n.
+
+    The same computation as :func:`evalcore.analysis.pair_comparison` (its ``comparison``), without the
+    other tests and curves that the dashboard's page shows beside it.
+    """
+    a, b = settings.pair
+    lo, hi = settings.n_range
+    comparison = pair_test(rankings[a], rankings[b], np.arange(lo, hi + 1), settings.test,
+                           confidence_level=settings.level, resamples=settings.resamples, seed=settings.seed or 0)
+    comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), settings.correction)
+    comparison["significant"] = comparison["p_adjusted"] < settings.alpha
+    return comparison
+
+
 def report_results(candidates: CandidateSet, settings: ReportSettings, *,
                    effects: Sequence[tuple[str, EffectFunction]] = PAIR_EFFECTS, rankings: Mapping | None = None,
-                   curves: pd.DataFrame | None = None, figure: PairResult | None = None) -> ReportResults:
+                   comparison: pd.DataFrame | None = None) -> ReportResults:
     """Compute a report's numbers: precision with intervals, pairwise tests, Figure 3's tests.
 
     Parameters
@@ -137,10 +163,10 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     settings : ReportSettings
     effects : sequence of (name, function)
         Effect sizes added to the pairs table (:data:`PAIR_EFFECTS` by default).
-    rankings, curves, figure : optional
+    rankings, comparison : optional
         Parts already computed for exactly these settings (the dashboard's caches): the rankings of the
-        measures (:func:`evalcore.analysis.rankings_for`), their curves at every n of the range
-        (:func:`evalcore.analysis.curves`) and the pair's :func:`evalcore.analysis.pair_comparison`.
+        measures (:func:`evalcore.analysis.rankings_for`) and Figure 3's :func:`pair_comparison_table`
+        (or :func:`evalcore.analysis.pair_comparison`'s ``comparison``).
 
     Returns
     -------
@@ -157,36 +183,36 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     check_candidates(candidates, settings)
     if rankings is None:
         rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
+    rankings = {m: rankings[m] for m in settings.measures}
     sizes = np.array(settings.sizes, dtype=np.int64)
     precision = pd.concat([precision_curve(rankings[m], sizes, confidence_level=settings.level,
                                            interval=settings.interval) for m in settings.measures],
                           ignore_index=True)
     precision["measure"] = precision["measure"].astype(str)
-    lo, hi = settings.n_range
-    if curves is None:
-        every_n = np.arange(lo, hi + 1)
-        curves = pd.concat([precision_curve(rankings[m], every_n, confidence_level=settings.level,
-                                            interval=settings.interval) for m in settings.measures],
-                           ignore_index=True)
-    a, b = settings.pair
-    if figure is None:
-        figure = pair_comparison(rankings[a], rankings[b], (lo, hi), confidence_level=settings.level,
-                                 interval=settings.interval, test=settings.test, correction=settings.correction,
-                                 resamples=settings.resamples, seed=settings.seed or 0)
+    if comparison is None:
+        comparison = pair_comparison_table(rankings, settings)
     return ReportResults(settings=settings, n_candidates=candidates.n_candidates, n_tp=candidates.n_tp,
                          excluded_unlabelled=candidates.excluded_unlabelled,
-                         precision=precision[list(PRECISION_COLUMNS)], pairs=_pairs_table(rankings, settings, sizes,
-                                                                                         effects),
-                         curves=curves, figure=figure)
+                         precision=precision[list(PRECISION_COLUMNS)],
+                         pairs=_pairs_table(rankings, settings, sizes, effects), comparison=comparison,
+                         rankings=rankings)
+
+
+def report_curves(results: ReportResults) -> pd.DataFrame:
+    """Every measure at every n of the range with its interval: the data of Figures 1-3
+    (:func:`evalcore.analysis.curves`)."""
+    s = results.settings
+    lo, hi = s.n_range
+    return curves(results.rankings, range(lo, hi + 1), confidence_level=s.level, interval=s.interval)
 
 
 def figure_summary(results: ReportResults) -> dict:
     """Figure 3 in numbers: the pair, the tested range, how many n are significant, and up to which n all are."""
-    comparison = results.figure.comparison
+    comparison = results.comparison
     a, b = results.settings.pair
     return {"a": a, "b": b, "first_n": int(comparison["n"].iloc[0]), "last_n": int(comparison["n"].iloc[-1]),
-            "tested": int(len(comparison)), "significant": results.figure.n_significant,
-            "significant_up_to": results.figure.up_to}
+            "tested": int(len(comparison)), "significant": results.n_significant,
+            "significant_up_to": results.up_to}
 
 
 def report_numbers(results: ReportResults) -> dict[str, object]:
