@@ -139,7 +139,7 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
     files["references.bib"] = methods.bibtex().encode()
     for name, table in tables.items():
         files[f"tables/{name}.md"] = table.markdown().encode()
-        files[f"tables/{name}.tex"] = table.latex().encode()
+        files[f"tables/{name}.tex"] = (f"% evalcore signature: {text}\n" + table.latex()).encode()
     files["figures/captions.md"] = "".join(f"**Figure {i}.** {captions[name].md}\n\n"
                                            for i, name in enumerate(FIGURES, start=1)).encode()
     if figures:

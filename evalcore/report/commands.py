@@ -30,7 +30,7 @@ from ..stats.intervals import INTERVAL_METHODS
 from ..stats.multitest import CORRECTIONS
 from ..stats.pairtests import PAIR_TESTS
 from ..viewstate import default_n_range
-from .build import build_report
+from .build import build_report, share_link
 from .results import report_results, results_digest
 from .settings import ReportSettings, default_sizes, parse_names, settings_from_signature
 from .signature import Signature, compare_signatures, evalcore_version, file_sha256, numbers_digest, parse_signature
@@ -208,7 +208,6 @@ def cmd_report(args: argparse.Namespace) -> None:
     settings, candidates = _report_settings(args)
     names = parse_names(args.name)
     out = args.out or "report.zip"
-    from .build import share_link
     sha = file_sha256(args.file)
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
                           link=share_link(settings, sha, args.link_base))
