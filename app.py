@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import cached, common
+from ui import cached, common, report
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
 
@@ -43,3 +43,4 @@ finally:  # the URL and the link must show what the page shows
         st.markdown("**Link to this view**")
         st.code(common.share_link(), language=None, wrap_lines=True)
         st.caption("Copy it (icon at the right) to show a colleague exactly this page, data and settings.")
+        report.sidebar()

@@ -1,4 +1,4 @@
-"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate ...``.
+"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate|report|reproduce``.
 
 Tables go to ``--out`` (or standard output) as CSV, or as Parquet or TSV when ``--out``
 ends in ``.parquet`` or ``.tsv``; numbers are written exactly (shortest round-trip form),
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import names
 from .errors import EvalcoreError, ParameterError
+from .report import parsers as report_parsers
 
 if TYPE_CHECKING:  # the numerical modules are imported by the command that needs them
     import pandas as pd
@@ -47,6 +48,7 @@ def _ranking_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL", help="default 0.95")
     p.add_argument("--out", help="write the table here instead of standard output (CSV; Parquet or TSV when "
                                  "the name ends in .parquet or .tsv)")
+    p.add_argument("--signature", nargs="?", const="-", metavar="FILE", help=report_parsers.SIGNATURE_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -124,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--population", type=int, help="hypothetical candidates in the population (default 50 n)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="write the TSV here instead of standard output")
+    report_parsers.add_parsers(sub, _data_arguments, _ranking_arguments)
     return parser
 
 
@@ -433,22 +436,40 @@ def _cmd_simulate(args) -> None:
     _note(f"{args.k} samples, {len(data):,} candidates, {data['is_tp'].mean():.2%} TPs, seed {args.seed}")
 
 
+def _cmd_report(args) -> int | None:
+    from .report import commands as report_commands
+
+    return report_commands.cmd_report(args)
+
+
+def _cmd_reproduce(args) -> int:
+    from .report import commands as report_commands
+
+    return report_commands.cmd_reproduce(args, parser=build_parser(), commands=COMMANDS)
+
+
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
             "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
-            "simulate": _cmd_simulate}
+            "simulate": _cmd_simulate, "report": _cmd_report, "reproduce": _cmd_reproduce}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    code = None
     try:
         if hasattr(args, "confidence_level"):
             from .stats.intervals import check_confidence_level
 
             check_confidence_level(args.confidence_level)
-        COMMANDS[args.command](args)
+        if getattr(args, "signature", None) is not None and args.command in report_parsers.TABLE_COMMANDS:
+            from .report import commands as report_commands
+
+            report_commands.run_signed(args, COMMANDS, build_parser())
+        else:
+            code = COMMANDS[args.command](args)
     except (EvalcoreError, OSError) as exc:
         where = getattr(args, "file", None) or ", ".join(getattr(args, "files", []) or [])
         message = str(exc) if isinstance(exc, EvalcoreError) else f"{where}: {exc.strerror or exc}"
         print(f"evalcore: error: {message}", file=sys.stderr)
         return 2
-    return 0
+    return int(code or 0)

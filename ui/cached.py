@@ -98,10 +98,16 @@ def pair(role_key: tuple, a: str, b: str, ties: str, seed, n_range: tuple, level
 
 
 def downloads(fig, table, stem: str) -> None:
-    """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV.
+    """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with the current
+    view's signature (drawn by ui/report.py; without a signature, as below).
 
     Images are rendered only when clicked (deferred data), since that takes a second.
     """
+    from ui import report  # ui/report.py builds on this module
+
+    if report.current()[0] is not None:
+        report.downloads(fig, table, stem)
+        return
     cols = st.columns(4)
     cols[0].download_button("Figure as PNG", data=lambda: figures.export(fig, "png"), file_name=f"{stem}.png",
                             mime="image/png", on_click="ignore", key=f"dl_png_{stem}")

@@ -269,6 +269,7 @@ def _rug_trace(n: np.ndarray, significant: np.ndarray, alpha: float) -> go.Scatt
     text[0::3], text[1::3], text[2::3] = words, words, ""
     # a bar per run, and a tick at each end so that an isolated significant n shows at any zoom
     return go.Scatter(x=x, y=y, mode="lines+markers", name=f"every significant n (p < {alpha:g})", legendrank=2001,
+                      meta="rug",
                       line=dict(color=MARKER_GREY, width=7), connectgaps=False, text=text,
                       marker=dict(symbol="line-ns-open", size=10, color=MARKER_GREY, line=dict(width=1.5)),
                       hovertemplate="%{text}: significant<extra></extra>", cliponaxis=False)
@@ -407,7 +408,7 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
     if up_to > 0:
         fig.add_vline(x=int(up_to), line=dict(color="#444444", width=1), opacity=1, layer="above",
                       annotation=dict(text=f"significant up to n = {int(up_to):,}", font=dict(size=12),
-                                      bgcolor="rgba(255,255,255,0.8)"),
+                                      bgcolor="rgba(255,255,255,0.8)", yshift=10),  # above the rug
                       annotation_position="bottom right")
     fig.update_xaxes(title_text=X_TITLE)
     fig.update_yaxes(title_text="precision (%)", rangemode="tozero")

@@ -18,7 +18,8 @@ from plotly.subplots import make_subplots
 
 from ..errors import ColumnError, EvalcoreError, ParameterError
 
-__all__ = ["PALETTE", "DASHES", "style", "downsample", "export", "EXPORT_FORMATS"]
+__all__ = ["PALETTE", "DASHES", "style", "downsample", "export", "EXPORT_FORMATS", "for_print", "print_style",
+           "print_size", "PRINT_WIDTH_CM", "PRINT_DPI", "PRINT_TEMPLATE"]
 
 # Okabe & Ito (2008) "Color Universal Design", its eight colours, yellow moved last (it is faint on
 # white), plus "wine" and "olive" from Paul Tol's colour-blind-safe "muted" scheme.
@@ -370,3 +371,136 @@ def export(fig: go.Figure, fmt: str, *, width: int = 900, height: int | None = N
         raise EvalcoreError(f"{fmt.upper()} export needs the kaleido package and Chrome or Chromium "
                             f"(pip install kaleido; apt-get install chromium); HTML export works without. "
                             f"Kaleido said: {error}") from error
+
+
+# ---------------------------------------------------------------------------------------------
+# print style: one column of a two-column paper
+
+PRINT_WIDTH_CM = 8.5  # one column of a two-column paper (ACL, ACM, IEEE, Springer LNCS are 8.0-8.6 cm)
+CSS_PX_PER_CM = 96 / 2.54  # figures are laid out in CSS pixels, 96 per inch; the PDF page has the same size
+PRINT_DPI = 600  # PNG resolution for line art
+PRINT_FONT = dict(family="Helvetica, Arial, sans-serif", size=11, color="#000000")  # 11 px = 8.25 pt
+# Black and dark grey alternate; dashes and open markers tell the measures apart without colour.
+PRINT_GREYS: tuple[str, ...] = ("#000000", "#505050")
+PRINT_SYMBOLS: tuple[str, ...] = (
+    "circle-open", "square-open", "diamond-open", "x-thin-open", "triangle-down-open", "cross-thin-open",
+    "star-open", "hexagon-open", "asterisk-open", "pentagon-open",
+)  # never "triangle-up": in Figure 3 the grey triangles mark significant differences
+PRINT_MARKERS_PER_LINE = 7
+_PRINT_AXIS = dict(showline=True, linecolor="#000000", linewidth=0.8, ticks="outside", tickcolor="#000000",
+                   ticklen=3, tickwidth=0.8, zeroline=False, showgrid=False, mirror=False,
+                   title=dict(standoff=4, font=dict(size=11)), tickfont=dict(size=10))
+PRINT_TEMPLATE = go.layout.Template(layout=dict(
+    plot_bgcolor="white", paper_bgcolor="white", xaxis=_PRINT_AXIS, yaxis=_PRINT_AXIS,
+    colorway=list(PRINT_GREYS)))
+
+
+def print_style(i: int) -> tuple[str, str, str]:
+    """Grey, dash and marker symbol of the i-th measure in print.
+
+    Parameters
+    ----------
+    i : int
+        Position of the measure (0 for the first), as for :func:`style`.
+
+    Returns
+    -------
+    (str, str, str)
+        A grey from :data:`PRINT_GREYS`, the dash of :func:`style` ``(i)`` and an open marker from
+        :data:`PRINT_SYMBOLS`: every pair of measures differs in dash and marker, so the figure reads the
+        same in greyscale.
+
+    Examples
+    --------
+    >>> print_style(0), print_style(1)
+    (('#000000', 'solid', 'circle-open'), ('#505050', 'dash', 'square-open'))
+    """
+    _, dash = style(i)
+    return PRINT_GREYS[i % len(PRINT_GREYS)], dash, PRINT_SYMBOLS[i % len(PRINT_SYMBOLS)]
+
+
+def print_size(width_cm: float = PRINT_WIDTH_CM, height_cm: float | None = None) -> tuple[int, int]:
+    """Width and height in CSS pixels of a print figure (height 4/5 of the width by default)."""
+    width_cm = float(width_cm)
+    if not 3.0 <= width_cm <= 40.0:
+        raise ParameterError(f"`width_cm` must be a figure width in cm between 3 and 40, e.g. 8.5; got {width_cm!r}")
+    height_cm = 0.8 * width_cm if height_cm is None else float(height_cm)
+    if not 2.0 <= height_cm <= 40.0:
+        raise ParameterError(f"`height_cm` must be between 2 and 40 cm; got {height_cm!r}")
+    return round(width_cm * CSS_PX_PER_CM), round(height_cm * CSS_PX_PER_CM)
+
+
+def _is_band(trace) -> bool:
+    return getattr(trace, "fill", None) == "tonexty" or (trace.line is not None and trace.line.width == 0)
+
+
+def for_print(fig: go.Figure, *, width_cm: float = PRINT_WIDTH_CM, height_cm: float | None = None,
+              measure_styles: Mapping[str, int] | None = None) -> go.Figure:
+    """A copy of a figure of this package in the print style: greyscale, 8.5 cm wide, readable at that size.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        From :func:`evalcore.figures.paper.precision_figure`, :func:`~evalcore.figures.paper.confidence_figure`
+        or :func:`~evalcore.figures.paper.significance_figure` (line traces named and grouped by measure).
+    width_cm, height_cm : float
+        Size on paper; the height defaults to 4/5 of the width.
+    measure_styles : mapping of str to int, optional
+        Style index per measure (as for the figure functions); order of appearance by default.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        ``layout.width`` and ``layout.height`` in CSS pixels (321 x 257 at 8.5 cm), fonts of 7.5-8.25 pt at
+        that size, no title, the legend in rows above the plot. Each measure's line gets :func:`print_style`: a grey, a dash and an open marker
+        drawn at about seven points along it (``marker.maxdisplayed``), which the legend repeats; confidence
+        bands become light grey without legend entries (the caption explains them); the baseline is a dotted
+        grey line; significance markers stay grey triangles (Evert 2004, Figure 3) and are drawn on top, above
+        the grey strip along the x axis that marks every significant n.
+    """
+    width, height = print_size(width_cm, height_cm)
+    out = go.Figure(fig)
+    lines, bands, markers, rugs, other = [], [], [], [], []
+    for trace in out.data:
+        if trace.type != "scatter":
+            other.append(trace)
+        elif trace.meta == "rug":  # significance_figure's strip of every significant n: stays a grey strip
+            rugs.append(trace)
+        elif trace.mode == "markers":
+            markers.append(trace)
+        elif _is_band(trace):
+            bands.append(trace)
+        else:
+            lines.append(trace)
+    groups = list(dict.fromkeys(t.legendgroup for t in lines + bands if t.legendgroup))
+    index = {g: (measure_styles[g] if measure_styles and g in measure_styles else i) for i, g in enumerate(groups)}
+    for trace in bands:
+        i = index.get(trace.legendgroup, 0)
+        grey = f"rgba(0,0,0,{0.10 if i % 2 == 0 else 0.18})"
+        trace.update(showlegend=False, fillcolor=grey, line=dict(color=grey, width=0))
+    for trace in lines:
+        if str(trace.name).startswith("baseline"):
+            trace.update(line=dict(color=REFERENCE_GREY, dash="dot", width=1.0))
+            continue
+        grey, dash, symbol = print_style(index.get(trace.legendgroup, 0))
+        trace.update(mode="lines+markers", line=dict(color=grey, dash=dash, width=1.2),
+                     marker=dict(symbol=symbol, size=5, color=grey, line=dict(width=1, color=grey),
+                                 maxdisplayed=PRINT_MARKERS_PER_LINE))
+    for trace in markers:
+        trace.update(marker=dict(symbol="triangle-up", size=6, color=MARKER_GREY, line=dict(width=0)))
+    for trace in rugs:
+        trace.update(line=dict(color=MARKER_GREY, width=4), marker=dict(size=6, color=MARKER_GREY, line=dict(width=1)))
+    out.data = tuple(other + bands + lines + rugs + markers)
+    out.update_layout(
+        template=PRINT_TEMPLATE, font=PRINT_FONT, width=width, height=height, title=None,
+        margin=dict(l=44, r=8, t=4, b=34),
+        legend=dict(orientation="h", x=0.0, y=1.01, xanchor="left", yanchor="bottom", bgcolor="rgba(0,0,0,0)",
+                    borderwidth=0, font=dict(size=10), tracegroupgap=0, itemwidth=30, entrywidthmode="pixels"),
+    )
+    out.update_xaxes(**_PRINT_AXIS)
+    out.update_yaxes(**_PRINT_AXIS)
+    for annotation in out.layout.annotations:  # e.g. "significant up to n = 1,268": left of its line, inside
+        annotation.update(font=dict(size=10), xanchor="right", bgcolor="rgba(255,255,255,0.8)")
+    for shape in out.layout.shapes:
+        shape.update(line=dict(color="#000000", width=0.8))
+    return out

@@ -1,0 +1,177 @@
+"""The works a report can cite: one BibTeX entry per key, and the references list of ``methods.md``.
+
+:data:`BIBLIOGRAPHY` is the table; :func:`bibtex` writes ``references.bib`` for exactly the keys a
+methods paragraph cites (:func:`evalcore.report.methods.methods_paragraph` returns them), and
+:func:`reference_list` the same works as a Markdown list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ParameterError
+
+__all__ = ["BibEntry", "BIBLIOGRAPHY", "bibtex", "reference_list", "cite_text"]
+
+
+@dataclass(frozen=True)
+class BibEntry:
+    """One work: its BibTeX type and fields, an author-year label and a formatted reference."""
+
+    key: str
+    kind: str
+    fields: tuple[tuple[str, str], ...]
+    label: str            # "Evert 2004": how the text names it
+    reference: str        # one formatted line for a Markdown references list
+
+    def bibtex(self) -> str:
+        width = max(len(name) for name, _ in self.fields)
+        body = ",\n".join(f"  {name:<{width}} = {{{value}}}" for name, value in self.fields)
+        return f"@{self.kind}{{{self.key},\n{body}\n}}\n"
+
+
+def _entry(key: str, kind: str, label: str, reference: str, **fields: str) -> BibEntry:
+    return BibEntry(key, kind, tuple(fields.items()), label, reference)
+
+
+BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
+    _entry("evert2004", "inproceedings", "Evert 2004",
+           "Evert, S. (2004). Significance tests for the evaluation of ranking methods. In *Proceedings of the 20th "
+           "International Conference on Computational Linguistics (COLING 2004)*, pages 945–951, Geneva, Switzerland.",
+           author="Evert, Stefan", title="Significance Tests for the Evaluation of Ranking Methods",
+           booktitle="Proceedings of the 20th International Conference on Computational Linguistics (COLING 2004)",
+           pages="945--951", address="Geneva, Switzerland", year="2004", url="https://aclanthology.org/C04-1136"),
+    _entry("evert2005", "article", "Evert & Krenn 2005",
+           "Evert, S. and Krenn, B. (2005). Using small random samples for the manual evaluation of statistical "
+           "association measures. *Computer Speech & Language* 19(4), 450–466.",
+           author="Evert, Stefan and Krenn, Brigitte",
+           title="Using Small Random Samples for the Manual Evaluation of Statistical Association Measures",
+           journal="Computer Speech \\& Language", volume="19", number="4", pages="450--466", year="2005"),
+    _entry("fisher1922", "article", "Fisher 1922",
+           "Fisher, R. A. (1922). On the interpretation of χ² from contingency tables, and the calculation of P. "
+           "*Journal of the Royal Statistical Society* 85(1), 87–94.",
+           author="Fisher, Ronald A.",
+           title="On the Interpretation of $\\chi^2$ from Contingency Tables, and the Calculation of {P}",
+           journal="Journal of the Royal Statistical Society", volume="85", number="1", pages="87--94",
+           year="1922"),
+    _entry("clopper1934", "article", "Clopper & Pearson 1934",
+           "Clopper, C. J. and Pearson, E. S. (1934). The use of confidence or fiducial limits illustrated in the "
+           "case of the binomial. *Biometrika* 26(4), 404–413.",
+           author="Clopper, C. J. and Pearson, E. S.",
+           title="The Use of Confidence or Fiducial Limits Illustrated in the Case of the Binomial",
+           journal="Biometrika", volume="26", number="4", pages="404--413", year="1934"),
+    _entry("wilson1927", "article", "Wilson 1927",
+           "Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference. *Journal "
+           "of the American Statistical Association* 22(158), 209–212.",
+           author="Wilson, Edwin B.",
+           title="Probable Inference, the Law of Succession, and Statistical Inference",
+           journal="Journal of the American Statistical Association", volume="22", number="158",
+           pages="209--212", year="1927"),
+    _entry("newcombe1998", "article", "Newcombe 1998",
+           "Newcombe, R. G. (1998). Two-sided confidence intervals for the single proportion: comparison of seven "
+           "methods. *Statistics in Medicine* 17(8), 857–872.",
+           author="Newcombe, Robert G.",
+           title="Two-Sided Confidence Intervals for the Single Proportion: Comparison of Seven Methods",
+           journal="Statistics in Medicine", volume="17", number="8", pages="857--872", year="1998"),
+    _entry("agresti1998", "article", "Agresti & Coull 1998",
+           "Agresti, A. and Coull, B. A. (1998). Approximate is better than \"exact\" for interval estimation of "
+           "binomial proportions. *The American Statistician* 52(2), 119–126.",
+           author="Agresti, Alan and Coull, Brent A.",
+           title="Approximate Is Better than ``Exact'' for Interval Estimation of Binomial Proportions",
+           journal="The American Statistician", volume="52", number="2", pages="119--126", year="1998"),
+    _entry("brown2001", "article", "Brown, Cai & DasGupta 2001",
+           "Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval estimation for a binomial proportion. "
+           "*Statistical Science* 16(2), 101–133.",
+           author="Brown, Lawrence D. and Cai, T. Tony and DasGupta, Anirban",
+           title="Interval Estimation for a Binomial Proportion", journal="Statistical Science", volume="16",
+           number="2", pages="101--133", year="2001"),
+    _entry("holm1979", "article", "Holm 1979",
+           "Holm, S. (1979). A simple sequentially rejective multiple test procedure. *Scandinavian Journal of "
+           "Statistics* 6(2), 65–70.",
+           author="Holm, Sture", title="A Simple Sequentially Rejective Multiple Test Procedure",
+           journal="Scandinavian Journal of Statistics", volume="6", number="2", pages="65--70", year="1979"),
+    _entry("benjamini1995", "article", "Benjamini & Hochberg 1995",
+           "Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate: a practical and powerful "
+           "approach to multiple testing. *Journal of the Royal Statistical Society, Series B* 57(1), 289–300.",
+           author="Benjamini, Yoav and Hochberg, Yosef",
+           title="Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing",
+           journal="Journal of the Royal Statistical Society, Series B (Methodological)", volume="57",
+           number="1", pages="289--300", year="1995"),
+    _entry("mcnemar1947", "article", "McNemar 1947",
+           "McNemar, Q. (1947). Note on the sampling error of the difference between correlated proportions or "
+           "percentages. *Psychometrika* 12(2), 153–157.",
+           author="McNemar, Quinn",
+           title="Note on the Sampling Error of the Difference between Correlated Proportions or Percentages",
+           journal="Psychometrika", volume="12", number="2", pages="153--157", year="1947"),
+    _entry("pearson1900", "article", "Pearson 1900",
+           "Pearson, K. (1900). On the criterion that a given system of deviations from the probable in the case "
+           "of a correlated system of variables is such that it can be reasonably supposed to have arisen from "
+           "random sampling. *Philosophical Magazine, Series 5* 50(302), 157–175.",
+           author="Pearson, Karl",
+           title="On the Criterion that a Given System of Deviations from the Probable in the Case of a Correlated "
+                 "System of Variables is Such that it Can Be Reasonably Supposed to Have Arisen from Random "
+                 "Sampling",
+           journal="The London, Edinburgh, and Dublin Philosophical Magazine and Journal of Science, Series 5",
+           volume="50", number="302", pages="157--175", year="1900"),
+    _entry("krenn2000", "book", "Krenn 2000",
+           "Krenn, B. (2000). *The Usual Suspects: Data-Oriented Models for the Identification and Representation "
+           "of Lexical Collocations*. Volume 7 of Saarbrücken Dissertations in Computational Linguistics and "
+           "Language Technology. DFKI & Universität des Saarlandes, Saarbrücken.",
+           author="Krenn, Brigitte",
+           title="The Usual Suspects: Data-Oriented Models for the Identification and Representation of Lexical "
+                 "Collocations",
+           series="Saarbr{\\\"u}cken Dissertations in Computational Linguistics and Language Technology",
+           volume="7", publisher="DFKI \\& Universit{\\\"a}t des Saarlandes", address="Saarbr{\\\"u}cken, Germany",
+           year="2000"),
+    _entry("yeh2000", "inproceedings", "Yeh 2000",
+           "Yeh, A. (2000). More accurate tests for the statistical significance of result differences. In "
+           "*Proceedings of the 18th International Conference on Computational Linguistics (COLING 2000)*, "
+           "pages 947–953, Saarbrücken, Germany.",
+           author="Yeh, Alexander",
+           title="More Accurate Tests for the Statistical Significance of Result Differences",
+           booktitle="Proceedings of the 18th International Conference on Computational Linguistics (COLING 2000)",
+           pages="947--953", address="Saarbr{\\\"u}cken, Germany", year="2000"),
+    _entry("bergkirkpatrick2012", "inproceedings", "Berg-Kirkpatrick et al. 2012",
+           "Berg-Kirkpatrick, T., Burkett, D. and Klein, D. (2012). An empirical investigation of statistical "
+           "significance in NLP. In *Proceedings of the 2012 Joint Conference on Empirical Methods in Natural "
+           "Language Processing and Computational Natural Language Learning (EMNLP-CoNLL)*, pages 995–1005, "
+           "Jeju Island, Korea.",
+           author="Berg-Kirkpatrick, Taylor and Burkett, David and Klein, Dan",
+           title="An Empirical Investigation of Statistical Significance in {NLP}",
+           booktitle="Proceedings of the 2012 Joint Conference on Empirical Methods in Natural Language Processing "
+                     "and Computational Natural Language Learning",
+           pages="995--1005", address="Jeju Island, Korea", year="2012"),
+    _entry("delong1988", "article", "DeLong et al. 1988",
+           "DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas under two or more "
+           "correlated receiver operating characteristic curves: a nonparametric approach. *Biometrics* 44(3), "
+           "837–845.",
+           author="DeLong, Elizabeth R. and DeLong, David M. and Clarke-Pearson, Daniel L.",
+           title="Comparing the Areas under Two or More Correlated Receiver Operating Characteristic Curves: "
+                 "A Nonparametric Approach",
+           journal="Biometrics", volume="44", number="3", pages="837--845", year="1988"),
+)}
+
+
+def _entries(keys) -> list[BibEntry]:
+    keys = list(dict.fromkeys(keys))
+    unknown = [k for k in keys if k not in BIBLIOGRAPHY]
+    if unknown:
+        raise ParameterError(f"no bibliography entry for {', '.join(map(repr, unknown))}; the known keys are "
+                             f"{', '.join(BIBLIOGRAPHY)}")
+    return [BIBLIOGRAPHY[k] for k in keys]
+
+
+def bibtex(keys) -> str:
+    """``references.bib``: the BibTeX entries of exactly ``keys`` (each once, in the order given)."""
+    return "\n".join(e.bibtex() for e in _entries(keys))
+
+
+def reference_list(keys) -> str:
+    """The works of ``keys`` as a Markdown list, sorted by their labels (as a references section)."""
+    entries = sorted(_entries(keys), key=lambda e: e.reference)
+    return "\n".join(f"- {e.reference} [{e.key}]" for e in entries) + ("\n" if entries else "")
+
+
+def cite_text(keys) -> str:
+    """Author-year text for citation keys: ``Fisher 1922; Evert 2004``."""
+    return "; ".join(e.label for e in _entries(keys))

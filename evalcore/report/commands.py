@@ -1,0 +1,291 @@
+"""The command line's report, signatures and reproduction: ``evalcore report``, ``evalcore reproduce`` and the
+``--signature`` option of the commands that write a table.
+
+A command's signature (:func:`command_signature`) names the evalcore version, the SHA-256 of every data file,
+each option that decides the numbers (under the option's name, ``--confidence-level`` as ``level``,
+``--correction`` as ``corr``) and a digest of the table the command wrote (:func:`csv_digest`).
+``reproduce`` turns a signature back into the same command (:func:`argv_from_signature`), runs it on the
+data file, and compares the digests; for a report it rebuilds :class:`ReportSettings` and recomputes the
+report's numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from contextlib import redirect_stderr
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import pandas as pd
+
+from ..candidates import CandidateSet
+from ..errors import ParameterError
+from ..io import load_candidates
+from ..nspec import parse_n_spec
+from ..ranking import resolve_seed
+from ..stats.intervals import INTERVAL_METHODS
+from ..stats.multitest import CORRECTIONS
+from ..stats.pairtests import PAIR_TESTS
+from ..viewstate import default_n_range
+from .build import build_report, share_link
+from .results import report_results, results_digest
+from .settings import ReportSettings, default_sizes, parse_names, settings_from_signature
+from .signature import Signature, compare_signatures, evalcore_version, file_sha256, numbers_digest, parse_signature
+from .parsers import SIGNATURE_HELP, TABLE_COMMANDS, add_parsers
+
+__all__ = ["add_parsers", "COMMANDS", "TABLE_COMMANDS", "run_signed", "command_signature", "argv_from_signature", "csv_digest",
+           "load_report_candidates", "reproduce", "Reproduction", "SIGNATURE_HELP"]
+
+# Options that never decide a number, so a signature leaves them out.
+_NOT_SIGNED = {"command", "file", "files", "out", "signature", "per_sample", "help"}
+# Signature keys of options whose own name is long or unclear; the others use the option's name.
+_KEYS = {"confidence_level": "level", "correction": "corr", "lower_is_better": "lower", "measure": "measures",
+         "exclude_unlabelled": "unlabelled", "beta": "betas"}
+# Always named, even at their default, because they are what a reader looks for first.
+_ALWAYS = {"label", "measures", "ties", "seed", "test", "alternative", "corr", "level", "n", "interval", "kind",
+           "cut"}
+# Options whose value is a comma-separated list (written as the signature's list items).
+_COMMA_LISTS = {"n", "gamma"}
+
+
+def _key(action: argparse.Action) -> str:
+    return _KEYS.get(action.dest, action.dest.replace("_", "-"))
+
+
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._actions:  # argparse keeps its subcommands here; there is no public accessor
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    raise ParameterError(f"the command line has no command {command!r}; a signature names one of its commands")
+
+
+def _signed_actions(parser: argparse.ArgumentParser, command: str) -> list[argparse.Action]:
+    sub = _subparser(parser, command)
+    return [a for a in sub._actions if a.option_strings and a.dest not in _NOT_SIGNED]
+
+
+def _items(action: argparse.Action, value) -> tuple[str, ...]:
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    if value is True:
+        return ("yes",)
+    if action.dest in _COMMA_LISTS:
+        return tuple(v.strip() for v in str(value).split(",") if v.strip())
+    return (str(value),)
+
+
+def data_files(args) -> list[str]:
+    return [args.file] if getattr(args, "file", None) and not getattr(args, "files", None) else list(args.files)
+
+
+def command_signature(parser: argparse.ArgumentParser, args: argparse.Namespace, digest: str,
+                      version: str | None = None) -> Signature:
+    """The signature of a command-line run: its options that decide numbers, the data, the table's digest."""
+    fields = []
+    for action in _signed_actions(parser, args.command):
+        value = getattr(args, action.dest)
+        key = _key(action)
+        if value is None or value is False or value == []:
+            continue
+        if key not in _ALWAYS and value == action.default:
+            continue
+        fields.append((key, _items(action, value)))
+    return Signature(version=version or evalcore_version(), command=args.command,
+                     data=tuple(file_sha256(f) for f in data_files(args)), settings=tuple(fields), numbers=digest)
+
+
+def argv_from_signature(parser: argparse.ArgumentParser, signature: Signature, files: Sequence[str]) -> list[str]:
+    """The command line that a command's signature describes, on the given data files."""
+    actions = {_key(a): a for a in _signed_actions(parser, signature.command)}
+    argv = [signature.command, *map(str, files)]
+    for key, items in signature.settings:
+        if key not in actions:
+            raise ParameterError(f"this evalcore's {signature.command!r} has no option for the signature's {key!r} "
+                                 f"(a signature from another version?)")
+        action = actions[key]
+        option = action.option_strings[-1]
+        if isinstance(action, argparse._AppendAction):
+            for item in items:
+                argv += [option, item]
+        elif isinstance(action, argparse._StoreTrueAction):
+            argv.append(option)
+        else:
+            argv += [option, ",".join(items)]
+    return argv
+
+
+def csv_digest(csv_text: str) -> str:
+    """The digest of a table as the command wrote it (read back, so numbers are compared, not their spelling)."""
+    if not csv_text.strip():
+        return numbers_digest({"table": []})
+    return numbers_digest({"table": pd.read_csv(io.StringIO(csv_text))})
+
+
+def _capture(command: Callable, args: argparse.Namespace) -> str:
+    """Run a command with its table written into a string (its notes still go to standard error)."""
+    buffer = io.StringIO()
+    args.out = buffer
+    command(args)
+    return buffer.getvalue()
+
+
+def _emit_signature(signature: Signature, target: str) -> None:
+    text = str(signature)
+    if target == "-":
+        print(f"evalcore: signature: {text}", file=sys.stderr)
+    else:
+        Path(target).write_text(text + "\n", encoding="utf-8")
+        print(f"evalcore: signature written to {target}", file=sys.stderr)
+
+
+def run_signed(args: argparse.Namespace, commands: Mapping[str, Callable], parser: argparse.ArgumentParser) -> None:
+    """Run a table-writing command and sign its result (``--signature``)."""
+    if getattr(args, "ties", None) == "random" and args.seed is None:  # the signature must name the seed
+        args.seed = resolve_seed("random", None)
+    out = args.out
+    text = _capture(commands[args.command], args)
+    args.out = out
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    _emit_signature(command_signature(parser, args, csv_digest(text)), args.signature)
+
+
+# ------------------------------------------------------------------------------------------------ report
+
+def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
+    """Read a data file as a report's settings say: label, measures, directions, excluded rows, sample."""
+    candidates = load_candidates(path, label=settings.label, scores=list(settings.measures),
+                                 lower_is_better=settings.lower, exclude_unlabelled=settings.exclude_unlabelled,
+                                 encoding=settings.encoding, sheet=settings.sheet,
+                                 sample=settings.sample_column or False)
+    if settings.sample is not None:
+        candidates = candidates.subset(candidates.sample_mask(settings.sample),
+                                       source=f"{candidates.source}, sample {settings.sample}")
+    return candidates
+
+
+def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, CandidateSet]:
+    probe = load_candidates(args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
+                            exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
+                            sample=args.sample_column or False)
+    if args.sample is not None:
+        probe = probe.subset(probe.sample_mask(args.sample), source=f"{probe.source}, sample {args.sample}")
+    n = probe.n_candidates
+    sizes = parse_n_spec(args.n, n) if args.n else None
+    if args.range:
+        try:
+            lo, hi = (int(v) for v in args.range.split(":"))
+        except ValueError:
+            raise ParameterError(f"--range {args.range!r}: give FIRST:LAST, e.g. 100:2000") from None
+    elif sizes is not None:
+        lo, hi = int(sizes[0]), int(sizes[-1])
+    else:
+        lo, hi = default_n_range(n)
+    if sizes is None:
+        sizes = default_sizes((lo, hi))
+    seed = resolve_seed("random", args.seed) if (args.ties == "random" or args.test in ("bootstrap", "randomization")) \
+        else None
+    if args.ties == "random":
+        print(f"evalcore: ties broken at random with seed {seed} (pass --seed {seed} to repeat)", file=sys.stderr)
+    settings = ReportSettings(
+        measures=probe.measures, label=probe.label_column, sizes=tuple(int(v) for v in sizes), n_range=(lo, hi),
+        pair=tuple(args.pair) if args.pair else None, lower=tuple(args.lower_is_better),
+        exclude_unlabelled=args.exclude_unlabelled, sample_column=args.sample_column, sample=args.sample,
+        encoding=args.encoding, sheet=args.sheet, ties=args.ties, seed=seed, test=args.test,
+        correction=args.correction, level=args.confidence_level, interval=args.interval, resamples=args.resamples)
+    return settings, probe
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    settings, candidates = _report_settings(args)
+    names = parse_names(args.name)
+    out = args.out or "report.zip"
+    sha = file_sha256(args.file)
+    report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
+                          link=share_link(settings, sha, args.link_base))
+    Path(out).write_bytes(report.zip_bytes())
+    r = report.results
+    print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "
+          f"significant at {r.n_significant} of {r.n_figure_tests} n, at every n up to {r.up_to}", file=sys.stderr)
+    if args.signature is not None:
+        _emit_signature(report.signature, args.signature)
+
+
+# --------------------------------------------------------------------------------------------- reproduce
+
+@dataclass(frozen=True)
+class Reproduction:
+    """What reproducing a signature found: whether data and numbers match, and the recomputed signature."""
+
+    signature: Signature
+    recomputed: Signature | None
+    data_match: bool
+    numbers_match: bool
+    messages: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.data_match and self.numbers_match
+
+
+def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.ArgumentParser,
+              commands: Mapping[str, Callable]) -> Reproduction:
+    """Recompute the numbers a signature stands for from the data files, and compare.
+
+    The data must be the same files (their SHA-256 must match the signature's); a different evalcore
+    version is named, and the numbers are recomputed all the same.
+    """
+    messages = []
+    version = evalcore_version()
+    if signature.version != version:
+        messages.append(f"the signature was made by evalcore {signature.version}; this is evalcore {version}, "
+                        "so small differences may come from changes between the versions")
+    if len(files) != len(signature.data):
+        raise ParameterError(f"the signature names {len(signature.data)} data file(s); got {len(files)}: "
+                             f"{', '.join(map(str, files))}")
+    hashes = [file_sha256(f) for f in files]
+    bad = [(f, h, w) for f, h, w in zip(files, hashes, signature.data) if h != w]
+    for f, h, w in bad:
+        messages.append(f"data: {f} has SHA-256 {h[:16]}…, the signature names {w[:16]}…: not the same data")
+    if bad:
+        return Reproduction(signature, None, False, False, tuple(messages))
+    if signature.command == "report":
+        settings = settings_from_signature(signature.settings)
+        with redirect_stderr(io.StringIO()):
+            results = report_results(load_report_candidates(files[0], settings), settings)
+        digest = results_digest(results)
+    else:
+        args = parser.parse_args(argv_from_signature(parser, signature, files))
+        with redirect_stderr(io.StringIO()):
+            digest = csv_digest(_capture(commands[signature.command], args))
+    recomputed = Signature(version, signature.command, tuple(hashes), signature.settings, digest)
+    match = digest == signature.numbers
+    messages.append(f"numbers: {'match' if match else 'DO NOT match'} (signature {signature.numbers}, "
+                    f"recomputed {digest})")
+    return Reproduction(signature, recomputed, True, match, tuple(messages))
+
+
+def cmd_reproduce(args: argparse.Namespace, *, parser: argparse.ArgumentParser,
+                  commands: Mapping[str, Callable]) -> int:
+    signature = parse_signature(args.signature_text)
+    if signature.numbers is None:
+        raise ParameterError("the signature has no 'numbers' field, so there is nothing to compare; copy the whole "
+                             "signature")
+    result = reproduce(signature, args.files, parser=parser, commands=commands)
+    for message in result.messages:
+        print(message)
+    if result.recomputed is not None:
+        print(f"recomputed: {result.recomputed}")
+        differences = [d for d in compare_signatures(signature, result.recomputed) if d.key not in ("numbers",)]
+        for d in differences:
+            print(f"  differs in {d.key}: {d.first} -> {d.second}")
+    print("reproduced" if result.ok else "NOT reproduced")
+    return 0 if result.ok else 1
+
+
+COMMANDS = {"report": cmd_report}

@@ -1,0 +1,49 @@
+"""The command line's ``report`` and ``reproduce`` parsers and the ``--signature`` option.
+
+Light on purpose (no numerical imports), so that ``evalcore --help`` answers at once; the
+commands themselves are in :mod:`.commands`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import names
+
+SIGNATURE_HELP = ("print the result's signature (version, data SHA-256, settings, digest of the numbers) to "
+                  "standard error, or write it to FILE")
+# The commands whose table --signature signs (the report signs itself).
+TABLE_COMMANDS = ("curves", "compare", "accept", "validate", "across", "uir")
+
+
+def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> None:
+    """Add ``report`` and ``reproduce`` to the command line's subcommands."""
+    p = sub.add_parser("report", help="a ZIP for a paper: figures (print and screen), LaTeX and Markdown tables, "
+                                      "methods paragraph, references, signature, data.json")
+    data_arguments(p)
+    p.add_argument("--n", metavar="LIST", help="list sizes of the tables, e.g. 100,500,1000,2000 (default: both "
+                                               "ends of --range and 1, 5, 10, 50, ... between them)")
+    p.add_argument("--range", metavar="FIRST:LAST", help="n of the figures, every n tested for Figure 3 (default: "
+                                                          "the --n list's ends, else 100:2000 cut to the data)")
+    p.add_argument("--pair", nargs=2, metavar=("A", "B"), help="the measures of Figures 2 and 3 (default: the "
+                                                               "first two)")
+    p.add_argument("--name", action="append", default=[], metavar="M=NAME",
+                   help="display name of measure M in text, tables and figures, e.g. log.like=G² (repeat)")
+    p.add_argument("--test", choices=list(names.PAIR_TESTS), default="fisher", help="as for compare (default fisher)")
+    p.add_argument("--correction", choices=list(names.CORRECTIONS), default="none",
+                   help="over the tests of the pairwise table, and separately over Figure 3's n (default none)")
+    p.add_argument("--resamples", type=int, default=1000, help="for bootstrap and randomization (default 1000)")
+    p.add_argument("--interval", choices=list(names.INTERVAL_LABELS), default="clopper_pearson")
+    p.add_argument("--sample-column", help="the column naming the samples of an experiment (default: none)")
+    p.add_argument("--sample", help="report on this sample only (default: all samples pooled)")
+    p.add_argument("--link-base", default="http://localhost:8501", metavar="URL",
+                   help="the dashboard's address for the share link (default http://localhost:8501)")
+    p.add_argument("--no-figures", action="store_true", help="leave the figures out (no browser needed)")
+    ranking_arguments(p)
+
+    p = sub.add_parser("reproduce", help="recompute the numbers of a signature from the data file(s) and say "
+                                         "whether they match")
+    p.add_argument("signature_text", metavar="SIGNATURE", help="the whole signature, quoted")
+    p.add_argument("files", nargs="+", metavar="FILE", help="the data file(s) the signature names")
+
+

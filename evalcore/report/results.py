@@ -1,0 +1,255 @@
+"""The numbers of a report, computed once from a candidate set and :class:`ReportSettings`.
+
+Everything here is a call into the core (:mod:`evalcore.curves`, :mod:`evalcore.stats.pairtests`,
+:mod:`evalcore.stats.multitest`), so a report's tables hold exactly the numbers the dashboard and the command
+line show for the same settings. Only what the tables, the text and the signature need is computed here; the
+figures' curves at every n come from :func:`report_curves` when they are drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import curves, rankings_for
+from ..compare import significant_up_to
+from ..candidates import CandidateSet
+from ..curves import precision_curve
+from ..errors import ColumnError, ParameterError
+from ..nspec import check_sizes
+from ..stats.multitest import adjust_pvalues
+from ..stats.pairtests import pair_test
+from .settings import ReportSettings
+from .signature import numbers_digest
+
+__all__ = ["ReportResults", "report_results", "report_curves", "report_numbers", "pair_comparison_table",
+           "PAIR_EFFECTS", "PRECISION_COLUMNS", "PAIR_COLUMNS_BASE", "check_candidates"]
+
+PRECISION_COLUMNS = ("measure", "n", "tp", "fp", "precision", "lower", "upper")
+PAIR_COLUMNS_BASE = ("a", "b", "n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "log10_p",
+                     "p_adjusted", "significant")
+
+# Effect sizes of a pair at each n, added as columns of the pairs table (and so to data.json, the digest and,
+# through evalcore.report.tables.PAIR_COLUMNS, to the pairwise table). Each entry maps a name to a function
+# ``(pairs, confidence_level) -> DataFrame`` with one row per row of ``pairs`` (which has the counts tp_d1,
+# fp_d1, tp_d2, fp_d2 and tp_a, tp_b, n) and new, documented columns. Empty until evalcore.stats.effect is
+# merged; the difference of precision and the odds ratio with their intervals go here.
+EffectFunction = Callable[[pd.DataFrame, float], pd.DataFrame]
+PAIR_EFFECTS: tuple[tuple[str, EffectFunction], ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class ReportResults:
+    """The numbers of one report.
+
+    Attributes
+    ----------
+    settings : ReportSettings
+    n_candidates, n_tp, excluded_unlabelled : int
+        Size N of the candidate set, its TPs, and rows left out for an empty label.
+    precision : DataFrame
+        One row per measure and table size: ``measure, n, tp, fp, precision, lower, upper``
+        (:func:`evalcore.curves.precision_curve`).
+    pairs : DataFrame
+        One row per pair (A before B) and table size: ``a, b, n, tp_a, tp_b, tp_d1, fp_d1, tp_d2,
+        fp_d2, p_value, log10_p`` (:func:`evalcore.stats.pairtests.pair_test`), ``p_adjusted`` (the
+        correction over every row of this table), ``significant`` (``p_adjusted < 1 - level``), then the
+        columns of any effect sizes (:data:`PAIR_EFFECTS`).
+    comparison : DataFrame
+        The pair's test at every n of the range (Figure 3): the columns of
+        :func:`evalcore.stats.pairtests.pair_test`, ``p_adjusted`` (the correction over these n) and
+        ``significant``, as :func:`evalcore.analysis.pair_comparison` computes them.
+    rankings : mapping of str to Ranking
+        The measures' rankings, for the figures' curves (:func:`report_curves`).
+    """
+
+    settings: ReportSettings
+    n_candidates: int
+    n_tp: int
+    excluded_unlabelled: int
+    precision: pd.DataFrame
+    pairs: pd.DataFrame
+    comparison: pd.DataFrame
+    rankings: Mapping
+
+    @property
+    def baseline(self) -> float:
+        return self.n_tp / self.n_candidates
+
+    @property
+    def n_tests(self) -> int:
+        """Tests in the pairwise table (pairs times table sizes): the family of its correction."""
+        return len(self.pairs)
+
+    @property
+    def n_figure_tests(self) -> int:
+        """Tests behind Figure 3 (every n of the range): the family of its correction."""
+        return len(self.comparison)
+
+    @property
+    def up_to(self) -> int:
+        """Largest n up to which the pair differs significantly at every tested n (Figure 3's line)."""
+        return significant_up_to(self.comparison)
+
+    @property
+    def n_significant(self) -> int:
+        return int(self.comparison["significant"].sum())
+
+
+def check_candidates(candidates: CandidateSet, settings: ReportSettings) -> None:
+    """The candidate set has the report's measures, label and sizes (errors say what to change)."""
+    missing = [m for m in settings.measures if m not in candidates.measures]
+    if missing:
+        raise ColumnError(f"{candidates.source}: no score column {', '.join(map(repr, missing))}; the score columns "
+                          f"are {', '.join(candidates.measures)}")
+    wrong_direction = [m for m in settings.measures if candidates.higher_is_better(m) == (m in settings.lower)]
+    if wrong_direction:
+        raise ParameterError(f"the candidate set's directions of {', '.join(wrong_direction)} differ from the "
+                             "settings' `lower`; load the data with the same lower-is-better measures")
+    if candidates.label_column != settings.label:
+        raise ParameterError(f"the candidate set's label column is {candidates.label_column!r}, the settings name "
+                             f"{settings.label!r}")
+    n = candidates.n_candidates
+    check_sizes(np.array(settings.sizes), n, what="the report's list sizes")
+    check_sizes(np.array(settings.n_range), n, what="the figures' range of n")
+
+
+def _pairs_table(rankings, settings: ReportSettings, sizes: np.ndarray,
+                 effects: Sequence[tuple[str, EffectFunction]]) -> pd.DataFrame:
+    tables = [pair_test(rankings[a], rankings[b], sizes, settings.test, confidence_level=settings.level,
+                        resamples=settings.resamples, seed=settings.seed or 0) for a, b in settings.pairs]
+    pairs = pd.concat(tables, ignore_index=True)
+    pairs["a"] = np.repeat([a for a, _ in settings.pairs], sizes.size)
+    pairs["b"] = np.repeat([b for _, b in settings.pairs], sizes.size)
+    pairs["p_adjusted"] = adjust_pvalues(pairs["p_value"].to_numpy(float), settings.correction)
+    pairs["significant"] = pairs["p_adjusted"] < settings.alpha
+    pairs = pairs[list(PAIR_COLUMNS_BASE)]
+    for name, effect in effects:
+        extra = effect(pairs, settings.level)
+        if len(extra) != len(pairs) or set(extra.columns) & set(pairs.columns):
+            raise ParameterError(f"effect size {name!r} must give one row per pair and new column names; got "
+                                 f"{len(extra)} rows and columns {', '.join(map(str, extra.columns))}")
+        pairs = pd.concat([pairs, extra.reset_index(drop=True)], axis=1)
+    return pairs
+
+
+def pair_comparison_table(rankings: Mapping, settings: ReportSettings) -> pd.DataFrame:
+    """Figure 3's numbers: the settings' test of the pair at every n of the range, corrected over those n.
+
+    The same computation as :func:`evalcore.analysis.pair_comparison` (its ``comparison``), without the
+    other tests and curves that the dashboard's page shows beside it.
+    """
+    a, b = settings.pair
+    lo, hi = settings.n_range
+    comparison = pair_test(rankings[a], rankings[b], np.arange(lo, hi + 1), settings.test,
+                           confidence_level=settings.level, resamples=settings.resamples, seed=settings.seed or 0)
+    comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), settings.correction)
+    comparison["significant"] = comparison["p_adjusted"] < settings.alpha
+    return comparison
+
+
+def report_results(candidates: CandidateSet, settings: ReportSettings, *,
+                   effects: Sequence[tuple[str, EffectFunction]] = PAIR_EFFECTS, rankings: Mapping | None = None,
+                   comparison: pd.DataFrame | None = None) -> ReportResults:
+    """Compute a report's numbers: precision with intervals, pairwise tests, Figure 3's tests.
+
+    Parameters
+    ----------
+    candidates : CandidateSet
+        Loaded with the settings' label, measures and directions (and sample, if any).
+    settings : ReportSettings
+    effects : sequence of (name, function)
+        Effect sizes added to the pairs table (:data:`PAIR_EFFECTS` by default).
+    rankings, comparison : optional
+        Parts already computed for exactly these settings (the dashboard's caches): the rankings of the
+        measures (:func:`evalcore.analysis.rankings_for`) and Figure 3's :func:`pair_comparison_table`
+        (or :func:`evalcore.analysis.pair_comparison`'s ``comparison``).
+
+    Returns
+    -------
+    ReportResults
+
+    Notes
+    -----
+    The n-best lists come from :func:`evalcore.ranking.rank` with the settings' tie policy and seed;
+    precision is ``tp / n`` with a binomial interval at ``level`` (Evert 2004, §3.2); two measures are
+    compared by the settings' test on their n-best lists (Fisher's exact test on the difference regions
+    D1 = A \\ B and D2 = B \\ A by default; Evert 2004, §3.3). The correction treats all tests of the
+    pairwise table as one family and, separately, the tests of Figure 3 at every n of the range.
+    """
+    check_candidates(candidates, settings)
+    if rankings is None:
+        rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
+    rankings = {m: rankings[m] for m in settings.measures}
+    sizes = np.array(settings.sizes, dtype=np.int64)
+    precision = pd.concat([precision_curve(rankings[m], sizes, confidence_level=settings.level,
+                                           interval=settings.interval) for m in settings.measures],
+                          ignore_index=True)
+    precision["measure"] = precision["measure"].astype(str)
+    if comparison is None:
+        comparison = pair_comparison_table(rankings, settings)
+    return ReportResults(settings=settings, n_candidates=candidates.n_candidates, n_tp=candidates.n_tp,
+                         excluded_unlabelled=candidates.excluded_unlabelled,
+                         precision=precision[list(PRECISION_COLUMNS)],
+                         pairs=_pairs_table(rankings, settings, sizes, effects), comparison=comparison,
+                         rankings=rankings)
+
+
+def report_curves(results: ReportResults) -> pd.DataFrame:
+    """Every measure at every n of the range with its interval: the data of Figures 1-3
+    (:func:`evalcore.analysis.curves`)."""
+    s = results.settings
+    lo, hi = s.n_range
+    return curves(results.rankings, range(lo, hi + 1), confidence_level=s.level, interval=s.interval)
+
+
+def figure_summary(results: ReportResults) -> dict:
+    """Figure 3 in numbers: the pair, the tested range, how many n are significant, and up to which n all are."""
+    comparison = results.comparison
+    a, b = results.settings.pair
+    return {"a": a, "b": b, "first_n": int(comparison["n"].iloc[0]), "last_n": int(comparison["n"].iloc[-1]),
+            "tested": int(len(comparison)), "significant": results.n_significant,
+            "significant_up_to": results.up_to}
+
+
+def report_numbers(results: ReportResults) -> dict[str, object]:
+    """The tables of numbers a report holds (``data.json``) and its signature's digest covers.
+
+    Returns
+    -------
+    dict
+        ``data`` (N, TPs, baseline, rows excluded), ``precision`` and ``pairs`` (the DataFrames of
+        :class:`ReportResults`), ``figure3`` (:func:`figure_summary`).
+    """
+    return {
+        "data": {"candidates": results.n_candidates, "true_positives": results.n_tp,
+                 "baseline": results.baseline, "excluded_unlabelled": results.excluded_unlabelled},
+        "precision": results.precision,
+        "pairs": results.pairs,
+        "figure3": figure_summary(results),
+    }
+
+
+def results_digest(results: ReportResults) -> str:
+    """The ``numbers`` field of a report's signature (:func:`evalcore.report.signature.numbers_digest`)."""
+    return numbers_digest(report_numbers(results))
+
+
+def numbers_json(numbers: Mapping[str, object]) -> dict:
+    """:func:`report_numbers` as plain JSON values (DataFrames as lists of records; NaN as null)."""
+    def plain(value):
+        if isinstance(value, pd.DataFrame):
+            return [{k: plain(v) for k, v in row.items()} for row in value.to_dict(orient="records")]
+        if isinstance(value, Mapping):
+            return {str(k): plain(v) for k, v in value.items()}
+        if isinstance(value, (np.bool_, bool)):
+            return bool(value)
+        if isinstance(value, (np.integer, int)):
+            return int(value)
+        if isinstance(value, (np.floating, float)):
+            return None if not np.isfinite(value) else float(value)
+        return value
+    return plain(numbers)

@@ -1,0 +1,148 @@
+"""The report and the signature in the dashboard: the sidebar's report button and signature, and the signature
+written into every download.
+
+The report covers the view's analysis of one candidate set (the pooled samples, or the chosen one): the
+Precision page's measures (the first four by default) with the compared pair added, the pair of the
+Significance page for Figures 2 and 3, the view's n range (tables at both ends and 1, 5, 10, 50, ... between
+them), ties and seed, test, correction, level and interval. The settings come from the view
+(:func:`report_settings`); the signature needs only the tables' numbers and Figure 3's tests, on the pages' cached
+rankings (the figures' curves are computed when the ZIP is built).
+
+Downloads: PNG, SVG and HTML carry the signature inside (a PNG text chunk, an SVG ``<desc>``, an HTML
+``<meta>``). A CSV does not: a comment line would break ``pandas.read_csv`` and every spreadsheet's default
+reading (it becomes the header row, and the signature's commas split it into columns), so the signature
+comes as a sidecar, ``<name>.signature.txt``, from the button next to the CSV's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from evalcore.errors import EvalcoreError
+from evalcore.figures import style as figures
+from evalcore.report import ReportSettings, build_report, default_sizes, report_results
+from evalcore.report.build import report_signature
+from evalcore.report.embed import embed_signature, sidecar_name
+from evalcore.report.signature import file_sha256
+from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings, default_n_range
+from ui import cached, common
+
+REPORT_FILE = "evalcore-report.zip"
+
+
+@dataclass(frozen=True)
+class CurrentReport:
+    """What the sidebar and the downloads need: the settings, the data's hash and the signature."""
+
+    settings: ReportSettings
+    data_sha256: str
+    signature: str
+
+
+@st.cache_resource(max_entries=8)
+def data_sha256(dataset: str) -> str:
+    """SHA-256 of the data file: the store id of an upload, the hash of a shipped sample's file."""
+    if dataset.startswith(SAMPLE_PREFIX):
+        name = dataset[len(SAMPLE_PREFIX):]
+        if name not in cached.SAMPLES:
+            raise EvalcoreError(f"There is no sample data set {name!r}.")
+        return file_sha256(cached.SAMPLE_DIR / cached.SAMPLES[name])
+    return dataset
+
+
+def report_settings(v: ViewSettings, candidates) -> ReportSettings:
+    """The report's settings for a view of a candidate set (see the module's docstring)."""
+    measures = [m for m in v.measures if m in candidates.measures] or list(candidates.measures[:4])
+    pair = [m for m in (v.a, v.b) if m in candidates.measures]
+    measures += [m for m in pair if m not in measures]
+    if len(pair) != 2 or pair[0] == pair[1]:
+        pair = measures[:2]
+    n_range = default_n_range(candidates.n_candidates)
+    n_range = (v.n_min or n_range[0], v.n_max or n_range[1])
+    return ReportSettings(
+        measures=tuple(measures), label=candidates.label_column, sizes=default_sizes(n_range), n_range=n_range,
+        pair=tuple(pair), lower=tuple(m for m in measures if not candidates.higher_is_better(m)),
+        exclude_unlabelled=v.exclude_unlabelled,
+        sample_column=v.sample_column if candidates.samples is not None else None,
+        sample=v.sample, ties=v.ties, seed=v.seed, test=v.test, correction=v.correction, level=v.level,
+        interval=v.interval, resamples=v.resamples)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...")
+def results(role_key: tuple, settings: ReportSettings, seed):
+    """The report's numbers (tables and Figure 3's tests; the figures' curves only when the ZIP is built), on the
+    pages' cached rankings (``seed`` is the view's, as the pages pass it)."""
+    rankings = cached.rankings(role_key, settings.measures, settings.ties, seed)
+    return report_results(cached.candidates_for(*role_key), settings, rankings=rankings)
+
+
+def current() -> tuple[CurrentReport | None, str]:
+    """The report of the current view, or None and why there is none."""
+    v = common.view()
+    if v.dataset is None:
+        return None, "Load a data set to get a report."
+    try:
+        candidates = cached.candidates_for(*cached.roles(v))
+        if len(candidates.measures) < 2:
+            return None, "A report compares at least two measures; choose more score columns on the Data page."
+        settings = report_settings(v, candidates)
+        numbers = results(cached.roles(v), settings, v.seed)
+        sha = data_sha256(v.dataset)
+        return CurrentReport(settings, sha, str(report_signature(numbers, sha))), ""
+    except EvalcoreError as exc:
+        return None, f"No report for these settings: {exc}"
+
+
+def _zip(role_key: tuple, settings: ReportSettings, seed, sha: str, link: str) -> bytes:
+    """The report ZIP (called when the button is clicked: it draws the figures, a few seconds)."""
+    candidates = cached.candidates_for(*role_key)
+    return build_report(candidates, settings, data_sha256=sha, link=link,
+                        results=results(role_key, settings, seed)).zip_bytes()
+
+
+def sidebar() -> None:
+    """The signature under the share link and the report button (app.py's sidebar)."""
+    report, why = current()
+    st.markdown("**Signature**")
+    if report is None:
+        st.caption(why)
+        return
+    st.text(report.signature)
+    st.caption("It names the evalcore version, the data's SHA-256 and every setting; `evalcore reproduce` checks "
+               "the numbers with it.")
+    v = common.view()
+    role_key, link = cached.roles(v), common.share_link()
+    st.download_button("Report (ZIP)", data=lambda: _zip(role_key, report.settings, v.seed, report.data_sha256, link),
+                       file_name=REPORT_FILE, mime="application/zip", on_click="ignore", key="report_zip",
+                       icon=":material/description:",
+                       help="Figures for a paper (PDF, SVG, PNG), LaTeX and Markdown tables, a methods paragraph "
+                            "with references, the signature and every number, in one ZIP.")
+
+
+def downloads(fig, table, stem: str) -> None:
+    """Download buttons: the figure as PNG, SVG and HTML with the signature inside, the table as CSV with the
+    signature as a sidecar file. Images are rendered only when clicked (deferred data)."""
+    report, _ = current()
+    signature = report.signature if report else None
+
+    def signed(fmt: str):
+        def data() -> bytes:
+            raw = figures.export(fig, fmt)
+            return embed_signature(raw, fmt, signature) if signature else raw
+        return data
+
+    cols = st.columns(5 if signature else 4)
+    cols[0].download_button("Figure as PNG", data=signed("png"), file_name=f"{stem}.png", mime="image/png",
+                            on_click="ignore", key=f"dl_png_{stem}")
+    cols[1].download_button("Figure as SVG", data=signed("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
+                            on_click="ignore", key=f"dl_svg_{stem}")
+    cols[2].download_button("Figure as HTML", data=signed("html"), file_name=f"{stem}.html", mime="text/html",
+                            on_click="ignore", key=f"dl_html_{stem}")
+    cols[3].download_button("Table as CSV", data=lambda: table.to_csv(index=False), file_name=f"{stem}.csv",
+                            mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
+    if signature:
+        cols[4].download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
+                                mime="text/plain", on_click="ignore", key=f"dl_sig_{stem}",
+                                help="The signature of these numbers, to keep beside the CSV")
