@@ -50,6 +50,7 @@ import pyarrow.parquet as pq
 from .candidates import CandidateSet
 from .errors import EvalcoreError, ParameterError
 from .estimates import SamplingFrame, draw_sample
+from .stats.agreement import KappaResult, cohens_kappa, fleiss_kappa
 from .store import default_root, validate_id
 
 DB_FILE = "annotations.sqlite3"
@@ -580,3 +581,19 @@ def import_export(store: AnnotationStore, dataset: str, data: bytes, fmt: str, *
                                frame=frame or found.frame)
     store.import_table(dataset, name, found.annotations)
     return info
+
+
+# ------------------------------------------------------------------------------------ agreement
+def annotator_agreement(table: pd.DataFrame, *, confidence_level: float = 0.95) -> KappaResult | None:
+    """Agreement on the candidates marked by more than one annotator (TP, FP and unsure as categories).
+
+    Two annotators: Cohen's kappa on the candidates both marked; more: Fleiss' kappa on the
+    candidates at least two marked (see :mod:`evalcore.stats.agreement`). None with fewer than
+    two annotators.
+    """
+    if table.shape[1] < 2:
+        return None
+    values = table.to_numpy(dtype=object)
+    if table.shape[1] == 2:
+        return cohens_kappa(values[:, 0], values[:, 1], confidence_level=confidence_level)
+    return fleiss_kappa(values, confidence_level=confidence_level)
