@@ -174,10 +174,44 @@ class CountInterval:
         return iter((self.low, self.high))
 
 
-def _first_true(predicate: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _first_true(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], lo: np.ndarray, hi: np.ndarray,
+                guess: np.ndarray | None = None) -> np.ndarray:
     """Smallest integer x in [lo, hi] with predicate(x) true, for a predicate monotone (False then True) in x
-    and true at hi; vectorised bisection."""
+    and true at hi; vectorised. ``predicate(x, active)`` answers for the entries ``active``.
+
+    From a ``guess``, the answer is first bracketed by galloping (steps 1, 2, 4, ... away from the
+    guess), then found by bisection, so a good guess costs a few evaluations instead of log2(hi - lo).
+    The answer does not depend on the guess: every step is decided by the predicate.
+    """
     lo, hi = lo.copy(), hi.copy()
+    if guess is not None:
+        x = np.clip(guess, lo, hi)
+        all_ = np.ones(lo.shape, dtype=bool)
+        at = np.zeros(lo.shape, dtype=bool)
+        at[all_] = predicate(x, all_)
+        # true at x: the answer is in [lo, x]; else in [x + 1, hi]
+        hi = np.where(at, x, hi)
+        lo = np.where(at, lo, x + 1)
+        step = np.ones(lo.shape, dtype=np.int64)
+        down, up = at & (lo < hi), ~at & (lo < hi)
+        while down.any() or up.any():
+            probe = np.where(down, hi - step, lo + step - 1)
+            active = (down & (probe > lo)) | (up & (probe < hi))
+            down &= active
+            up &= active
+            if not active.any():
+                break
+            ok = np.zeros(lo.shape, dtype=bool)
+            ok[active] = predicate(probe, active)
+            # going down: still true -> move hi down and gallop on; false -> answer in [probe + 1, hi]
+            lo = np.where(down & ~ok, probe + 1, lo)
+            hi = np.where(down & ok, probe, hi)
+            # going up: false -> answer above probe, gallop on; true -> answer in [lo, probe]
+            lo = np.where(up & ~ok, probe + 1, lo)
+            hi = np.where(up & ok, probe, hi)
+            down &= ok
+            up &= ~ok
+            step *= 2
     while True:
         active = lo < hi
         if not active.any():
@@ -257,10 +291,11 @@ def hypergeometric_interval(k, m, n, confidence_level: float = 0.95,
     def lower_tail_fails(d, active):  # P(X <= k | D = d) <= tail: d is above the upper bound
         return stats.hypergeom.cdf(k_arr[active], n_arr[active], d[active], m_arr[active]) <= cut
 
-    low = _first_true(upper_tail_ok, lo_d, hi_d)
+    guess_low, guess_high = _guess_bounds(k_arr, m_arr, n_arr, tail)
+    low = _first_true(upper_tail_ok, lo_d, hi_d, guess_low)
     # the first D with P(X <= k) <= tail, minus one; hi_d + 1 stands for "none" (searched on [lo, hi + 1])
     high = _first_true(lambda d, a: np.where(d[a] > hi_d[a], True, lower_tail_fails(np.minimum(d, hi_d), a)),
-                       lo_d, hi_d + 1) - 1
+                       lo_d, hi_d + 1, guess_high + 1) - 1
     if alternative == "less":
         low = np.zeros_like(low)
     elif alternative == "greater":
@@ -269,6 +304,21 @@ def hypergeometric_interval(k, m, n, confidence_level: float = 0.95,
     n_shaped = n_arr.reshape(shape)
     return CountInterval(low_count=low[()], high_count=high[()], low=(low / n_shaped)[()],
                          high=(high / n_shaped)[()])
+
+
+def _guess_bounds(k: np.ndarray, m: np.ndarray, n: np.ndarray, tail: float) -> tuple[np.ndarray, np.ndarray]:
+    """Starting points for the bisection: Clopper-Pearson bounds pulled towards k/m by the finite
+    population correction sqrt((n - m) / (n - 1)), times n. Only a guess: the bounds are then found
+    by the exact tails wherever the guess lands."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(m > 0, k / np.maximum(m, 1), 0.5)
+        mm = np.maximum(m, 1).astype(float)
+        cp_low = np.where(k > 0, special.betaincinv(np.maximum(k, 1), mm - k + 1, tail), 0.0)
+        cp_high = np.where(k < m, special.betaincinv(k + 1.0, np.maximum(mm - k, 1), 1 - tail), 1.0)
+        shrink = np.sqrt(np.clip((n - m) / np.maximum(n - 1, 1), 0, 1))
+        low = np.nan_to_num(p - (p - cp_low) * shrink)
+        high = np.nan_to_num(p + (cp_high - p) * shrink, nan=1.0)
+    return np.floor(low * n).astype(np.int64), np.ceil(high * n).astype(np.int64)
 
 
 def _whole(name: str, values: np.ndarray) -> np.ndarray:

@@ -387,3 +387,23 @@ def test_expected_difference_width_shrinks_and_takes_another_interval():
     assert_allclose(expected_difference_width(a, b, 100, [10], difference_interval=wald)["expected_width"], 2.0)
     with pytest.raises(ParameterError, match="extra"):
         expected_difference_width(a, b, 100, [341])
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(0, 60), st.integers(-80, 140)), min_size=1, max_size=30))
+def test_bisection_finds_the_same_bound_from_any_guess(cases):
+    """The guess only speeds the search up: galloping from anywhere gives the plain bisection's answer."""
+    from evalcore.estimates import _first_true
+
+    lo = np.array([min(a, b) for a, b, _ in cases], dtype=np.int64)
+    hi = np.array([max(a, b) for a, b, _ in cases], dtype=np.int64)
+    threshold = lo + (hi - lo) // 3  # predicate: x >= threshold (true at hi)
+    guess = np.array([g for _, _, g in cases], dtype=np.int64)
+    calls = []
+
+    def predicate(x, active):
+        calls.append(int(active.sum()))
+        assert np.all(x[active] >= lo[active]) and np.all(x[active] <= hi[active])
+        return x[active] >= threshold[active]
+
+    assert_array_equal(_first_true(predicate, lo, hi, guess), threshold)
+    assert_array_equal(_first_true(predicate, lo, hi), threshold)
