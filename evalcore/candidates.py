@@ -31,7 +31,9 @@ class CandidateSet:
     Attributes
     ----------
     labels : ndarray of bool, shape (N,)
-        True for a true positive (TP), False for a false positive (FP).
+        True for a true positive (TP), False for a false positive (FP). In a partly
+        annotated set (see ``annotated``) the labels of unannotated candidates are unknown
+        and stored as False; only ``labels[annotated]`` carries information.
     scores : mapping of str to ndarray of float64, shape (N,)
         One score column per ranking method (measure), in file order. Non-finite
         scores (NaN, +-inf) are kept; rankings put them last.
@@ -50,6 +52,12 @@ class CandidateSet:
         data rows, header excluded), so rows excluded on request stay traceable.
     excluded_unlabelled : int
         Rows left out because their label was empty (only when asked for).
+    annotated : ndarray of bool, shape (N,), or None
+        Which candidates are annotated, for a partly annotated set (a label column with
+        empty cells, or none at all); None when every candidate is annotated (an all-True
+        mask is stored as None). The annotated candidates are taken as a random sample of
+        the candidate set or of a stated part of it (see :mod:`evalcore.estimates`).
+        Build such a set with :meth:`from_partial_labels` or :meth:`with_annotations`.
     """
 
     labels: np.ndarray
@@ -62,12 +70,26 @@ class CandidateSet:
     rows: np.ndarray | None = None
     excluded_unlabelled: int = 0
     content_hash: str = field(default="", compare=False)
+    annotated: np.ndarray | None = None
 
     def __post_init__(self) -> None:
-        labels = _readonly(np.asarray(self.labels, dtype=bool))
+        labels = np.asarray(self.labels, dtype=bool)
         n = labels.shape[0]
         if labels.ndim != 1:
             raise ColumnError(f"{self.source}: labels must be one column; got shape {labels.shape}")
+        annotated = None
+        if self.annotated is not None:
+            annotated = np.asarray(self.annotated)
+            if annotated.dtype != bool or annotated.shape != (n,):
+                raise ColumnError(f"{self.source}: `annotated` must be a True/False mask of {n} values, one per "
+                                  f"candidate; got dtype {annotated.dtype} and shape {annotated.shape}")
+            if annotated.all():
+                annotated = None
+            else:
+                labels = labels & annotated  # unknown labels are stored as False, so they never enter the hash
+                annotated = _readonly(annotated)
+        object.__setattr__(self, "annotated", annotated)
+        labels = _readonly(labels)
         scores: dict[str, np.ndarray] = {}
         for name, values in self.scores.items():
             arr = _readonly(np.asarray(values, dtype=np.float64))
@@ -99,7 +121,93 @@ class CandidateSet:
             h.update(name.encode())
             h.update(self.directions[name].encode())
             h.update(values.tobytes())
+        if self.annotated is not None:
+            h.update(b"annotated")
+            h.update(self.annotated.tobytes())
         return h.hexdigest()
+
+    @classmethod
+    def from_partial_labels(cls, labels, scores: Mapping[str, np.ndarray], **fields) -> "CandidateSet":
+        """A candidate set whose label array holds missing values for unannotated candidates.
+
+        Parameters
+        ----------
+        labels : array_like, shape (N,)
+            True/False (or 1/0) for annotated candidates; None, NaN or ``pd.NA`` where the
+            candidate is not annotated. All missing (or ``labels=None``) is allowed: nothing
+            annotated yet.
+        scores : mapping of str to array_like
+            As for the class.
+        **fields
+            Any other attribute (``directions``, ``keys``, ``source``, ...).
+
+        Returns
+        -------
+        CandidateSet
+            With ``annotated`` set (None if no label is missing).
+
+        Examples
+        --------
+        >>> cs = CandidateSet.from_partial_labels([True, None, False], {"g": [3.0, 2.0, 1.0]}, directions={})
+        >>> cs.n_annotated, cs.annotated.tolist()
+        (2, [True, False, True])
+        """
+        n = len(next(iter(scores.values()))) if scores else 0
+        if labels is None:
+            values = pd.Series([pd.NA] * n, dtype="boolean")
+        else:
+            values = pd.Series(list(labels) if not isinstance(labels, (np.ndarray, pd.Series)) else labels)
+        missing = values.isna().to_numpy()
+        known = values[~missing]
+        if len(known) and not known.isin([True, False, 1, 0]).all():
+            bad = known[~known.isin([True, False, 1, 0])].iloc[:3].tolist()
+            raise ColumnError(f"{fields.get('source', '<data>')}: labels must be True/False or missing; got {bad}")
+        flags = np.zeros(missing.size, dtype=bool)
+        flags[~missing] = known.astype(bool).to_numpy()
+        return cls(labels=flags, scores=scores, annotated=~missing, **fields)
+
+    def with_annotations(self, candidates, labels) -> "CandidateSet":
+        """This candidate set annotated exactly at ``candidates`` (0-based indices) with ``labels``.
+
+        Labels already in the set are replaced: the result is annotated at the given candidates
+        only, so pass every annotation that should count (e.g. from :mod:`evalcore.annotations`).
+        """
+        idx = np.asarray(candidates, dtype=np.int64)
+        flags = np.asarray(labels, dtype=bool)
+        if idx.shape != flags.shape or idx.ndim != 1:
+            raise ColumnError(f"`candidates` and `labels` must be two lists of equal length; got {idx.shape} and "
+                              f"{flags.shape}")
+        if idx.size and (idx.min() < 0 or idx.max() >= self.n_candidates):
+            raise ColumnError(f"candidate index {int(idx.max() if idx.max() >= self.n_candidates else idx.min())} "
+                              f"is outside 0..{self.n_candidates - 1}; the annotations belong to another data set")
+        annotated = np.zeros(self.n_candidates, dtype=bool)
+        annotated[idx] = True
+        new = np.zeros(self.n_candidates, dtype=bool)
+        new[idx] = flags
+        return CandidateSet(labels=new, scores=dict(self.scores), directions=dict(self.directions), keys=self.keys,
+                            samples=self.samples, source=self.source, label_column=self.label_column, rows=self.rows,
+                            excluded_unlabelled=self.excluded_unlabelled, annotated=annotated)
+
+    @property
+    def partly_annotated(self) -> bool:
+        """True when some candidates are not annotated (their labels are unknown)."""
+        return self.annotated is not None
+
+    @property
+    def annotated_mask(self) -> np.ndarray:
+        """Which candidates are annotated (all True for a fully annotated set)."""
+        return self.annotated if self.annotated is not None else np.ones(self.n_candidates, dtype=bool)
+
+    @property
+    def n_annotated(self) -> int:
+        return self.n_candidates if self.annotated is None else int(self.annotated.sum())
+
+    def _require_full(self, what: str) -> None:
+        if self.annotated is not None:
+            raise ColumnError(
+                f"{self.source}: {what} is unknown: only {self.n_annotated:,} of the {self.n_candidates:,} candidates "
+                "are annotated. Estimate it from the annotated sample (evalcore.estimates), or leave the "
+                "unannotated candidates out (exclude_unlabelled).")
 
     @property
     def measures(self) -> tuple[str, ...]:
@@ -112,6 +220,8 @@ class CandidateSet:
 
     @property
     def n_tp(self) -> int:
+        """Number of TPs (raises for a partly annotated set, where it is unknown)."""
+        self._require_full("the number of TPs")
         return int(self.labels.sum())
 
     @property
@@ -155,7 +265,8 @@ class CandidateSet:
             directions=dict(self.directions),
             keys=None if self.keys is None else self.keys[mask].reset_index(drop=True),
             samples=None if self.samples is None else self.samples[mask], source=source or self.source,
-            label_column=self.label_column, rows=self.rows[mask], excluded_unlabelled=self.excluded_unlabelled)
+            label_column=self.label_column, rows=self.rows[mask], excluded_unlabelled=self.excluded_unlabelled,
+            annotated=None if self.annotated is None else self.annotated[mask])
 
     def higher_is_better(self, measure: str) -> bool:
         if measure not in self.scores:

@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--auc-interval", choices=list(names.AUC_INTERVAL_LABELS), default="delong",
                    help="for --kind auc: delong (default) or bootstrap")
     p.add_argument("--resamples", type=int, default=2000, help="for --kind auc: bootstrap resamples (default 2000)")
+    _sample_arguments(p)
     _ranking_arguments(p)
 
     p = sub.add_parser("compare", help="Fisher's exact test on the difference regions of two measures")
@@ -84,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--correction", choices=list(names.CORRECTIONS), default="none",
                    help="for testing many n: none (default, as the paper), holm, bh (Benjamini-Hochberg)")
     p.add_argument("--resamples", type=int, default=1000, help="for bootstrap and randomization (default 1000)")
+    _sample_arguments(p)
     _ranking_arguments(p)
 
     p = sub.add_parser("auc-test", help="DeLong's test of two correlated AUCs, for every pair of measures")
@@ -128,6 +130,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the TSV here instead of standard output")
     report_parsers.add_parsers(sub, _data_arguments, _ranking_arguments)
     return parser
+
+
+def _sample_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--annotated-sample", action="store_true",
+                   help="the label column is empty for unannotated candidates: estimate from the annotated ones, "
+                        "taken as a simple random sample (of the whole set, or of --sample-frame)")
+    p.add_argument("--sample-frame", metavar="M1,M2:K",
+                   help="with --annotated-sample: the sample was drawn from the union of the top K of these measures "
+                        "(ranked with --ties/--seed); default: from the whole candidate set")
+    p.add_argument("--sample-interval", choices=list(names.SAMPLE_INTERVAL_LABELS), default="hypergeometric",
+                   help="with --annotated-sample: hypergeometric (default; exact for the finite n-best list) or "
+                        "clopper_pearson (on the annotated candidates)")
 
 
 def _experiment_arguments(p: argparse.ArgumentParser) -> None:
@@ -186,6 +200,8 @@ def _write(table: pd.DataFrame, out: str | None) -> None:
 
 
 def _cmd_curves(args) -> None:
+    if args.annotated_sample:
+        return _curves_from_sample(args)
     candidates = _load(args)
     if args.kind != "precision":
         from .roc import curves_table, roc_table
@@ -232,6 +248,8 @@ def _significance_note(table: pd.DataFrame, up_to: int | None) -> str:
 def _cmd_compare(args) -> None:
     if not args.measure or len(args.measure) != 2:
         raise ParameterError("compare needs exactly two measures: --measure A --measure B")
+    if args.annotated_sample:
+        return _compare_from_sample(args)
     from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to
     from .nspec import parse_n_spec
     from .stats.multitest import adjust_pvalues
@@ -283,6 +301,125 @@ def _cmd_auc_test(args) -> None:
     table = pd.DataFrame(rows)
     table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), args.correction)
     _note(f"DeLong et al. (1988) for {len(rows)} pairs, correction {args.correction} across the pairs")
+    _write(table, args.out)
+
+
+# ------------------------------------------------------------------ estimates from an annotated sample
+_EXPORT_BOOKKEEPING = ("candidate", "row", "sample_position")  # columns of an evalcore annotation export
+
+
+def _load_annotated_sample(args) -> CandidateSet:
+    """A partly annotated candidate set: rows with an empty label are unannotated.
+
+    A stand-in until the loader (evalcore.io) builds partly annotated sets itself: it reads the table,
+    parses the labels keeping the empty ones out, builds the candidate set with those cells filled,
+    and marks them unannotated.
+    """
+    import numpy as np
+
+    from . import io as reading
+    from .candidates import CandidateSet
+
+    table = reading.read_table(args.file, encoding=args.encoding, sheet=args.sheet)
+    roles = reading.suggest_roles(table)
+    label = args.label or roles.label
+    if label is None or label not in table.columns:
+        raise ParameterError(f"{args.file}: name the label column with --label (its empty cells mark the "
+                             "unannotated candidates)")
+    labels, kept = reading.parse_labels(table[label], column=str(label), source=args.file, exclude_unlabelled=True)
+    if not kept.any():
+        raise ParameterError(f"{args.file}: label column {label!r} is empty in every row; annotate a sample first")
+    filled = table.copy()
+    filled[label] = np.where(kept, table[label].astype(object), "FALSE")
+    scores = args.measure
+    if scores is None and any(str(c).startswith("annotator:") for c in table.columns):
+        scores = [c for c in roles.scores if c != label and c not in _EXPORT_BOOKKEEPING]
+    built = reading.build_candidate_set(filled, label=label, scores=scores, sample=None,
+                                        lower_is_better=tuple(args.lower_is_better), source=args.file)
+    full = np.zeros(built.n_candidates, dtype=bool)
+    full[kept] = labels
+    candidates = CandidateSet(labels=full, scores=dict(built.scores), directions=dict(built.directions),
+                              keys=built.keys, source=built.source, label_column=str(label), rows=built.rows,
+                              annotated=kept)
+    _note(f"{args.file}: {candidates.n_annotated:,} of {candidates.n_candidates:,} candidates annotated "
+          f"({int(labels.sum()):,} TPs); the others are unannotated (--annotated-sample)")
+    return candidates
+
+
+def _sample_frame(args, candidates: CandidateSet, seed: int | None) -> tuple:
+    """The sampling frame the options describe, and its mask over the candidates (None: the whole set)."""
+    from . import estimates
+
+    frame = estimates.SamplingFrame()
+    if args.sample_frame:
+        names, sep, k = args.sample_frame.rpartition(":")
+        measures = tuple(m for m in names.split(",") if m)
+        try:
+            frame = estimates.SamplingFrame(measures=measures, k=int(k), ties=args.ties, seed=seed)
+        except ValueError:
+            sep = ""
+        unknown = [m for m in measures if m not in candidates.measures]
+        if not sep or not measures or unknown:
+            raise ParameterError(f"--sample-frame {args.sample_frame!r}: give MEASURE[,MEASURE...]:K with measures "
+                                 f"among {', '.join(candidates.measures)}, e.g. {candidates.measures[0]}:1000")
+    mask = frame.mask(candidates)
+    _note(f"assumed: the annotated candidates are {frame.describe()}")
+    return frame, mask
+
+
+def _curves_from_sample(args) -> None:
+    import pandas as pd
+
+    from . import estimates
+    from .nspec import parse_n_spec
+
+    if args.kind != "precision":
+        raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
+    candidates = _load_annotated_sample(args)
+    sizes = parse_n_spec(args.n, candidates.n_candidates)
+    rankings = _rankings(candidates, candidates.measures, args)
+    _, mask = _sample_frame(args, candidates, rankings[0].seed)
+    base = estimates.baseline_estimate(rankings[0], frame=mask, confidence_level=args.confidence_level,
+                                       interval=args.sample_interval)
+    _note(f"baseline estimated from the sample: {base.k}/{base.m} = {base.estimate:.4f} "
+          f"[{base.lower:.4f}, {base.upper:.4f}] ({estimates.SAMPLE_INTERVAL_LABELS[args.sample_interval]})")
+    table = pd.concat([estimates.precision_estimates(r, sizes, frame=mask, confidence_level=args.confidence_level,
+                                                     interval=args.sample_interval) for r in rankings],
+                      ignore_index=True)
+    outside = int((~table["in_frame"]).sum())
+    if outside:
+        _note(f"{outside} rows are n-best lists reaching outside the sampling frame: no estimate there")
+    _write(table, args.out)
+
+
+def _compare_from_sample(args) -> None:
+    import numpy as np
+
+    from . import estimates
+    from .compare import significant_up_to
+    from .nspec import parse_n_spec
+    from .stats.multitest import adjust_pvalues
+
+    if args.test != "fisher":
+        raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
+                             "default) runs on the annotated candidates of D1 and D2")
+    candidates = _load_annotated_sample(args)
+    sizes = parse_n_spec(args.n, candidates.n_candidates)
+    a, b = _rankings(candidates, args.measure, args)
+    _, mask = _sample_frame(args, candidates, a.seed)
+    table = estimates.compare_estimates(a, b, sizes, frame=mask, confidence_level=args.confidence_level,
+                                        alternative=args.alternative)
+    inside = table["in_frame"].to_numpy()
+    adjusted = np.full(len(table), np.nan)
+    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
+    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
+    tested = table[inside]
+    _note(f"{a.measure} vs {b.measure} on the annotated sample (Fisher's exact test on D1/D2, correction "
+          f"{args.correction}): significant at {int(tested['significant'].sum())} of {len(tested)} list sizes; at "
+          f"every tested n up to {significant_up_to(tested) if len(tested) else 0}; the test rests on "
+          f"{int(tested['annotated'].min()) if len(tested) else 0} to {int(tested['annotated'].max()) if len(tested) else 0} "
+          "annotated candidates of D1 and D2")
     _write(table, args.out)
 
 

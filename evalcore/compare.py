@@ -26,6 +26,10 @@ def ranking_labels(ranking: Ranking) -> np.ndarray:
 
 
 def _check_pair(a: Ranking, b: Ranking) -> np.ndarray:
+    partial = [r.measure for r in (a, b) if r.partly_annotated]
+    if partial:  # unannotated candidates would count as FPs here
+        raise ParameterError(f"the candidate set of {', '.join(map(repr, partial))} is only partly annotated: compare "
+                             "the measures on the annotated sample (evalcore.estimates.compare_estimates)")
     labels = ranking_labels(a)
     if a.n_candidates != b.n_candidates or not np.array_equal(labels, ranking_labels(b)):
         raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")

@@ -53,5 +53,10 @@ AUC_INTERVAL_LABELS = {
     "bootstrap": "stratified bootstrap, percentile interval (pROC ci.auc, method = \"bootstrap\")",
 }
 
+SAMPLE_INTERVAL_LABELS = {
+    "hypergeometric": "exact hypergeometric (finite list, sampling without replacement)",
+    "clopper_pearson": "Clopper-Pearson on the annotated candidates (binomial)",
+}
+
 CURVE_KINDS = ("roc", "det", "pr")
 ALTERNATIVES = ("two-sided", "less", "greater")

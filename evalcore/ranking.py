@@ -38,6 +38,7 @@ class Ranking:
         1-based rank of each candidate (the inverse permutation of ``order``).
     tp : ndarray of int64, shape (N + 1,)
         Cumulative TPs: ``tp[n]`` is the number of TPs in the n-best list, ``tp[0] = 0``.
+        For a partly annotated candidate set: the annotated TPs, k(n).
     sorted_scores : ndarray of float64, shape (N,)
         Scores in ranking order (non-finite scores last).
     group_start, group_end : ndarray of int64, shape (N,)
@@ -51,6 +52,11 @@ class Ranking:
         Candidates whose score is NaN or +-inf; they are ranked last.
     higher_is_better : bool
         Direction of the scores.
+    annotated_ranks : ndarray of int64, shape (M,), or None
+        For a partly annotated candidate set: the 1-based ranks of the M annotated
+        candidates, ascending, so that the number annotated in the n-best list is
+        ``m(n) = searchsorted(annotated_ranks, n, "right")`` (see :meth:`annotated_counts`).
+        None when every candidate is annotated.
     """
 
     measure: str
@@ -64,6 +70,7 @@ class Ranking:
     seed: int | None
     n_nonfinite: int
     higher_is_better: bool
+    annotated_ranks: np.ndarray | None = None
 
     @property
     def n_candidates(self) -> int:
@@ -71,7 +78,50 @@ class Ranking:
 
     @property
     def n_tp(self) -> int:
+        """TPs in the candidate set (raises for a partly annotated set, where it is unknown)."""
+        if self.annotated_ranks is not None:
+            raise ParameterError(
+                f"ranking by {self.measure!r}: only {self.n_annotated:,} of the {self.n_candidates:,} candidates are "
+                "annotated, so the number of TPs is unknown; estimate it from the sample (evalcore.estimates)")
         return int(self.tp[-1])
+
+    @property
+    def partly_annotated(self) -> bool:
+        return self.annotated_ranks is not None
+
+    @property
+    def n_annotated(self) -> int:
+        """M: annotated candidates (N for a fully annotated set)."""
+        return self.n_candidates if self.annotated_ranks is None else int(self.annotated_ranks.size)
+
+    @property
+    def n_annotated_tp(self) -> int:
+        """K: TPs among the annotated candidates."""
+        return int(self.tp[-1])
+
+    def annotated_counts(self, n) -> tuple[np.ndarray, np.ndarray]:
+        """m(n) annotated candidates and k(n) annotated TPs in the n-best lists.
+
+        Parameters
+        ----------
+        n : array_like of int
+            List sizes in 0..N.
+
+        Returns
+        -------
+        m, k : ndarray of int64
+            ``m = n`` and ``k = tp[n]`` for a fully annotated set.
+
+        Notes
+        -----
+        ``m(n) = #{annotated x : rank(x) <= n}`` is a binary search in the sorted ranks of
+        the M annotated candidates, O(log M) per n, so locating a sample of 2,000 in a
+        ranking of 10,000,000 costs no more memory than the sample.
+        """
+        n = np.asarray(n, dtype=np.int64)
+        if self.annotated_ranks is None:
+            return n.copy(), self.tp[n]
+        return np.searchsorted(self.annotated_ranks, n, side="right").astype(np.int64), self.tp[n]
 
     def straddles(self, n) -> np.ndarray:
         """True where the n-best cut-off falls inside a tie group (rank n and n + 1 tie).
@@ -129,7 +179,8 @@ def resolve_seed(ties: str, seed: int | None) -> int | None:
 
 
 def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: bool = True,
-                ties: str = "random", seed: int | None = None, measure: str = "score") -> Ranking:
+                ties: str = "random", seed: int | None = None, measure: str = "score",
+                annotated: np.ndarray | None = None) -> Ranking:
     """Rank candidates by score and count TPs along the ranking.
 
     Parameters
@@ -147,6 +198,10 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
         when omitted. The same seed gives the same ranking.
     measure : str
         Name carried into the result.
+    annotated : ndarray of bool, shape (N,), optional
+        Which candidates are annotated, for a partly annotated set; the labels of the others
+        are ignored (``tp`` counts annotated TPs) and ``annotated_ranks`` locates the sample.
+        Only "random" and "stable" ties apply: the other policies need every label.
 
     Returns
     -------
@@ -173,6 +228,14 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
     if labels.shape != scores.shape or labels.ndim != 1:
         raise ParameterError(f"labels and scores must be 1-d of equal length; got {labels.shape} and {scores.shape}")
     n_total = labels.shape[0]
+    if annotated is not None:
+        annotated = np.asarray(annotated, dtype=bool)
+        if annotated.shape != labels.shape:
+            raise ParameterError(f"`annotated` must have one value per candidate ({n_total}); got {annotated.shape}")
+        if ties in ("optimistic", "pessimistic"):
+            raise ParameterError(f"`ties` {ties!r} orders tied candidates by their labels, which are unknown for the "
+                                 "unannotated candidates of a partly annotated set; use 'random' or 'stable'")
+        labels = labels & annotated
     finite = np.isfinite(scores)
     key = -scores if higher_is_better else scores.copy()
     key[~finite] = np.inf
@@ -205,11 +268,16 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
         seed=seed,
         n_nonfinite=int(n_total - finite.sum()),
         higher_is_better=higher_is_better,
+        annotated_ranks=None if annotated is None else _readonly(np.sort(ranks[annotated])),
     )
 
 
 def rank(candidates: CandidateSet, measure: str, *, ties: str = "random", seed: int | None = None) -> Ranking:
-    """Rank a candidate set by one of its measures (see :func:`rank_scores`)."""
+    """Rank a candidate set by one of its measures (see :func:`rank_scores`).
+
+    For a partly annotated set the ranking also locates the annotated candidates
+    (``annotated_ranks``, :meth:`Ranking.annotated_counts`).
+    """
     higher = candidates.higher_is_better(measure)  # a ColumnError naming the columns if unknown
     return rank_scores(candidates.labels, candidates.scores[measure], higher_is_better=higher, ties=ties,
-                       seed=seed, measure=measure)
+                       seed=seed, measure=measure, annotated=candidates.annotated)

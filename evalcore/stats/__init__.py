@@ -5,5 +5,6 @@
 - :mod:`.intervals`: binomial confidence intervals (Clopper-Pearson = R's ``binom.test``, Wilson, ...);
 - :mod:`.multitest`: p-value corrections (R's ``p.adjust``: Holm, Benjamini-Hochberg);
 - :mod:`.pairtests`: other tests of two rankings on the same candidates (McNemar, bootstrap, randomization);
-- :mod:`.sampletests`: tests across several samples (paired t, Wilcoxon, sign test, KS).
+- :mod:`.sampletests`: tests across several samples (paired t, Wilcoxon, sign test, KS);
+- :mod:`.agreement`: agreement between annotators (Cohen's and Fleiss' kappa with intervals).
 """
