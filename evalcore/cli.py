@@ -22,6 +22,7 @@ from .errors import EvalcoreError, ParameterError
 from .stats.intervals import INTERVAL_METHODS, check_confidence_level
 from .analysis import across_samples, uir_analysis
 from .io import combine_samples, load_candidates
+from .io.limits import parse_limit_options
 from .stats.multitest import CORRECTIONS, adjust_pvalues
 from .stats.pairtests import PAIR_TESTS, pair_test
 from .roc import AUC_INTERVAL_METHODS, CURVE_FUNCTIONS, curves_table, roc_table
@@ -44,6 +45,13 @@ def _data_arguments(p: argparse.ArgumentParser) -> None:
                    help="leave out rows with an empty label (reported) instead of stopping")
     p.add_argument("--encoding", help="text encoding, e.g. latin-1 (default: UTF-8, Latin-1 detected)")
     p.add_argument("--sheet", help="Excel sheet or R object to read (default: the first / only one)")
+    _limit_argument(p)
+
+
+def _limit_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                   help="raise or lower a reading limit (repeat): bytes, expansion, rows, columns, cells, line, "
+                        "field, e.g. --limit rows=50M (defaults and EVALCORE_MAX_* variables: evalcore.io.limits)")
 
 
 def _ranking_arguments(p: argparse.ArgumentParser) -> None:
@@ -138,13 +146,15 @@ def _experiment_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gamma", action="append", default=[], metavar="M=G",
                    help="threshold of measure M (repeat; others accept n per sample on average)")
     p.add_argument("--per-sample", metavar="CSV", help="also write the per-sample acceptance sets here")
+    _limit_argument(p)
     _ranking_arguments(p)
 
 
 def _load(args) -> CandidateSet:
     candidates = load_candidates(
         args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
-        exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet)
+        exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
+        limits=parse_limit_options(args.limit))
     if candidates.excluded_unlabelled:
         _note(f"{args.file}: left out {candidates.excluded_unlabelled} rows with an empty label "
               f"(--exclude-unlabelled)")
@@ -247,13 +257,13 @@ def _cmd_summary(args) -> None:
 def _load_experiment(args) -> CandidateSet:
     sample = args.sample_column
     if len(args.files) > 1:
-        source, name = combine_samples([(f, Path(f).name) for f in args.files])
+        source, name = combine_samples([(f, Path(f).name) for f in args.files], limits=parse_limit_options(args.limit))
         sample = sample or "sample"
     else:
         source, name = args.files[0], None
     candidates = load_candidates(source, name=name, label=args.label, scores=args.measure, sample=sample,
                                  lower_is_better=tuple(args.lower_is_better),
-                                 exclude_unlabelled=args.exclude_unlabelled)
+                                 exclude_unlabelled=args.exclude_unlabelled, limits=parse_limit_options(args.limit))
     require_samples(candidates)
     args.file = name or args.files[0]
     return candidates

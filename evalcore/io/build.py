@@ -95,7 +95,7 @@ def parse_labels(
     return state[kept] == LABEL_STATES[True], kept
 
 
-def parse_scores(values: Any, *, column: str, source: str, rows: Any = None) -> np.ndarray:
+def parse_scores(values: Any, *, column: str, source: str, rows: Any = None, copy: bool = True) -> np.ndarray:
     """Turn a score column into float64.
 
     Numbers, booleans (as 0/1) and number strings are accepted; missing cells,
@@ -111,6 +111,8 @@ def parse_scores(values: Any, *, column: str, source: str, rows: Any = None) -> 
         Column and file name, for messages.
     rows : array-like of int, optional
         Row numbers for messages (default as in :func:`parse_labels`).
+    copy : bool
+        With False, a float64 column is returned without a copy (a read-only view of it).
 
     Returns
     -------
@@ -124,6 +126,8 @@ def parse_scores(values: Any, *, column: str, source: str, rows: Any = None) -> 
     dtype = getattr(values, "dtype", None)
     if dtype is not None and (pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype)) \
             and not pd.api.types.is_complex_dtype(dtype):
+        if not copy and isinstance(values, pd.Series) and values.dtype == np.float64:
+            return values.to_numpy()
         return pd.Series(values).to_numpy(dtype=np.float64, na_value=np.nan)
     strings = as_strings(values)
     if strings is not None:  # text: vectorised
@@ -291,9 +295,10 @@ def _build(
     )
     if not kept.any():
         raise LabelError(f"{source}: label column {label!r} is empty in every row; no annotated candidate is left")
-    rows = all_rows[kept]
+    rows = all_rows if kept.all() else all_rows[kept]
     table = df if kept.all() else df[kept]
-    score_arrays = {str(c): parse_scores(table[c], column=str(c), source=source, rows=rows) for c in score_names}
+    score_arrays = {str(c): parse_scores(table[c], column=str(c), source=source, rows=rows, copy=False)
+                    for c in score_names}
     samples = None
     if sample is not None:
         empty = np.flatnonzero(table[sample].isna().to_numpy() | _blank(table[sample]))

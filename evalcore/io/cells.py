@@ -197,8 +197,10 @@ def frame(header: Sequence[Any], columns: list[Any], rows: np.ndarray, source: s
     dropped, row-number index."""
     names = column_names(header, source)
     text = isinstance(columns[0], (pa.Array, pa.ChunkedArray))
+    # The list is changed in place, so each column of cells is freed as soon as it is typed.
     if text:
-        columns = [_no_blanks(c) for c in columns]
+        for i, c in enumerate(columns):
+            columns[i] = _no_blanks(c)
         present = [pc.is_valid(c).to_numpy(zero_copy_only=False) for c in columns if c.null_count]
     else:
         present = [p for p in (c.notna().to_numpy() for c in columns) if not p.all()]
@@ -206,12 +208,21 @@ def frame(header: Sequence[Any], columns: list[Any], rows: np.ndarray, source: s
         keep = np.logical_or.reduce(present)
         if not keep.all():
             mask = pa.array(keep)
-            columns = [c.filter(mask) if text else c[keep] for c in columns]
+            for i, c in enumerate(columns):
+                columns[i] = c.filter(mask) if text else c[keep]
             rows = rows[keep]
+    del present
     if not len(rows):
         raise FileFormatError(f"{source}: has a header but no data rows; add one row per candidate")
     infer = _infer_text if text else _infer_objects
-    df = pd.DataFrame({name: infer(c) for name, c in zip(names, columns)})
+    typed = {}
+    pool = pa.default_memory_pool()
+    for i, name in enumerate(names):
+        typed[name] = infer(columns[i])
+        columns[i] = None
+        if text:
+            pool.release_unused()  # (the pool keeps freed memory; numpy and pandas allocate elsewhere)
+    df = pd.DataFrame(typed, copy=False)  # (no copy into one block per dtype)
     df.index = pd.Index(rows, name=ROW_INDEX)
     return df
 

@@ -37,7 +37,7 @@ from typing import Mapping
 
 from ..errors import FileFormatError, ParameterError
 
-__all__ = ["Limits", "LimitError", "limits_from", "parse_limit_options"]
+__all__ = ["Limits", "LimitError", "limits_from", "parse_limit_options", "Handover"]
 
 ENV_PREFIX = "EVALCORE_"
 EXPANSION_GRACE = 16_000_000  # bytes out of a compressed stream before its ratio is checked
@@ -112,22 +112,20 @@ class Limits:
         """A copy with some limits changed (names as the fields: ``max_rows=...``)."""
         return dataclasses.replace(self, **changes)
 
-    def refuse(self, source: str, name: str, what: str) -> LimitError:
+    def refuse(self, source: str, name: str, what: str, hint: str = "") -> LimitError:
         """The error for passing limit ``name``: names the file, what it has, the limit and how to raise it.
 
-        ``what`` says what the file has, e.g. ``"line 3 is 52,428,800 bytes long"``.
+        ``what`` says what the file has, e.g. ``"line 3 is 52,428,800 bytes long"``; ``hint``
+        (a sentence) what else may help.
         """
-        option = OPTION_NAMES[name]
+        example = f"{4 * getattr(self, name):_}".replace("_", "")
+        hint = f" {hint}" if hint else ""
         return LimitError(
-            f"{source}: {what}, more than the limit of {getattr(self, name):,} {UNITS[name]} ({name}). "
+            f"{source}: {what}: more than the limit of {getattr(self, name):,} {UNITS[name]} ({name}).{hint} "
             f"If the file is what you meant to read, raise the limit: set the environment variable "
-            f"{ENV_VARIABLES[name]} (e.g. {ENV_VARIABLES[name]}={_example(self, name)}) where evalcore runs, "
-            f"or pass --limit {option}={_example(self, name)} on the command line."
+            f"{ENV_VARIABLES[name]} (e.g. {ENV_VARIABLES[name]}={example}) where evalcore runs, "
+            f"or pass --limit {OPTION_NAMES[name]}={example} on the command line."
         )
-
-
-def _example(limits: Limits, name: str) -> str:
-    return f"{4 * getattr(limits, name):_}".replace("_", "")
 
 
 OPTION_NAMES = {f.name: f.name.removeprefix("max_").removesuffix("_bytes") for f in dataclasses.fields(Limits)}
@@ -161,3 +159,20 @@ def parse_limit_options(options: list[str] | tuple[str, ...], base: Limits | Non
             )
         changes[name] = _parse_amount(value, f"--limit {key}")
     return limits_from(base).replace(**changes)
+
+
+class Handover:
+    """A file's bytes passed to a reader so that the reader holds the only reference to them
+    and can free them as soon as they are parsed (memory is bounded by what is alive at once)."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: bytes | bytearray) -> None:
+        self._data = data
+
+    def take(self) -> bytes | bytearray:
+        """The bytes; the handover keeps no reference to them."""
+        data, self._data = self._data, None
+        if data is None:
+            raise RuntimeError("the bytes were already taken")
+        return data

@@ -15,13 +15,16 @@ import pandas as pd
 
 from ..errors import FileFormatError
 from .cells import tidy
-from .limits import Limits
+from .limits import Limits, Handover
 
 __all__ = ["read_parquet"]
 
 
-def read_parquet(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits) -> pd.DataFrame:
+def read_parquet(
+    content: Handover, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits
+) -> pd.DataFrame:
     """The Parquet file as a typed DataFrame (a stored pandas index becomes a column)."""
+    data = content.take()
     import pyarrow as pa
     import pyarrow.parquet as pq
 

@@ -15,7 +15,7 @@ import pandas as pd
 from ..errors import FileFormatError, ParameterError
 from .compression import decompress
 from .formats import detect, extension
-from .limits import Limits, limits_from
+from .limits import Handover, Limits, limits_from
 from .parquet import read_parquet
 from .rfiles import read_rda, read_rds
 from .text import read_text
@@ -84,10 +84,11 @@ def read_table(
     """
     limits = limits_from(limits)
     display = display_name(source, name)
-    data = _raw_bytes(source, display, limits)
-    if not data:
+    raw = _raw_bytes(source, display, limits)
+    if not raw:
         raise FileFormatError(f"{display}: the file is empty (0 bytes)")
-    data, _ = decompress(data, display, limits)
+    data, _ = decompress(raw, display, limits)
+    del raw  # (the compressed bytes, if they were)
     fmt = detect(data, display)
     if encoding is not None and fmt != "text":
         raise ParameterError(f"{display}: an encoding applies only to text files, not to {fmt} files; leave it unset")
@@ -95,7 +96,9 @@ def read_table(
         raise ParameterError(
             f"{display}: a sheet applies only to .xlsx and .rda files, not to {fmt} files; leave it unset"
         )
-    df = READERS[fmt](data, display, extension(display), encoding, sheet, limits)
+    content = Handover(data)
+    del data  # the reader holds the only reference: it frees the bytes once they are parsed
+    df = READERS[fmt](content, display, extension(display), encoding, sheet, limits)
     _check_shape(df, display, limits)
     return df
 
@@ -149,4 +152,5 @@ READERS: dict[str, Callable[..., pd.DataFrame]] = {
     "rds": read_rds,
 }
 """The reader of each format of :data:`evalcore.io.formats.FORMATS`:
-``reader(data, source, extension, encoding, sheet, limits) -> DataFrame``."""
+``reader(content, source, extension, encoding, sheet, limits) -> DataFrame``, where ``content``
+is a :class:`~evalcore.io.limits.Handover` of the (decompressed) bytes."""

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import FileFormatError, ParameterError
 from .cells import tidy
-from .limits import LimitError, Limits
+from .limits import LimitError, Limits, Handover
 from .messages import columns_text
 
 __all__ = ["read_rda", "read_rds"]
@@ -50,8 +50,11 @@ def _quiet_rdata() -> Iterator[None]:
         yield
 
 
-def read_rda(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits) -> pd.DataFrame:
+def read_rda(
+    content: Handover, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits
+) -> pd.DataFrame:
     """The data frame of an .rda/.RData file (its only one, or the one named ``sheet``)."""
+    data = content.take()
     import rdata
 
     try:
@@ -85,8 +88,11 @@ def read_rda(data: bytes, source: str, ext: str, encoding: str | None, sheet: An
     return df
 
 
-def read_rds(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits) -> pd.DataFrame:
+def read_rds(
+    content: Handover, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits
+) -> pd.DataFrame:
     """The data frame of an .rds file."""
+    data = content.take()
     import rdata
 
     try:

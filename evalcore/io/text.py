@@ -26,10 +26,10 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from ..errors import FileFormatError
-from .cells import INTEGER, PLAIN, check_fields, frame, is_text
+from .cells import INTEGER, PLAIN, check_fields, frame
 from .encodings import sniff_utf16, to_utf8
 from .formats import FORMATS, SUPPORTED, UTF16_BOMS, sniff_format
-from .limits import Limits
+from .limits import Limits, Handover
 from .messages import DELIMITER_NAMES, MAX_EXAMPLES
 
 DELIMITERS = (",", "\t", ";", "|")
@@ -61,15 +61,17 @@ def _fields(record: bytes, delimiter: str) -> list[str]:
 
 
 def _check_widths(
-    header: list[str], widths: np.ndarray, rows: np.ndarray, lines: np.ndarray, header_line: int,
+    header: list[str], widths: np.ndarray, rows: np.ndarray, lines: np.ndarray | None, header_line: int,
     delimiter: str, source: str,
 ) -> list[str]:
-    """The header, with ``row.names`` in front if every row has one field more; else every row must fit it."""
+    """The header, with ``row.names`` in front if every row has one field more; else every row must fit it.
+    ``lines``: the line each row starts on (None: the header's line + the row number)."""
     if len(widths) and (widths == len(header) + 1).all():
         header = ["row.names", *header]  # R's write.table: no header field over the row names
     bad = np.flatnonzero(widths != len(header))
     if len(bad):
-        where = ", ".join(f"row {rows[i]} (line {lines[i]}) has {widths[i]}" for i in bad[:MAX_EXAMPLES])
+        line = (lambda i: lines[i]) if lines is not None else (lambda i: rows[i] + header_line)
+        where = ", ".join(f"row {rows[i]} (line {line(i)}) has {widths[i]}" for i in bad[:MAX_EXAMPLES])
         more = f" (and {len(bad) - MAX_EXAMPLES} more rows)" if len(bad) > MAX_EXAMPLES else ""
         raise FileFormatError(
             f"{source}: {len(bad)} row(s) have a wrong number of fields: the header (line {header_line}) has "
@@ -116,7 +118,7 @@ def _arrow_columns(
         try:
             table = pa_csv.read_csv(
                 pa.py_buffer(body),
-                read_options=pa_csv.ReadOptions(column_names=names),
+                read_options=pa_csv.ReadOptions(column_names=names, use_threads=False),
                 parse_options=pa_csv.ParseOptions(
                     delimiter=delimiter, quote_char='"' if quoted else False, double_quote=True,
                     newlines_in_values=multiline, ignore_empty_lines=not strict,
@@ -165,82 +167,132 @@ def _parse_simple(data: bytes, delimiter: str) -> _Parsed | None:
     return (["row.names", *header] if width > len(header) else header), columns, rows
 
 
-def _regular_quotes(a: np.ndarray, quotes: np.ndarray, delimiter: int) -> bool:
-    """Whether every quote opens a value (at its start), closes it (at its end) or is doubled
-    inside one: then quotes alternate between opening and closing, and the reader agrees with
-    the csv module. (A quote inside an unquoted value is a plain character to the csv module.)"""
-    if len(quotes) % 2:
-        return False  # a value is not closed: the csv module reports it
-    before = a[quotes - 1]  # (a[-1] for a quote at the start: fixed below)
-    after = a[np.minimum(quotes + 1, len(a) - 1)]
-    edge_before = (before == delimiter) | (before == 10)
-    edge_after = (after == delimiter) | (after == 10) | (after == 13)
-    edge_before[0] |= quotes[0] == 0
-    edge_after[-1] |= quotes[-1] == len(a) - 1
-    doubled = np.zeros(len(quotes), dtype=bool)  # "" inside a quoted value: a closing quote and an opening one
-    doubled[1:-1:2] = np.diff(quotes)[1::2] == 1
-    open_ok, close_ok = edge_before[0::2], edge_after[1::2] | doubled[1::2]
-    open_ok[1:] |= doubled[1:-1:2]
-    return bool(open_ok.all() and close_ok.all())
+_LAYOUT_PIECE = 1 << 22  # bytes looked at per step of the layout scan (4 MB: temporaries stay small)
+
+
+def _scan_layout(data: Any, delimiter: str) -> tuple[np.ndarray, np.ndarray, bool] | None:
+    """Ends of the records (line breaks outside quoted values, and the end of the data),
+    their numbers of fields, and whether a quoted value holds a line break; None where the
+    csv module must read the file: a lone carriage return, or quotes that do not open or
+    close a value (a quote inside an unquoted value is a plain character to the csv module,
+    but not to pyarrow).
+
+    The bytes are scanned in pieces of 4 MB, carrying the number of quotes seen (inside or
+    outside a quoted value) and the fields of the record still open, so the temporaries stay
+    small whatever the size of the file: the result is 12 bytes per record.
+    """
+    a = np.frombuffer(data, dtype=np.uint8)
+    n = len(a)
+    d = ord(delimiter)
+    quoted = b'"' in data
+    cr = b"\r" in data
+    quotes_seen = 0
+    open_fields = 0  # delimiters (outside quotes) of the record that the last piece left open
+    multiline = False
+    ends_parts, width_parts = [], []
+    edges_before = np.array([d, 10, 34], dtype=np.uint8)
+    edges_after = np.array([d, 10, 13, 34], dtype=np.uint8)
+    for s in range(0, n, _LAYOUT_PIECE):
+        piece = a[s : s + _LAYOUT_PIECE]
+        newlines = np.flatnonzero(piece == 10)
+        delims = np.flatnonzero(piece == d)
+        if cr:
+            returns = np.flatnonzero(piece == 13) + s
+            if len(returns) and (returns[-1] == n - 1 or (a[np.minimum(returns + 1, n - 1)] != 10).any()):
+                return None  # a lone carriage return ends a line for the csv module: it reads the file
+        if quoted:
+            quotes = np.flatnonzero(piece == 34)
+            if len(quotes):
+                at = quotes + s
+                opening = (quotes_seen + np.arange(len(quotes))) % 2 == 0
+                before = np.isin(a[np.maximum(at - 1, 0)], edges_before) | (at == 0)
+                after = np.isin(a[np.minimum(at + 1, n - 1)], edges_after) | (at == n - 1)
+                if not (before[opening].all() and after[~opening].all()):
+                    return None
+            inside = (quotes_seen + np.searchsorted(quotes, newlines)) % 2 == 1
+            multiline |= bool(inside.any())
+            newlines = newlines[~inside]
+            delims = delims[(quotes_seen + np.searchsorted(quotes, delims)) % 2 == 0]
+            quotes_seen += len(quotes)
+        before_each = np.searchsorted(delims, newlines)
+        widths = np.diff(before_each, prepend=0) + 1
+        if len(widths):
+            widths[0] += open_fields
+            open_fields = len(delims) - int(before_each[-1])
+        else:
+            open_fields += len(delims)
+        ends_parts.append(newlines + s)
+        width_parts.append(widths.astype(np.int32))
+    if quotes_seen % 2:
+        return None  # a value is not closed: the csv module reports it
+    ends = np.concatenate(ends_parts) if ends_parts else np.zeros(0, np.int64)
+    widths = np.concatenate(width_parts) if width_parts else np.zeros(0, np.int32)
+    if not len(ends) or ends[-1] != n - 1:  # a last record without a line break
+        ends = np.append(ends, n)
+        widths = np.append(widths, np.int32(open_fields + 1))
+    return ends, widths, multiline
+
+
+def _record_lines(data: Any, ends: np.ndarray) -> np.ndarray:
+    """The line on which each record starts (counting every line break, also those inside quotes)."""
+    a = np.frombuffer(data, dtype=np.uint8)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    lines = np.empty(len(starts), dtype=np.int64)
+    seen = 0
+    done = 0
+    for s in range(0, len(a), _LAYOUT_PIECE):
+        newlines = np.flatnonzero(a[s : s + _LAYOUT_PIECE] == 10) + s
+        upto = np.searchsorted(starts, s + _LAYOUT_PIECE)
+        lines[done:upto] = seen + np.searchsorted(newlines, starts[done:upto]) + 1
+        done = upto
+        seen += len(newlines)
+    lines[done:] = seen + 1
+    return lines
 
 
 def _parse_layout(data: bytes, delimiter: str, source: str) -> _Parsed | None:
     """Any text the csv module would read the same way: records, their widths and first lines
-    found on the raw bytes with numpy (quotes respected); None if that is not possible."""
+    found on the raw bytes with numpy (quotes respected, :func:`_scan_layout`); None if that is
+    not possible."""
+    scanned = _scan_layout(data, delimiter)
+    if scanned is None:
+        return None
+    ends, widths, multiline = scanned
     a = np.frombuffer(data, dtype=np.uint8)
-    newlines = np.flatnonzero(a == 10)
-    ends, delims = newlines, np.flatnonzero(a == ord(delimiter))
-    returns = np.flatnonzero(a == 13) if b"\r" in data else []
-    if len(returns) and (returns[-1] == len(a) - 1 or (a[returns + 1] != 10).any()):
-        return None  # a lone carriage return ends a line for the csv module: it reads the file
-    quoted = b'"' in data
-    if quoted:
-        quotes = np.flatnonzero(a == 34)
-        if not _regular_quotes(a, quotes, ord(delimiter)):
-            return None
-        ends = newlines[np.searchsorted(quotes, newlines) % 2 == 0]  # line breaks outside quoted values
-    multiline = quoted and len(ends) < len(newlines)  # quoted values with line breaks (pyarrow is faster without)
-    starts = np.concatenate(([0], ends + 1))
-    ends = np.append(ends, len(a))
-    if starts[-1] == len(a):  # the file ends with a line break
-        starts, ends = starts[:-1], ends[:-1]
-    # the line on which each record starts
-    lines = np.searchsorted(newlines, starts) + 1 if multiline else np.arange(1, len(starts) + 1)
-    length = ends - starts - ((ends > starts) & (a[np.maximum(ends - 1, 0)] == 13))
-    # Delimiters inside quoted values are rare and costly to find: first count them all, and
-    # only if that does not fit (or a value holds one) leave out those inside quotes.
-    for exact in (False, True) if quoted else (True,):
-        if exact and quoted:
-            delims = delims[np.searchsorted(quotes, delims) % 2 == 0]
-        widths = np.diff(np.searchsorted(delims, ends), prepend=0) + 1
-        # Blank records (no field with content) are skipped: empty lines, and one-field records checked one by one.
-        blank = (widths == 1) & (length == 0)
-        check = np.flatnonzero((widths == 1) & (length > 0))
-        if len(check) > 1000:
-            return None  # a one-column table, or nearly: the csv module reads it
-        for i in check:
-            blank[i] = not "".join(_fields(data[starts[i] : ends[i]], delimiter)).strip()
-        filled = np.flatnonzero(~blank)
-        if not len(filled):
-            return None  # nothing but blanks: the csv module says whether the file is empty
-        first, body = filled[0], filled[1:]
-        header_line = int(lines[first])
-        rows = lines[body] - header_line
-        header = _fields(data[starts[first] : ends[first]], delimiter)
-        if not exact and not ((widths[body] == len(header)).all() or (widths[body] == len(header) + 1).all()):
-            continue
-        header = _check_widths(header, widths[body], rows, lines[body], header_line, delimiter, source)
-        if len(header) < 2:
-            return None
-        body_bytes = memoryview(data)[ends[first] + 1 :]
-        columns = _arrow_columns(body_bytes, delimiter, len(header), quoted=quoted, multiline=multiline)
-        if columns is None:
-            return None
-        if len(columns[0]) == len(body) and (exact or not any(
-            pc.any(pc.match_substring(c, delimiter)).as_py() for c in columns if is_text(c)
-        )):
-            return header, columns, rows
-    return None
+
+    def record(i: int) -> bytes:
+        start = int(ends[i - 1]) + 1 if i else 0
+        end = int(ends[i])
+        return bytes(data[start : end - (end > start and a[end - 1] == 13)])
+
+    # Blank records (no field with content) are skipped: empty lines, and one-field records checked one by one.
+    single = np.flatnonzero(widths == 1)
+    starts = np.where(single > 0, ends[np.maximum(single - 1, 0)] + 1, 0)
+    empty = ends[single] - starts - (a[np.maximum(ends[single] - 1, 0)] == 13) <= 0
+    if (~empty).sum() > 1000:
+        return None  # a one-column table, or nearly: the csv module reads it
+    blank = [i for i, e in zip(single, empty) if e or not "".join(_fields(record(i), delimiter)).strip()]
+    if len(blank) == len(ends):
+        return None  # nothing but blanks: the csv module says whether the file is empty
+    lines = _record_lines(data, ends) if multiline else None
+    keep = np.ones(len(ends), dtype=bool)
+    keep[blank] = False
+    first = int(np.argmax(keep))
+    keep[first] = False
+    body = keep if len(blank) else slice(first + 1, None)
+    header_line = int(lines[first]) if multiline else first + 1
+    rows = (lines[body] if multiline else np.arange(1, len(ends) + 1, dtype=np.int64)[body]) - header_line
+    header = _fields(record(first), delimiter)
+    header = _check_widths(header, widths[body], rows, None if lines is None else lines[body], header_line,
+                           delimiter, source)
+    if len(header) < 2:
+        return None
+    del widths, lines, keep
+    body_bytes = memoryview(data)[int(ends[first]) + 1 :]
+    columns = _arrow_columns(body_bytes, delimiter, len(header), quoted=b'"' in data, multiline=multiline)
+    if columns is None or len(columns[0]) != len(rows):
+        return None
+    return header, columns, rows
 
 
 class _ViewReader(_io.RawIOBase):
@@ -327,8 +379,11 @@ def _parse_csv(data: Any, delimiter: str, source: str, limits: Limits) -> _Parse
     return header, columns, rows
 
 
-def read_text(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits) -> pd.DataFrame:
+def read_text(
+    content: Handover, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits
+) -> pd.DataFrame:
     """A delimited text file as a typed DataFrame (see :mod:`evalcore.io`), within ``limits``."""
+    data = content.take()
     if encoding is None and b"\x00" in data[:8192] and not data.startswith(UTF16_BOMS) and sniff_utf16(data) is None:
         actual = sniff_format(data)
         hint = ""
@@ -400,6 +455,7 @@ def _check_header_width(data: Any, delimiter: str, source: str, limits: Limits) 
         if width > limits.max_columns:
             line = data.count(b"\n", 0, start) + 1
             raise limits.refuse(source, "max_columns", f"the header (line {line}) has {width:,} columns")
-    rows = data.count(b"\n", start)
+    eol = _line_breaks(data)
+    rows = data.count(eol, following) + (following < len(data) and not data.endswith(eol))
     if rows * width > limits.max_cells:
         raise limits.refuse(source, "max_cells", f"has {rows:,} rows of {width:,} columns, {rows * width:,} cells")

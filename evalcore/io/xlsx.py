@@ -19,14 +19,17 @@ import pandas as pd
 
 from ..errors import FileFormatError, ParameterError
 from .cells import frame
-from .limits import EXPANSION_GRACE, Limits
+from .limits import EXPANSION_GRACE, Limits, Handover
 from .messages import columns_text, row_list
 
 __all__ = ["read_xlsx"]
 
 
-def read_xlsx(data: bytes, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits) -> pd.DataFrame:
+def read_xlsx(
+    content: Handover, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits
+) -> pd.DataFrame:
     """The sheet ``sheet`` (default the first) as a typed DataFrame; the first non-empty row is the header."""
+    data = content.take()
     import openpyxl
 
     _check_archive(data, source, limits)
@@ -102,14 +105,11 @@ def _check_declared(ws: Any, source: str, limits: Limits) -> None:
     rows, columns = ws.max_row, ws.max_column
     if rows is None or columns is None:
         return
-    what = (f"sheet {ws.title!r} declares {rows:,} rows x {columns:,} columns (its stored dimension); if it is "
-            "really smaller, open and save it again in Excel or LibreOffice to correct that")
-    if columns > limits.max_columns:
-        raise limits.refuse(source, "max_columns", what)
-    if rows - 1 > limits.max_rows:
-        raise limits.refuse(source, "max_rows", what)
-    if rows * columns > limits.max_cells:
-        raise limits.refuse(source, "max_cells", what)
+    what = f"sheet {ws.title!r} declares {rows:,} rows x {columns:,} columns (its stored dimension)"
+    hint = "If the sheet is really smaller, open and save it again in Excel or LibreOffice to correct that."
+    for name, value in (("max_columns", columns), ("max_rows", rows - 1), ("max_cells", rows * columns)):
+        if value > getattr(limits, name):
+            raise limits.refuse(source, name, what, hint)
 
 
 def _records(book: Any, ws: Any, source: str, limits: Limits) -> list[tuple[int, list[tuple[int, Any]]]]:
