@@ -74,13 +74,14 @@ from .encodings import ENCODING_CHOICES, detect_encoding
 from .formats import FORMATS, FileFormat, format_from_name
 from .limits import LimitError, Limits
 from .messages import ROW_INDEX
-from .read import READERS, Source, read_table
+from .read import READERS, Source, read_table, text_as_utf8
 from .roles import ColumnRoles, suggest_roles
 
 __all__ = [
     "ROW_INDEX",
     "ColumnRoles",
     "read_table",
+    "text_as_utf8",
     "suggest_roles",
     "parse_labels",
     "parse_scores",

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..errors import FileFormatError, ParameterError
 from .compression import decompress
+from .encodings import to_utf8
 from .formats import detect, extension
 from .limits import Handover, Limits, limits_from
 from .parquet import read_parquet
@@ -21,7 +22,7 @@ from .rfiles import read_rda, read_rds
 from .text import read_text
 from .xlsx import read_xlsx
 
-__all__ = ["read_table", "READERS"]
+__all__ = ["read_table", "text_as_utf8", "READERS"]
 
 Source = Union[str, "os.PathLike[str]", bytes]
 
@@ -101,6 +102,34 @@ def read_table(
     df = READERS[fmt](content, display, extension(display), encoding, sheet, limits)
     _check_shape(df, display, limits)
     return df
+
+
+def text_as_utf8(
+    source: Source | Any, *, name: str | None = None, encoding: str | None = None, limits: Limits | None = None
+) -> bytes:
+    """The text of a (possibly compressed) text file as UTF-8 bytes, read as ``encoding``
+    (default: detected). The Data page stores this as a new data set when a user overrides
+    the detected encoding, so every page and every link then reads the same letters.
+
+    Raises
+    ------
+    ParameterError
+        The file is not a text file.
+    FileFormatError, LimitError
+        As :func:`read_table`.
+    """
+    limits = limits_from(limits)
+    display = display_name(source, name)
+    raw = _raw_bytes(source, display, limits)
+    if not raw:
+        raise FileFormatError(f"{display}: the file is empty (0 bytes)")
+    data, _ = decompress(raw, display, limits)
+    del raw
+    fmt = detect(data, display)
+    if fmt != "text":
+        raise ParameterError(f"{display}: an encoding applies only to text files, not to {fmt} files")
+    text, _ = to_utf8(data, display, encoding)
+    return bytes(text)
 
 
 def _raw_bytes(source: Any, display: str, limits: Limits) -> bytes | bytearray:
