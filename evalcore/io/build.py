@@ -21,11 +21,13 @@ import pyarrow.compute as pc
 from ..candidates import HIGHER, LOWER, CandidateSet
 from ..errors import ColumnError, FileFormatError, LabelError, ParameterError, ScoreError
 from .cells import (
-    BAD, DECIMAL_COMMA, LABEL_STATES, LABEL_VOCABULARY, MISSING, as_strings, floats, label_cell, map_cells,
+    BAD, LABEL_STATES, LABEL_VOCABULARY, MISSING, as_strings, floats, label_cell, map_cells,
     score_cell, trim,
 )
 from .limits import Limits, limits_from
-from .messages import MAX_EXAMPLES, columns_text, examples, plain, row_list, row_numbers, series
+from .messages import (
+    MAX_EXAMPLES, columns_text, examples, label_number_hint, plain, row_list, row_numbers, score_hints, series,
+)
 from .read import Source, display_name, read_table
 from .roles import ColumnRoles, suggest_roles
 
@@ -80,7 +82,7 @@ def parse_labels(
         shown = [plain(v) for v in cells.iloc[bad[:MAX_EXAMPLES]]]
         raise LabelError(
             f"{source}: label column {column!r} has {len(bad)} value(s) that are not TP/FP labels: "
-            f"{examples(numbers[bad], shown, len(bad))}. "
+            f"{examples(numbers[bad], shown, len(bad))}.{_numeric_label_hint(codes, uniques, states)} "
             f"Accepted labels: {LABEL_VOCABULARY}. Correct these cells, or choose another label column."
         )
     missing = state == LABEL_STATES[MISSING]
@@ -93,6 +95,17 @@ def parse_labels(
         )
     kept = ~missing
     return state[kept] == LABEL_STATES[True], kept
+
+
+def _numeric_label_hint(codes: np.ndarray, uniques: Any, states: np.ndarray) -> str:
+    """If every value of a label column that is not a label is a number: which numbers, how often."""
+    bad = np.flatnonzero(states[:-1] == LABEL_STATES[BAD])
+    values = [uniques[i] for i in bad]
+    if not all(score_cell(v) is not BAD and not isinstance(v, (bool, np.bool_)) for v in values):
+        return ""
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))[bad]
+    order = np.argsort([score_cell(v) for v in values], kind="stable")
+    return label_number_hint([values[i] for i in order], counts[order])
 
 
 def parse_scores(values: Any, *, column: str, source: str, rows: Any = None, copy: bool = True) -> np.ndarray:
@@ -140,9 +153,7 @@ def parse_scores(values: Any, *, column: str, source: str, rows: Any = None, cop
     if len(bad):
         numbers = row_numbers(values, len(out), rows)
         shown = [plain(v) for v in series(values).iloc[bad]]
-        hint = ""
-        if any(isinstance(v, str) and DECIMAL_COMMA.fullmatch(v.strip()) for v in shown):
-            hint = " Some look like numbers with a decimal comma: write them with a decimal point (e.g. 2.5, not 2,5)."
+        hint = score_hints(shown)
         raise ScoreError(
             f"{source}: score column {column!r} has {len(bad)} non-numeric value(s): "
             f"{examples(numbers[bad], shown, len(bad))}. Scores must be numbers "

@@ -34,7 +34,7 @@ SPECIAL_FLOATS = {
     "+infinity": np.inf, "-inf": -np.inf, "-infinity": -np.inf,
 }
 # Numbers, also with decimal commas or thousands separators: text columns mostly of these are scores.
-NUMBERISH = re.compile(r"[+-]?[\d.,' ]*\d[\d.,' ]*(?:[eE][+-]?\d+)?")
+NUMBERISH = re.compile(r"[+-]?[\d.,' ]*\d[\d.,' ]*(?:[eE][+-]?\d+)?(?: ?%)?")  # (percentages too)
 DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?")
 # NUMBER with ASCII digits only (what pyarrow parses; Unicode digits are left to Python),
 # and patterns for pyarrow's regular expressions (RE2), whose \d is ASCII (Python's: \p{Nd}).

@@ -70,14 +70,14 @@ def detect_encoding(data: Any, source: str) -> str:
     for bom, name in _UTF16_BOMS.items():
         if data.startswith(bom):
             return name
+    utf16 = sniff_utf16(data)  # (ASCII text in UTF-16 is all ASCII bytes, NUL bytes included)
+    if utf16 is not None:
+        return utf16
     if data.isascii():
         return "utf-8"
     bad = _first_invalid(data, "utf-8")
     if bad is None:
         return "utf-8"
-    utf16 = sniff_utf16(data)
-    if utf16 is not None:
-        return utf16
     found = _normalizer(_sample(data), ["cp1252", "latin_1"])
     if found is None:
         raise FileFormatError(

@@ -6,6 +6,7 @@ Rows are numbered as data rows from 1, the header not counted (see :mod:`evalcor
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -66,3 +67,31 @@ def series(values: Any) -> pd.Series:
     if isinstance(values, pd.Series):
         return values
     return pd.Series(values) if isinstance(values, np.ndarray) else pd.Series(values, dtype=object)
+
+
+# What non-numeric score cells often are, and what to do: (pattern of a stripped cell, sentence).
+SCORE_HINTS = (
+    (re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?"),
+     "Some look like numbers with a decimal comma: write them with a decimal point (e.g. 2.5, not 2,5)."),
+    (re.compile(r"[+-]?\d{1,3}(?:(?:,\d{3})+(?:\.\d+)?|(?:\.\d{3})+(?:,\d+)?|(?:[' \u00a0\u202f]\d{3})+(?:[.,]\d+)?)"),
+     "Some look like numbers with thousands separators (e.g. 1,234.5): write them without separators "
+     "(1234.5)."),
+    (re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*%"),
+     "Some are percentages (e.g. 50%): write them as plain numbers without the % sign (50 or 0.5)."),
+)
+
+
+def score_hints(values: Iterable[Any]) -> str:
+    """The sentences of :data:`SCORE_HINTS` that fit some of ``values`` (the first 1,000 looked at)."""
+    texts = [v.strip() for v, _ in zip((v for v in values if isinstance(v, str)), range(1000))]
+    return "".join(f" {sentence}" for pattern, sentence in SCORE_HINTS if any(pattern.fullmatch(t) for t in texts))
+
+
+def label_number_hint(uniques: Sequence[Any], counts: Sequence[int]) -> str:
+    """For a label column of numbers: which values other than 0 and 1 it holds, and how often."""
+    shown = ", ".join(f"{plain(v)!r} ({c:,} row{'s' if c != 1 else ''})"
+                      for v, c in list(zip(uniques, counts))[:MAX_EXAMPLES * 2])
+    more = f" and {len(uniques) - 2 * MAX_EXAMPLES} more" if len(uniques) > 2 * MAX_EXAMPLES else ""
+    return (f" The column holds numbers other than 0 and 1: {shown}{more}. A numeric label must be 1 for a true "
+            "positive and 0 for a false positive; if the numbers are grades or counts, make a 0/1 column from them "
+            "(e.g. 1 where the grade is high enough).")

@@ -120,7 +120,8 @@ def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
     ``gold``, ``is.colloc``, then names starting with ``is_``/``is.``, then ``is``),
     else the first boolean-like column; the others become keys. Without any
     boolean-like column, a text column named like a label (the names above, or
-    starting with ``is_``/``is.``) is the label anyway, so that building the
+    starting with ``is_``/``is.``), else a numeric column named exactly like one
+    (``label`` holding 0, 1 and 2), is the label anyway, so that building the
     candidate set reports its offending cells. Row names (``row.names``,
     ``Unnamed: 0``) are keys, whatever they hold. A column named
     ``sample`` (any case) is the sample column. Numeric columns, and text columns
@@ -151,6 +152,9 @@ def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
     label = min(booleans, key=_label_priority) if booleans else None  # min keeps the first of equals
     if label is None:  # no clean TP/FP column: one named like a label, so that its bad cells get reported
         label = next((c for c in keys if _label_priority(c) <= 1), None)
+        if label is None:  # ... also a column of numbers named exactly like one (0/1/2, grades)
+            label = next((c for c in scores if _label_priority(c) == 0), None)
+            scores = [c for c in scores if c != label]
     keys = [c for c in df.columns if c != label and (c in keys or c in booleans)]
     return ColumnRoles(label=label, scores=tuple(scores), keys=tuple(keys), sample=sample)
 
