@@ -55,7 +55,8 @@ def raw_table(dataset: str):
 def reencoded(dataset: str, encoding: str) -> str:
     """Store the text of ``dataset`` read as ``encoding`` (as UTF-8) and return the new data set's id."""
     source, name = _source(dataset)
-    return store().put(text_as_utf8(source, name=name, encoding=encoding), name.removesuffix(".gz"))
+    plain = next((name[: -len(s)] for s in (".gz", ".bz2", ".xz") if name.endswith(s)), name)  # (now uncompressed)
+    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain)
 
 
 @st.cache_resource(max_entries=4, show_spinner="Checking labels and scores ...")

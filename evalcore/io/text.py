@@ -33,6 +33,9 @@ from .limits import Limits, Handover
 from .messages import DELIMITER_NAMES, MAX_EXAMPLES
 
 DELIMITERS = (",", "\t", ";", "|")
+# pyarrow parses blocks of this size (one at a time: threads only add memory on a shared server); a
+# record longer than a block fails there and goes to the csv module, so blocks hold any allowed line.
+_BLOCK = 16 << 20
 
 
 def _sniff_delimiter(data: bytes, ext: str) -> str:
@@ -118,7 +121,7 @@ def _arrow_columns(
         try:
             table = pa_csv.read_csv(
                 pa.py_buffer(body),
-                read_options=pa_csv.ReadOptions(column_names=names, use_threads=False),
+                read_options=pa_csv.ReadOptions(column_names=names, use_threads=False, block_size=_BLOCK),
                 parse_options=pa_csv.ParseOptions(
                     delimiter=delimiter, quote_char='"' if quoted else False, double_quote=True,
                     newlines_in_values=multiline, ignore_empty_lines=not strict,
