@@ -397,9 +397,9 @@ def read_text(
             f"Supported formats: {SUPPORTED}."
         )
     data, encoding = to_utf8(data, source, encoding)
-    check_lines(data, source, limits)
+    lines = check_lines(data, source, limits)
     delimiter = _sniff_delimiter(data, ext)
-    _check_header_width(data, delimiter, source, limits)
+    _check_header_width(data, delimiter, lines, source, limits)
     parsed = None
     if b"\x00" not in data:  # (the csv module rejects NUL bytes)
         parsed = _parse_simple(data, delimiter) or _parse_layout(data, delimiter, source)
@@ -416,12 +416,13 @@ def _line_breaks(data: Any) -> bytes:
     return b"\r" if b"\n" not in data and b"\r" in data else b"\n"
 
 
-def check_lines(data: Any, source: str, limits: Limits) -> None:
+def check_lines(data: Any, source: str, limits: Limits) -> int:
     """Refuse text with more lines than ``max_rows`` (+ the header) or a line longer than ``max_line_bytes``.
 
     The length check looks at windows of half the limit: only a window with no line break
     in it can lie in a line as long as the limit, and only for such windows is the line
     measured. That is one ``find`` per window, so any file is checked in milliseconds.
+    Returns the number of lines.
     """
     eol = _line_breaks(data)
     lines = data.count(eol) + (not data.endswith(eol))
@@ -440,9 +441,10 @@ def check_lines(data: Any, source: str, limits: Limits) -> None:
             start = max(last, end)
             continue
         start = end
+    return lines
 
 
-def _check_header_width(data: Any, delimiter: str, source: str, limits: Limits) -> None:
+def _check_header_width(data: Any, delimiter: str, lines: int, source: str, limits: Limits) -> None:
     """Refuse a header line with more than ``max_columns`` fields before anything is parsed."""
     start = 0
     while start < len(data):
@@ -458,7 +460,6 @@ def _check_header_width(data: Any, delimiter: str, source: str, limits: Limits) 
         if width > limits.max_columns:
             line = data.count(b"\n", 0, start) + 1
             raise limits.refuse(source, "max_columns", f"the header (line {line}) has {width:,} columns")
-    eol = _line_breaks(data)
-    rows = data.count(eol, following) + (following < len(data) and not data.endswith(eol))
+    rows = lines - data.count(_line_breaks(data), 0, start) - 1  # the lines after the header
     if rows * width > limits.max_cells:
         raise limits.refuse(source, "max_cells", f"has {rows:,} rows of {width:,} columns, {rows * width:,} cells")
