@@ -2,7 +2,7 @@
 named baseline measured in the same run.
 
 Every measurement runs in a fresh Python process, which reports its own peak resident memory
-(``ru_maxrss``) and the time of the call alone (imports not counted; the peak includes the
+(``VmHWM``; ``ru_maxrss`` would include the memory of this process copied by fork) and the time of the call alone (imports not counted; the peak includes the
 interpreter with numpy, pandas and pyarrow, about 110 MB).
 
 * Loading: CSV files of N rows x 5 columns (a key, a TRUE/FALSE label, three scores with two
@@ -43,7 +43,9 @@ import io_bombs  # noqa: E402
 PREVIOUS = "a483f66"  # the last commit with evalcore/io.py as one module
 
 RUNNER = r"""
-import importlib.util, json, resource, sys, time
+import importlib.util, json, sys, time
+def peak_mb():  # VmHWM: this process's peak; ru_maxrss would count the parent's memory copied by fork
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
 mode, path, previous = sys.argv[1], sys.argv[2], sys.argv[3]
 import evalcore
 if mode.startswith("previous"):
@@ -73,12 +75,14 @@ except EvalcoreError as e:
 except MemoryError:
     outcome = "MemoryError"
 print(json.dumps({"seconds": time.perf_counter() - start, "outcome": outcome,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), file=sys.stderr)
+                  "peak_mb": peak_mb()}), file=sys.stderr)
 """
 
 
 DASHBOARD = r"""
-import json, os, resource, sys, time
+import json, os, sys, time
+def peak_mb():  # VmHWM: this process's peak; ru_maxrss would count the parent's memory copied by fork
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) / 1024
 from streamlit.testing.v1 import AppTest
 app, path = sys.argv[1], sys.argv[2]
 at = AppTest.from_file(app, default_timeout=1800)
@@ -90,7 +94,7 @@ errors = [e.value for e in at.error] + [str(e.value) for e in at.exception]
 metrics = {m.label: m.value for m in at.metric}
 outcome = "done, N = " + metrics.get("Candidates N", "?") if not errors else "error: " + errors[0][:50]
 print(json.dumps({"seconds": time.perf_counter() - start, "outcome": outcome,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), file=sys.stderr)
+                  "peak_mb": peak_mb()}), file=sys.stderr)
 """
 
 

@@ -33,9 +33,9 @@ from .limits import Limits, Handover
 from .messages import DELIMITER_NAMES, MAX_EXAMPLES
 
 DELIMITERS = (",", "\t", ";", "|")
-# pyarrow parses blocks of this size (one at a time: threads only add memory on a shared server); a
-# record longer than a block fails there and goes to the csv module, so blocks hold any allowed line.
-_BLOCK = 16 << 20
+# pyarrow parses blocks of a sixteenth of the text, from 1 MB (a record longer than a block fails there
+# and goes to the csv module: a block holds any line the default limits allow) to 16 MB.
+_BLOCKS = (1 << 20, 16 << 20)
 
 
 def _sniff_delimiter(data: bytes, ext: str) -> str:
@@ -115,13 +115,14 @@ def _arrow_columns(
     if not len(body):
         return [pa.chunked_array([], pa.string())] * width
     names = [f"f{i}" for i in range(width)]
+    block = min(max(len(body) // 16, _BLOCKS[0]), _BLOCKS[1])
     floats = _float_columns(body, delimiter, width)
     for typed in ([floats, []] if floats else [[]]):
         types = {name: pa.float64() if j in typed else pa.string() for j, name in enumerate(names)}
         try:
             table = pa_csv.read_csv(
                 pa.py_buffer(body),
-                read_options=pa_csv.ReadOptions(column_names=names, use_threads=False, block_size=_BLOCK),
+                read_options=pa_csv.ReadOptions(column_names=names, block_size=block),
                 parse_options=pa_csv.ParseOptions(
                     delimiter=delimiter, quote_char='"' if quoted else False, double_quote=True,
                     newlines_in_values=multiline, ignore_empty_lines=not strict,
