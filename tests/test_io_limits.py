@@ -230,8 +230,8 @@ def test_compact_r_sequence_declared_too_long():
 
 
 def test_memory_of_a_large_text_read(tmp_path):
-    """Reading keeps to about 4x the file's size, past a fixed 64 MB (pyarrow's threads and their buffers,
-    its threads); bench/bench_limits.py measures 10 million rows."""
+    """Reading keeps to about 4x the file's size, past a fixed 64 MB (pyarrow's threads and their
+    buffers); bench/bench_limits.py measures 10 million rows."""
     import pyarrow as pa
     import pyarrow.csv as pa_csv
 
