@@ -68,6 +68,7 @@ def test_utf16_text_is_read(tmp_path):
     (REFERENCE.to_parquet(index=False), r"It looks like an Apache Parquet file: rename it to \.parquet"),
     (None, r"It looks like an Excel \.xlsx workbook: rename it to \.xlsx"),
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4, r"Supported formats"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600, r"old Excel \.xls file: save it as \.xlsx or CSV"),
 ])
 def test_binary_file_with_a_text_extension(content, hint):
     if content is None:

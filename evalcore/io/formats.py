@@ -62,7 +62,7 @@ COMPRESSIONS: dict[str, tuple[bytes, str]] = {
 EXTENSIONS = {ext: f.name for f in FORMATS.values() for ext in f.extensions}
 SUPPORTED = ".csv, .tsv, .txt (optionally .gz, .bz2, .xz), .parquet, .xlsx, .rda/.RData, .rds"
 UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-_OLD_EXCEL = b"\xd0\xcf\x11\xe0"
+OLD_EXCEL = b"\xd0\xcf\x11\xe0"
 
 
 def extension(name: str) -> str:
@@ -118,7 +118,7 @@ def detect(data: bytes, source: str) -> str:
     if by_content is None and sniff_utf16(data):
         return "text"
     if by_content is None:
-        hint = " It looks like an old Excel .xls file: save it as .xlsx or CSV." if data.startswith(_OLD_EXCEL) else ""
+        hint = " It looks like an old Excel .xls file: save it as .xlsx or CSV." if data.startswith(OLD_EXCEL) else ""
         raise FileFormatError(
             f"{source}: unknown file format (extension {ext or '(none)'!r}, binary content).{hint} "
             f"Supported formats: {SUPPORTED}."

@@ -122,9 +122,9 @@ class Limits:
         hint = f" {hint}" if hint else ""
         return LimitError(
             f"{source}: {what}: more than the limit of {getattr(self, name):,} {UNITS[name]} ({name}).{hint} "
-            f"If the file is what you meant to read, raise the limit: set the environment variable "
-            f"{ENV_VARIABLES[name]} (e.g. {ENV_VARIABLES[name]}={example}) where evalcore runs, "
-            f"or pass --limit {OPTION_NAMES[name]}={example} on the command line."
+            f"If the file is what you meant to read, raise the limit where evalcore runs: set the environment "
+            f"variable {ENV_VARIABLES[name]} (e.g. {ENV_VARIABLES[name]}={example}; on a shared server, ask its "
+            f"administrator), or pass --limit {OPTION_NAMES[name]}={example} on the command line."
         )
 
 

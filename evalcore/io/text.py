@@ -28,7 +28,7 @@ import pyarrow.csv as pa_csv
 from ..errors import FileFormatError
 from .cells import INTEGER, PLAIN, check_fields, frame
 from .encodings import sniff_utf16, to_utf8
-from .formats import FORMATS, SUPPORTED, UTF16_BOMS, sniff_format
+from .formats import FORMATS, OLD_EXCEL, SUPPORTED, UTF16_BOMS, sniff_format
 from .limits import Limits, Handover
 from .messages import DELIMITER_NAMES, MAX_EXAMPLES
 
@@ -393,6 +393,8 @@ def read_text(
         hint = ""
         if actual not in (None, "text"):
             hint = f" It looks like an {FORMATS[actual].title}: rename it to {FORMATS[actual].extensions[0]}."
+        elif data.startswith(OLD_EXCEL):
+            hint = " It looks like an old Excel .xls file: save it as .xlsx or CSV."
         raise FileFormatError(
             f"{source}: binary content, not a text table (it has NUL bytes, which text never has).{hint} "
             f"Supported formats: {SUPPORTED}."
