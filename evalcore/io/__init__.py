@@ -30,19 +30,19 @@ columns are called ``Unnamed: i`` (0-based position, as pandas does), and a head
 one field short of every data row (R's ``write.table`` with row names) gets a first
 column ``row.names``.
 
-Limits
-------
-Every reader checks :class:`Limits` while it reads (decompressed size, expansion ratio,
-rows, columns, cells, the length of a line and of a value): a file past one is refused
-with a :class:`LimitError` naming the file, the limit and how to raise it, before the
-memory or time it would take is spent (:mod:`evalcore.io.limits`).
-
 Text is parsed by pyarrow's CSV reader and typed with vectorised pyarrow/numpy code;
 where needed, the layout (fields per record, the line each record starts on) is
 found on the raw bytes with numpy. The few files that reader cannot read exactly as
 Python's :mod:`csv` module does (a quote inside an unquoted value or right after a
 closing quote, NUL bytes, one-column tables, ...) are read by the :mod:`csv` module
 itself: results and messages are the same either way.
+
+Limits
+------
+Every reader checks :class:`Limits` while it reads (decompressed size, expansion ratio,
+rows, columns, cells, the length of a line and of a value): a file past one is refused
+with a :class:`LimitError` naming the file, the limit and how to raise it, before the
+memory or time it would take is spent (:mod:`evalcore.io.limits`).
 
 Row numbers
 -----------
