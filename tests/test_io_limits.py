@@ -247,3 +247,16 @@ def test_memory_of_a_large_text_read(tmp_path):
     result = read_in_subprocess(path)
     assert result["outcome"] == "read"
     assert result["peak_mb"] - baseline < 4 * size_mb + 64, (result, baseline, size_mb)
+
+
+def test_memory_error_becomes_a_message(monkeypatch, tmp_path):
+    import evalcore.io.read as read_module
+
+    def exhausted(*args):
+        raise MemoryError
+
+    monkeypatch.setitem(read_module.READERS, "text", exhausted)
+    path = tmp_path / "m.csv"
+    path.write_text("a,b\n1,2\n")
+    with pytest.raises(LimitError, match=r"m\.csv: there is not enough free memory to read this file now"):
+        read_table(path)

@@ -16,7 +16,7 @@ from ..errors import FileFormatError, ParameterError
 from .compression import decompress
 from .encodings import to_utf8
 from .formats import detect, extension
-from .limits import Handover, Limits, limits_from
+from .limits import Handover, LimitError, Limits, limits_from
 from .parquet import read_parquet
 from .rfiles import read_rda, read_rds
 from .text import read_text
@@ -99,7 +99,14 @@ def read_table(
         )
     content = Handover(data)
     del data  # the reader holds the only reference: it frees the bytes once they are parsed
-    df = READERS[fmt](content, display, extension(display), encoding, sheet, limits)
+    try:
+        df = READERS[fmt](content, display, extension(display), encoding, sheet, limits)
+    except MemoryError:  # within the limits, but more than this machine has free now
+        raise LimitError(
+            f"{display}: there is not enough free memory to read this file now. Try again later, or lower the "
+            "limits where evalcore runs (EVALCORE_MAX_BYTES, EVALCORE_MAX_ROWS; see evalcore.io.limits) so that "
+            "such files are refused at once."
+        ) from None
     _check_shape(df, display, limits)
     return df
 

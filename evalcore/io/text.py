@@ -133,7 +133,7 @@ def _arrow_columns(
                     quoted_strings_can_be_null=True, check_utf8=False,
                 ),
             )
-        except pa.ArrowInvalid:  # (a value that is not a plain number, or a ragged row)
+        except pa.ArrowException:  # (a value that is not a plain number, a ragged row, a record too long)
             continue
         # pyarrow's numbers are Python's (correctly rounded) and its spellings of them are
         # Python's after stripping spaces, except for NaN ('-nan', 'nan(1)'): read those as text.
