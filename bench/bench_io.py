@@ -19,8 +19,9 @@ the baseline.
 Usage: python bench/bench_io.py [--sizes 100000,1000000] [--repeat-large 1] [--io path/to/other/io.py]
 
 ``--repeat-large`` takes the best of that many runs for files of more than 100,000 rows
-(useful on a busy machine); ``--io`` times another version of the module (e.g. a saved
-copy of the previous one) in place of ``evalcore/io.py``.
+(useful on a busy machine); ``--io`` times another version of the reader in place of the
+``evalcore.io`` package: a single-module copy such as ``git show a483f66:evalcore/io.py``
+(the reader before it became a package). Peak memory and hostile files: bench_limits.py.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000")
     parser.add_argument("--repeat-large", type=int, default=1, help="best of this many runs above 100,000 rows")
-    parser.add_argument("--io", default=None, help="time this copy of io.py instead of evalcore/io.py")
+    parser.add_argument("--io", default=None, help="time this copy of io.py instead of the evalcore.io package")
     args = parser.parse_args()
     io = load_module(args.io)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())

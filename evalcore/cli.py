@@ -39,6 +39,13 @@ def _data_arguments(p: argparse.ArgumentParser) -> None:
                    help="leave out rows with an empty label (reported) instead of stopping")
     p.add_argument("--encoding", help="text encoding, e.g. latin-1 (default: UTF-8, Latin-1 detected)")
     p.add_argument("--sheet", help="Excel sheet or R object to read (default: the first / only one)")
+    _limit_argument(p)
+
+
+def _limit_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=N",
+                   help="raise or lower a reading limit (repeat): bytes, expansion, rows, columns, cells, line, "
+                        "field, e.g. --limit rows=50M (defaults and EVALCORE_MAX_* variables: evalcore.io.limits)")
 
 
 def _ranking_arguments(p: argparse.ArgumentParser) -> None:
@@ -160,6 +167,7 @@ def _experiment_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gamma", action="append", default=[], metavar="M=G",
                    help="threshold of measure M (repeat; others accept n per sample on average)")
     p.add_argument("--per-sample", metavar="CSV", help="also write the per-sample acceptance sets here")
+    _limit_argument(p)
     _ranking_arguments(p)
 
 
@@ -168,11 +176,19 @@ def _load(args) -> CandidateSet:
 
     candidates = load_candidates(
         args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
-        exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet)
+        exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
+        limits=_limits(args))
     if candidates.excluded_unlabelled:
         _note(f"{args.file}: left out {candidates.excluded_unlabelled} rows with an empty label "
               f"(--exclude-unlabelled)")
     return candidates
+
+
+def _limits(args):
+    """The reading limits, the defaults with the --limit options applied."""
+    from .io.limits import parse_limit_options
+
+    return parse_limit_options(getattr(args, "limit", []))
 
 
 def _note(message: str) -> None:
@@ -461,13 +477,13 @@ def _load_experiment(args) -> CandidateSet:
 
     sample = args.sample_column
     if len(args.files) > 1:
-        source, name = combine_samples([(f, Path(f).name) for f in args.files])
+        source, name = combine_samples([(f, Path(f).name) for f in args.files], limits=_limits(args))
         sample = sample or "sample"
     else:
         source, name = args.files[0], None
     candidates = load_candidates(source, name=name, label=args.label, scores=args.measure, sample=sample,
                                  lower_is_better=tuple(args.lower_is_better),
-                                 exclude_unlabelled=args.exclude_unlabelled)
+                                 exclude_unlabelled=args.exclude_unlabelled, limits=_limits(args))
     require_samples(candidates)
     args.file = name or args.files[0]
     return candidates

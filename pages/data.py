@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.errors import EvalcoreError
-from evalcore.io import combine_samples, suggest_roles
+from evalcore.io import ENCODING_CHOICES, combine_samples, suggest_roles
 from evalcore.samples import sample_table
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
@@ -71,6 +71,20 @@ if v.label is None and not v.scores:  # a fresh data set: start from the suggest
 columns = [str(c) for c in table.columns]
 
 st.subheader(f"Columns of {name}")
+if "encoding" in table.attrs:  # text: the encoding it was read as, and a choice of another
+    origin, chosen = st.session_state.setdefault("recoded", {}).get(v.dataset, (v.dataset, table.attrs["encoding"]))
+    options = list(dict.fromkeys([chosen, *ENCODING_CHOICES]))
+    picked = st.selectbox("Text encoding (detected from the file; choose another if letters look wrong)", options,
+                          format_func=lambda e: ENCODING_CHOICES.get(e, e), key=f"w_encoding_{v.dataset}")
+    if picked != chosen:
+        try:
+            recoded = cached.reencoded(origin, picked)
+        except EvalcoreError as exc:
+            st.error(str(exc))
+        else:
+            st.session_state["recoded"][recoded] = (origin, picked)
+            common.update(dataset=recoded, **ROLE_RESET)
+            st.rerun()
 c1, c2, c3 = st.columns(3)
 with c1:
     widgets.bound(st.selectbox, "Label (TP/FP annotation)", "label", options=columns,

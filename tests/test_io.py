@@ -513,10 +513,10 @@ def test_every_error_is_an_evalcore_error():
 
 def _csv_module_only(monkeypatch):
     """Make read_table use the csv-module reader for every text file (the reference behaviour)."""
-    import evalcore.io as io_module
+    import evalcore.io.text as text_module
 
-    monkeypatch.setattr(io_module, "_parse_simple", lambda *a: None)
-    monkeypatch.setattr(io_module, "_parse_layout", lambda *a: None)
+    monkeypatch.setattr(text_module, "_parse_simple", lambda *a: None)
+    monkeypatch.setattr(text_module, "_parse_layout", lambda *a: None)
 
 
 def _outcome(data, name):
@@ -604,9 +604,9 @@ def _load_outcome(data):
 
 
 def test_whitespace_is_what_str_strip_removes():
-    from evalcore.io import _WHITESPACE
+    from evalcore.io.cells import WHITESPACE
 
-    assert _WHITESPACE == "".join(c for c in map(chr, range(0x110000)) if c.isspace())
+    assert WHITESPACE == "".join(c for c in map(chr, range(0x110000)) if c.isspace())
 
 
 def test_types_found_in_text(tmp_path):

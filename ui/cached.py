@@ -12,7 +12,7 @@ from evalcore import analysis, roc, samples, validate
 from evalcore.figures import style as figures
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
-from evalcore.io import load_candidates, read_table
+from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.store import DatasetStore
 from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
 
@@ -46,15 +46,24 @@ def _source(dataset: str):
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the data set ...")
 def raw_table(dataset: str):
+    """The table as read, and the file's name; ``table.attrs`` holds the format and, for text, the
+    detected encoding and delimiter."""
     source, name = _source(dataset)
     return read_table(source, name=name), name
+
+
+def reencoded(dataset: str, encoding: str) -> str:
+    """Store the text of ``dataset`` read as ``encoding`` (as UTF-8) and return the new data set's id."""
+    source, name = _source(dataset)
+    plain = next((name[: -len(s)] for s in (".gz", ".bz2", ".xz") if name.endswith(s)), name)  # (now uncompressed)
+    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain)
 
 
 @st.cache_resource(max_entries=4, show_spinner="Checking labels and scores ...")
 def experiment(dataset: str, label, scores, keys, lower, exclude, sample_column) -> CandidateSet:
     """The whole data set, all samples."""
-    source, name = _source(dataset)
-    return load_candidates(source, name=name, label=label, scores=list(scores) or None, keys=list(keys) or None,
+    table, name = raw_table(dataset)  # (read once: the table the Data page shows)
+    return load_candidates(table, name=name, label=label, scores=list(scores) or None, keys=list(keys) or None,
                            lower_is_better=lower, exclude_unlabelled=exclude, sample=sample_column or False)
 
 

@@ -1,0 +1,97 @@
+"""Pieces of the messages every reader and check shares: row numbers, examples, column lists.
+
+Every message names the file, the column and rows, the offending values and what to do.
+Rows are numbered as data rows from 1, the header not counted (see :mod:`evalcore.io`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ParameterError
+
+ROW_INDEX = "row"
+"""Name of the index :func:`read_table` gives its DataFrame: 1-based data row numbers."""
+
+MAX_EXAMPLES = 5
+DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
+
+
+def is_missing(v: Any) -> bool:
+    if v is None or v is pd.NA or v is pd.NaT:
+        return True
+    return isinstance(v, (float, np.floating)) and bool(np.isnan(v))
+
+
+def row_numbers(values: Any, n: int, rows: Any = None) -> np.ndarray:
+    """Row numbers for messages: explicit ``rows``, else a ``row`` index, else 1..n."""
+    if rows is not None:
+        out = np.asarray(rows, dtype=np.int64)
+        if out.shape != (n,):
+            raise ParameterError(f"rows has {out.shape[0]} entries but there are {n} values")
+        return out
+    if isinstance(values, (pd.Series, pd.DataFrame)):
+        index = values.index
+        if index.name == ROW_INDEX and pd.api.types.is_integer_dtype(index):
+            return index.to_numpy(dtype=np.int64)
+    return np.arange(1, n + 1, dtype=np.int64)
+
+
+def examples(rows: np.ndarray, values: Sequence[Any], total: int) -> str:
+    """``row 3: 'x', row 8: 'y' (and 4 more)`` for the first offending cells."""
+    parts = [f"row {r}: {v!r}" for r, v in zip(rows[:MAX_EXAMPLES], values[:MAX_EXAMPLES])]
+    more = f" (and {total - MAX_EXAMPLES} more)" if total > MAX_EXAMPLES else ""
+    return ", ".join(parts) + more
+
+
+def row_list(rows: np.ndarray) -> str:
+    text = ", ".join(str(r) for r in rows[:MAX_EXAMPLES])
+    return text + (f" (and {len(rows) - MAX_EXAMPLES} more)" if len(rows) > MAX_EXAMPLES else "")
+
+
+def columns_text(columns: Iterable[Any]) -> str:
+    return ", ".join(repr(c) for c in columns) or "(none)"
+
+
+def plain(v: Any) -> Any:
+    """A cell value as users wrote it (numpy scalars shown as Python values)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def series(values: Any) -> pd.Series:
+    """Cells as a Series: kept as given, arrays in their dtype, anything else as Python objects."""
+    if isinstance(values, pd.Series):
+        return values
+    return pd.Series(values) if isinstance(values, np.ndarray) else pd.Series(values, dtype=object)
+
+
+# What non-numeric score cells often are, and what to do: (pattern of a stripped cell, sentence).
+SCORE_HINTS = (
+    (re.compile(r"[+-]?\d*,\d+(?:[eE][+-]?\d+)?"),
+     "Some look like numbers with a decimal comma: write them with a decimal point (e.g. 2.5, not 2,5)."),
+    (re.compile(r"[+-]?\d{1,3}(?:(?:,\d{3})+(?:\.\d+)?|(?:\.\d{3})+(?:,\d+)?|(?:[' \u00a0\u202f]\d{3})+(?:[.,]\d+)?)"),
+     "Some look like numbers with thousands separators (e.g. 1,234.5): write them without separators "
+     "(1234.5)."),
+    (re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*%"),
+     "Some are percentages (e.g. 50%): write them as plain numbers without the % sign (50 or 0.5)."),
+)
+
+
+def score_hints(values: Iterable[Any]) -> str:
+    """The sentences of :data:`SCORE_HINTS` that fit some of ``values`` (the first 1,000 looked at)."""
+    texts = [v.strip() for v, _ in zip((v for v in values if isinstance(v, str)), range(1000))]
+    return "".join(f" {sentence}" for pattern, sentence in SCORE_HINTS if any(pattern.fullmatch(t) for t in texts))
+
+
+def label_number_hint(uniques: Sequence[Any], counts: Sequence[int]) -> str:
+    """For a label column of numbers: which values other than 0 and 1 it holds, and how often."""
+    shown = ", ".join(f"{plain(v)!r} ({c:,} row{'s' if c != 1 else ''})"
+                      for v, c in list(zip(uniques, counts))[:MAX_EXAMPLES * 2])
+    more = f" and {len(uniques) - 2 * MAX_EXAMPLES} more" if len(uniques) > 2 * MAX_EXAMPLES else ""
+    return (f" The column holds numbers other than 0 and 1: {shown}{more}. A numeric label must be 1 for a true "
+            "positive and 0 for a false positive; if the numbers are grades or counts, make a 0/1 column from them "
+            "(e.g. 1 where the grade is high enough).")

@@ -1,0 +1,50 @@
+"""Apache Parquet files, refused on their declared size before a value is read.
+
+The footer declares the number of rows and columns and each row group's uncompressed
+size; these are checked against ``max_rows``, ``max_columns``, ``max_cells`` and
+``max_bytes`` first, so a file of a few kilobytes that declares 10^8 rows (a column of
+nulls or of one repeated value compresses to almost nothing) is refused in milliseconds.
+"""
+
+from __future__ import annotations
+
+import io as _io
+from typing import Any
+
+import pandas as pd
+
+from ..errors import FileFormatError
+from .cells import tidy
+from .limits import Limits, Handover
+
+__all__ = ["read_parquet"]
+
+
+def read_parquet(
+    content: Handover, source: str, ext: str, encoding: str | None, sheet: Any, limits: Limits
+) -> pd.DataFrame:
+    """The Parquet file as a typed DataFrame (a stored pandas index becomes a column)."""
+    data = content.take()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+    except Exception as e:  # pyarrow raises ArrowInvalid, OSError, ...
+        raise FileFormatError(f"{source}: cannot read as a Parquet file ({type(e).__name__}: {e})") from None
+    rows, columns = meta.num_rows, meta.num_columns
+    declared = f"declares {rows:,} rows x {columns:,} columns"
+    if rows > limits.max_rows:
+        raise limits.refuse(source, "max_rows", declared)
+    if columns > limits.max_columns:
+        raise limits.refuse(source, "max_columns", declared)
+    if rows * columns > limits.max_cells:
+        raise limits.refuse(source, "max_cells", declared)
+    size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    if size > limits.max_bytes:
+        raise limits.refuse(source, "max_bytes", f"declares {size:,} bytes of uncompressed data")
+    try:
+        df = pd.read_parquet(_io.BytesIO(data))
+    except Exception as e:  # pyarrow raises ArrowInvalid, OSError, ...
+        raise FileFormatError(f"{source}: cannot read as a Parquet file ({type(e).__name__}: {e})") from None
+    return tidy(df, source, "parquet", "index")

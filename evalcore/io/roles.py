@@ -1,0 +1,160 @@
+"""Suggested column roles: which column is the label, which are scores, keys, the sample."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .cells import (
+    LABEL_NAMES, MISSING, NUMBERISH, NUMBERISH_RE2, ROW_NAME_COLUMNS, SPECIAL_FLOATS, SPECIALS, label_cell, trim,
+)
+
+__all__ = ["ColumnRoles", "suggest_roles"]
+
+
+@dataclass(frozen=True)
+class ColumnRoles:
+    """Which column plays which part in a candidate table.
+
+    Attributes
+    ----------
+    label : str or None
+        The TP/FP label column, None if no column qualifies.
+    scores : tuple of str
+        Score columns (one per ranking method), in table order.
+    keys : tuple of str
+        Columns that identify candidates for people (e.g. ``PP``, ``verb``).
+    sample : str or None
+        The column named ``sample`` (any letter case), if present.
+    """
+
+    label: str | None
+    scores: tuple[str, ...]
+    keys: tuple[str, ...]
+    sample: str | None
+
+
+
+
+def _is_boolean_like(s: pd.Series) -> bool:
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return True
+    present = s.dropna()
+    if present.empty:
+        return False
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        return present.iloc[0] in (0, 1) and bool(present.isin([0, 1]).all()) and present.nunique() == 2
+    uniques = present.head(1000).unique()  # a label column has few distinct values: stop early otherwise
+    if len(uniques) > 64 or len(uniques := present.unique()) > 64:
+        return False
+    parsed = {label_cell(u) for u in uniques} - {MISSING}
+    return parsed == {True, False}
+
+
+def _looks_numeric(s: pd.Series) -> bool:
+    """Numeric column, or text most of whose values look like numbers (so that
+    a stray non-number or a decimal comma surfaces as a score error, not silently)."""
+    present = s.dropna()
+    if present.empty or pd.api.types.is_bool_dtype(s.dtype):
+        return False
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        return True
+    if isinstance(s.dtype, pd.StringDtype):
+        strings = pa.array(present)
+        if 2 * _MAY_START_A_NUMBER[_first_bytes(strings)].sum() <= len(present):
+            return False  # (most key columns: decided by the first characters)
+        uniques = pc.unique(strings)  # each distinct value once
+        text = trim(uniques)
+        numeric = pc.or_(pc.match_substring_regex(text, NUMBERISH_RE2), pc.is_in(pc.ascii_lower(text), SPECIALS))
+        if not pc.any(numeric).as_py() or pc.all(numeric).as_py():
+            return pc.all(numeric).as_py()
+        counts = pc.value_counts(strings)
+        numeric = pc.is_in(counts.field("values"), pc.filter(uniques, numeric))
+        return pc.sum(pc.filter(counts.field("counts"), numeric)).as_py() / len(present) > 0.5
+    text = present.astype(str).str.strip()
+    numeric = text.str.fullmatch(NUMBERISH.pattern) | text.str.lower().isin(SPECIAL_FLOATS)
+    return bool(numeric.mean() > 0.5)
+
+
+def _first_bytes(strings: Any) -> np.ndarray:
+    """The first byte (UTF-8) of every string of a pyarrow string array, 0 for empty strings."""
+    out = []
+    for chunk in strings.chunks if isinstance(strings, pa.ChunkedArray) else [strings]:
+        _, offsets, data = chunk.buffers()
+        offsets = np.frombuffer(offsets, np.int64 if pa.types.is_large_string(chunk.type) else np.int32)
+        offsets = offsets[chunk.offset : chunk.offset + len(chunk) + 1]
+        data = np.frombuffer(data, np.uint8) if data is not None and data.size else np.zeros(1, np.uint8)
+        starts = offsets[:-1]
+        out.append(np.where(offsets[1:] > starts, data[np.minimum(starts, len(data) - 1)], 0))
+    return np.concatenate(out) if out else np.zeros(0, np.uint8)
+
+
+# First bytes of what may strip to a number (NUMBERISH) or NaN/Inf: whitespace, non-ASCII (Unicode digits).
+_MAY_START_A_NUMBER = np.array(
+    [chr(b) in "+-.,' 0123456789nNiI" or chr(b).isspace() or b >= 0x80 for b in range(256)], dtype=bool
+)
+
+
+def _label_priority(name: Any) -> int:
+    n = str(name).lower()
+    if n in LABEL_NAMES:
+        return 0
+    if n.startswith(("is_", "is.")):
+        return 1
+    if n.startswith("is"):
+        return 2
+    return 3
+
+
+def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
+    """Guess the role of every column of a candidate table.
+
+    Boolean-like columns (bool dtype, 0/1 numbers, or text whose values are all
+    label words such as TRUE/FALSE with both values present) are label candidates:
+    the label is the first whose name looks like one (``label``, ``is_tp``, ``tp``,
+    ``gold``, ``is.colloc``, then names starting with ``is_``/``is.``, then ``is``),
+    else the first boolean-like column; the others become keys. Without any
+    boolean-like column, a text column named like a label (the names above, or
+    starting with ``is_``/``is.``), else a numeric column named exactly like one
+    (``label`` holding 0, 1 and 2), is the label anyway, so that building the
+    candidate set reports its offending cells. Row names (``row.names``,
+    ``Unnamed: 0``) are keys, whatever they hold. A column named
+    ``sample`` (any case) is the sample column. Numeric columns, and text columns
+    most of whose values look like numbers, are scores. Everything else is a key.
+
+    Parameters
+    ----------
+    df : DataFrame
+        The table, e.g. from :func:`read_table`.
+
+    Returns
+    -------
+    ColumnRoles
+    """
+    sample = next((c for c in df.columns if str(c).lower() == "sample"), None)
+    booleans, scores, keys = [], [], []
+    for c in df.columns:
+        if c == sample:
+            continue
+        if str(c) in ROW_NAME_COLUMNS:
+            keys.append(c)
+        elif _is_boolean_like(df[c]):
+            booleans.append(c)
+        elif _looks_numeric(df[c]):
+            scores.append(c)
+        else:
+            keys.append(c)
+    label = min(booleans, key=_label_priority) if booleans else None  # min keeps the first of equals
+    if label is None:  # no clean TP/FP column: one named like a label, so that its bad cells get reported
+        label = next((c for c in keys if _label_priority(c) <= 1), None)
+        if label is None:  # ... also a column of numbers named exactly like one (0/1/2, grades)
+            label = next((c for c in scores if _label_priority(c) == 0), None)
+            scores = [c for c in scores if c != label]
+    keys = [c for c in df.columns if c != label and (c in keys or c in booleans)]
+    return ColumnRoles(label=label, scores=tuple(scores), keys=tuple(keys), sample=sample)
+
