@@ -11,8 +11,8 @@ import streamlit as st
 from evalcore import analysis, roc, samples, validate
 from evalcore.figures import style as figures
 from evalcore.candidates import CandidateSet
-from evalcore.errors import EvalcoreError
-from evalcore.io import load_candidates, read_table
+from evalcore.errors import ColumnError, EvalcoreError
+from evalcore.io import build_candidate_set, read_table, suggest_roles
 from evalcore.store import DatasetStore
 from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
 
@@ -40,22 +40,44 @@ def _source(dataset: str):
         if name not in SAMPLES:
             raise EvalcoreError(f"There is no sample data set {name!r}; the samples are {', '.join(SAMPLES)}.")
         return SAMPLE_DIR / SAMPLES[name], SAMPLES[name]
-    stored = store().get(dataset)
-    return stored.path.read_bytes(), stored.name
+    stored, data = store().open(dataset)  # the one checked read: SHA-256 against the id
+    return data, stored.name
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the data set ...")
-def raw_table(dataset: str):
+def raw_table(dataset: str, _just_read: tuple | None = None):
+    """The data set's table and file name, read (and for a stored data set, checked) once per cache entry.
+
+    ``_just_read`` is the (table, name) an upload has just read from these very bytes, so a new data set is not
+    read twice; it is not part of the cache key.
+    """
+    if _just_read is not None:
+        return _just_read
     source, name = _source(dataset)
     return read_table(source, name=name), name
 
 
+def ingest(content: bytes, name: str) -> str:
+    """Read an uploaded file and store it only if it reads: a refused file leaves nothing on disk.
+    Returns the data set's id, with its table already in the cache."""
+    table = read_table(content, name=name)
+    dataset_id = store().put(content, name)
+    raw_table(dataset_id, _just_read=(table, name))
+    return dataset_id
+
+
 @st.cache_resource(max_entries=4, show_spinner="Checking labels and scores ...")
 def experiment(dataset: str, label, scores, keys, lower, exclude, sample_column) -> CandidateSet:
-    """The whole data set, all samples."""
-    source, name = _source(dataset)
-    return load_candidates(source, name=name, label=label, scores=list(scores) or None, keys=list(keys) or None,
-                           lower_is_better=lower, exclude_unlabelled=exclude, sample=sample_column or False)
+    """The whole data set, all samples (built from the cached table: the file is read once)."""
+    table, name = raw_table(dataset)
+    if label is None:
+        label = suggest_roles(table).label
+        if label is None:
+            raise ColumnError(f"{name}: no column holds only TP/FP values; choose the label column on the Data "
+                              "page.")
+    return build_candidate_set(table, label=label, scores=list(scores) or None, keys=list(keys) or None,
+                               sample=sample_column or None, lower_is_better=lower, exclude_unlabelled=exclude,
+                               source=name)
 
 
 @st.cache_resource(max_entries=8)
