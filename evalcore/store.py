@@ -44,16 +44,21 @@ Lifecycle
   storing the same bytes again) sets the modification time of its ``meta.json``
   to now: one ``utime`` call, atomic, no extra file and no lock.
 * The store holds at most ``quota`` bytes (``EVALCORE_STORE_QUOTA``, default
-  5 GB). Before a new data set is written, the least recently opened data sets
-  are removed until it fits (damaged copies set aside and leftovers of
-  interrupted uploads go first); a data set larger than the whole quota is
-  refused. Each removal leaves a small note in ``.evicted/``, so a link to it
-  says that it was removed, when, and why.
+  5 GB), counting ``data.bin`` and ``meta.json`` of every data set, everything in
+  an incomplete entry, the copies set aside and ``.trash`` (not the notes in
+  ``.evicted``, a hundred bytes each). Before a new data set is written, the
+  least recently opened data sets are removed until it fits (damaged copies set
+  aside and leftovers of uploads interrupted a day ago or more go first; an
+  upload in progress is never removed); a data set larger than the whole quota
+  is refused before anything is touched. Each removal first leaves a small note
+  in ``.evicted/``, so a link to it says that it was removed, when, and why; the
+  note goes when the same bytes are stored again. Finding what to remove costs
+  one scan of the store: two ``lstat`` calls per data set.
 * :meth:`~DatasetStore.open` is the one way to the bytes: it checks their length
   and their SHA-256 against the id. A damaged or truncated copy (or damaged
   metadata) is moved to ``.quarantine/`` and refused with a message; it is never
-  returned as data. Hashing costs about a second per 500 MB, so callers cache the
-  result by id (the dashboard reads a data set once per cache entry).
+  returned as data. Reading and hashing take about 0.3 s per 100 MB, so callers
+  keep the result by id (the dashboard reads a data set once per cache entry).
 * Removal (:meth:`~DatasetStore.delete`, eviction, quarantine, clean-up) only
   ever touches a directory the store made: its path is built from a validated id
   or a name the store gave, its parent is checked to resolve to the store folder,
@@ -84,9 +89,10 @@ replace lands last leaves the same content, and ``meta.json`` is created without
 replacing an existing one (hard link), so the first upload's name and time are
 kept. Removing an entry first renames it into ``.trash/`` (atomic: readers see
 the whole entry or none; a reader that has the file open keeps reading it), and
-an upload whose entry is renamed away while it writes starts once more. The
-quota is checked from a fresh scan before each write and again after it, so
-uploads running at the same moment can pass it only while they run.
+an upload whose entry is renamed away while it writes starts again (up to four
+times). The quota is checked from a fresh scan before each write and again
+after it, so uploads running at the same moment can pass it only while they run:
+once the last of them has finished, the store is within its quota again.
 """
 
 from __future__ import annotations
@@ -809,10 +815,11 @@ class DatasetStore:
             if not top.is_dir(follow_symlinks=False):
                 continue
             if _PREFIX.fullmatch(top.name):
+                prefix = Path(top.path)
                 for entry in _scandir(top.path):
                     if _ID.fullmatch(entry.name) and entry.name[:2] == top.name \
                             and entry.is_dir(follow_symlinks=False):
-                        item = _entry_item(Path(top.path), entry, cutoff)
+                        item = _entry_item(prefix, entry, cutoff)
                         if item is not None:
                             items.append(item)
             elif top.name in (QUARANTINE_DIR, TRASH_DIR):
@@ -1069,14 +1076,24 @@ def _sizes(path: str) -> tuple[int, int]:
 
 def _entry_item(prefix: Path, entry: os.DirEntry, stale_before_ns: int) -> _Item | None:
     """An entry as an :class:`_Item`: complete (with ``meta.json``), or a leftover of an upload that
-    stopped more than a day ago; None for an upload that may still be running."""
-    size, newest = _sizes(entry.path)
+    stopped more than a day ago; None for an upload that may still be running.
+
+    A complete entry costs two ``lstat`` calls (its ``data.bin`` and ``meta.json``, which is all it
+    holds); only an incomplete one (rare) is listed file by file.
+    """
+    path = entry.path
     try:
-        meta = os.lstat(os.path.join(entry.path, META_FILE))
+        meta = os.lstat(os.path.join(path, META_FILE))
     except OSError:
         meta = None
     if meta is not None and stat.S_ISREG(meta.st_mode):
-        return _Item(prefix, entry.name, size, meta.st_mtime_ns, False, entry.name)
+        try:
+            data = os.lstat(os.path.join(path, DATA_FILE))
+            data_size = data.st_size if stat.S_ISREG(data.st_mode) else 0
+        except OSError:
+            data_size = 0
+        return _Item(prefix, entry.name, data_size + meta.st_size, meta.st_mtime_ns, False, entry.name)
+    size, newest = _sizes(path)
     if newest < stale_before_ns:
         return _Item(prefix, entry.name, size, newest, True, None)
     return _Item(prefix, entry.name, size, newest, False, None)
