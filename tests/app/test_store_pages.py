@@ -170,9 +170,9 @@ def test_disk_full_is_a_message_and_nothing_is_kept(store_root, monkeypatch):
     content = candidates(3)
     at = upload(app(), "good.tsv", content)
     assert [e.value for e in at.error] == [
-        f"The server's disk is full: the data set ({format_size(len(content))}) could not be stored, and nothing of it was kept. Try a "
-        "smaller file, or ask whoever runs this server to free disk space or to lower the store's size limit "
-        "(now 5 GB)."]
+        f"The server's disk is full: the data set ({format_size(len(content))}) could not be stored, and nothing "
+        "of it was kept. Try a smaller file, or ask whoever runs this server to free disk space or to lower the "
+        "store's size limit (now 5 GB)."]
     assert at.session_state["view"].dataset is None and not at.metric
     assert files_in(store_root) == []
     assert_no_server_path(at, store_root)
@@ -197,8 +197,8 @@ def test_a_file_larger_than_the_quota_is_refused(store_root, monkeypatch):
     content = candidates(5)
     at = upload(app(), "big.tsv", content)
     [message] = [e.value for e in at.error]
-    assert message.startswith(f"The file is {format_size(len(content))}, more than this server keeps for all uploaded data sets together "
-                              "(5 kB); it was not stored.")
+    assert message.startswith(f"The file is {format_size(len(content))}, more than this server keeps for all "
+                              "uploaded data sets together (5 kB); it was not stored.")
     assert DatasetStore().ids() == [kept]  # nothing was removed for it
     assert_no_server_path(at, store_root)
 
