@@ -35,8 +35,7 @@ with upload_col:
                     content, name = uploads[0].getvalue(), uploads[0].name
                 else:
                     content, name = combine_samples([(u.getvalue(), u.name) for u in uploads])
-                dataset_id = cached.store().put(content, name)
-                cached.raw_table(dataset_id)
+                dataset_id = cached.ingest(content, name)  # read first; stored only if it reads
             except EvalcoreError as exc:
                 st.session_state["upload_error"] = str(exc)
             else:

@@ -40,14 +40,20 @@ def _source(dataset: str):
         if name not in SAMPLES:
             raise EvalcoreError(f"There is no sample data set {name!r}; the samples are {', '.join(SAMPLES)}.")
         return SAMPLE_DIR / SAMPLES[name], SAMPLES[name]
-    stored = store().get(dataset)
-    return stored.path.read_bytes(), stored.name
+    stored, data = store().open(dataset)  # the one checked read: SHA-256 against the id
+    return data, stored.name
 
 
 @st.cache_resource(max_entries=4, show_spinner="Reading the data set ...")
-def raw_table(dataset: str):
-    """The table as read, and the file's name; ``table.attrs`` holds the format and, for text, the
-    detected encoding and delimiter."""
+def raw_table(dataset: str, _just_read: tuple | None = None):
+    """The data set's table and file name, read (and for a stored data set, checked) once per cache entry;
+    ``table.attrs`` holds the format and, for text, the detected encoding and delimiter.
+
+    ``_just_read`` is the (table, name) an upload has just read from these very bytes, so a new data set is not
+    read twice; it is not part of the cache key.
+    """
+    if _just_read is not None:
+        return _just_read
     source, name = _source(dataset)
     return read_table(source, name=name), name
 
@@ -57,6 +63,15 @@ def reencoded(dataset: str, encoding: str) -> str:
     source, name = _source(dataset)
     plain = next((name[: -len(s)] for s in (".gz", ".bz2", ".xz") if name.endswith(s)), name)  # (now uncompressed)
     return store().put(text_as_utf8(source, name=name, encoding=encoding), plain)
+
+
+def ingest(content: bytes, name: str) -> str:
+    """Read an uploaded file and store it only if it reads: a refused file leaves nothing on disk.
+    Returns the data set's id, with its table already in the cache."""
+    table = read_table(content, name=name)
+    dataset_id = store().put(content, name)
+    raw_table(dataset_id, _just_read=(table, name))
+    return dataset_id
 
 
 @st.cache_resource(max_entries=4, show_spinner="Checking labels and scores ...")

@@ -9,6 +9,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import suggest_roles
 from evalcore.samples import default_cut_n, min_sample_size
+from evalcore.store import UnknownDatasetError
 from evalcore.viewstate import check_against_data, check_samples
 from ui.cached import candidates_for, raw_table, roles, whole
 from ui.common import PAGES, show_link_problems, stop, update, view
@@ -37,7 +38,9 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
     except EvalcoreError as exc:
         st.error(str(exc))
         if link_to_data:
-            st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
+            gone = isinstance(exc, UnknownDatasetError)  # removed, set aside as damaged, or never stored here
+            st.page_link(PAGES["data"], label="Upload it again on the Data page" if gone else "Fix it on the Data page",
+                         icon=":material/upload:")
         stop()
     if v.sample is not None:
         st.caption(f"Sample **{v.sample}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data page).")
