@@ -90,7 +90,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as root:
         os.environ["EVALCORE_STORE"] = root
-        from evalcore.store import DatasetStore
+        from evalcore.io.store import DatasetStore
 
         store = DatasetStore()
         sets = []

@@ -200,7 +200,7 @@ def upload_steps(browser, url: str, make_file, repeat: int) -> list[float]:
 
 def store_dataset(store: Path, data: bytes, name: str) -> str:
     os.environ["EVALCORE_STORE"] = str(store)
-    from evalcore.store import DatasetStore
+    from evalcore.io.store import DatasetStore
 
     return DatasetStore(store).put(data, name)
 

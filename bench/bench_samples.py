@@ -101,7 +101,7 @@ VALUES = {"w_cut_n": [90, 110, 95, 105, 100], "w_level": [0.9, 0.99, 0.95, 0.8, 
 
 
 def dashboard(text: bytes, repeat: int) -> None:
-    from evalcore.store import DatasetStore
+    from evalcore.io.store import DatasetStore
 
     dataset = DatasetStore().put(text, "experiment.tsv")
     print("dashboard (AppTest server time)")

@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evalcore.store import DatasetStore, format_size, parse_size  # noqa: E402
+from evalcore.io.store import DatasetStore, format_size, parse_size  # noqa: E402
 
 
 def content(i: int, size: int) -> bytes:

@@ -8,7 +8,7 @@ state for anyone.
 Storage and durability
 ----------------------
 The database is one SQLite file, ``annotations.sqlite3`` in the store folder
-(``EVALCORE_STORE``, else ``data/store``; see :func:`evalcore.store.default_root`), opened with
+(``EVALCORE_STORE``, else ``data/store``; see :func:`evalcore.io.store.default_root`), opened with
 the standard library's :mod:`sqlite3`:
 
 * WAL journal mode: readers never block the writer and the writer never blocks readers, so
@@ -51,7 +51,7 @@ from .candidates import CandidateSet
 from .errors import EvalcoreError, ParameterError
 from .estimates import SamplingFrame, draw_sample
 from .stats.agreement import KappaResult, cohens_kappa, fleiss_kappa
-from .store import default_root, validate_id
+from .io.store import default_root, validate_id
 
 DB_FILE = "annotations.sqlite3"
 LABELS = ("TP", "FP", "unsure")

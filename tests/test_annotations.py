@@ -24,7 +24,7 @@ from evalcore.annotations import (AnnotationError, AnnotationStore, annotated_ca
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ParameterError
 from evalcore.estimates import SamplingFrame, draw_sample
-from evalcore.store import InvalidDatasetIdError
+from evalcore.io.store import InvalidDatasetIdError
 
 DATASET = hashlib.sha256(b"a data set").hexdigest()
 OTHER = hashlib.sha256(b"another").hexdigest()

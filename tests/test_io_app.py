@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from evalcore.io import read_table
-from evalcore.store import DatasetStore
+from evalcore.io.store import DatasetStore
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 CONTENT = ("PP,verb,score,label\n„in Frage“,kommen,1.5,TRUE\nfür 5 €,zahlen,0.5,FALSE\nab,geben,2,TRUE\n"
@@ -38,7 +38,7 @@ def test_detected_encoding_shown_and_overridden():
     assert recoded != original
     stored = DatasetStore().get(recoded)
     assert stored.name == "quotes.csv"
-    table = read_table(stored.path.read_bytes(), name=stored.name)
+    table = read_table(stored.read_bytes(), name=stored.name)
     assert table.attrs["encoding"] == "utf-8" and table["PP"][1] == "\x84in Frage\x93"
     assert next(s for s in at.selectbox if s.key.startswith("w_encoding_")).value == "latin-1"
     assert {m.label: m.value for m in at.metric}["Candidates N"] == "3"

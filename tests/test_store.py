@@ -1,4 +1,4 @@
-"""Tests of evalcore.store: content-addressed, atomic, restart-proof, closed to malformed ids; reads checked
+"""Tests of evalcore.io.store: content-addressed, atomic, restart-proof, closed to malformed ids; reads checked
 against the id (damaged copies set aside); a quota kept by removing the least recently opened data sets; write
 failures that leave nothing behind; removal that never leaves the store folder; messages without server paths."""
 
@@ -23,9 +23,9 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-import evalcore.store as store_module
+import evalcore.io.store as store_module
 from evalcore.errors import EvalcoreError, ParameterError
-from evalcore.store import (
+from evalcore.io.store import (
     DATA_FILE,
     DEFAULT_QUOTA,
     META_FILE,
@@ -102,7 +102,7 @@ def test_put_get_round_trip(tmp_path: Path) -> None:
     stored = store.get(ds_id)
     assert isinstance(stored, StoredDataset)
     assert stored.id == ds_id and stored.name == "candidates.csv" and stored.size == len(CSV)
-    assert stored.format == "csv"
+    assert stored.format == "text"
     assert stored.read_bytes() == CSV
     assert store.open(ds_id) == (stored, CSV)
     assert not hasattr(stored, "path")  # the bytes come only through the checked read
@@ -119,14 +119,14 @@ def test_layout_on_disk(tmp_path: Path) -> None:
     assert files_under(entry) == {Path(DATA_FILE), Path(META_FILE)}
     assert (entry / DATA_FILE).read_bytes() == CSV
     meta = json.loads((entry / META_FILE).read_text(encoding="utf-8"))
-    assert meta["name"] == "x.tsv" and meta["size"] == len(CSV) and meta["format"] == "tsv"
+    assert meta["name"] == "x.tsv" and meta["size"] == len(CSV) and meta["format"] == "text"
     assert datetime.fromisoformat(meta["uploaded"]).utcoffset().total_seconds() == 0
 
 
 @pytest.mark.parametrize(
     ("name", "fmt"),
     [
-        ("a.CSV", "csv"), ("a.tsv.gz", "tsv"), ("a.txt", "text"), ("a.parquet", "parquet"),
+        ("a.CSV", "text"), ("a.tsv.gz", "text"), ("a.txt", "text"), ("a.parquet", "parquet"),
         ("a.pq", "parquet"), ("a.xlsx", "xlsx"), ("a.RData", "rda"), ("a.rda", "rda"),
         ("a.rds", "rds"), ("a.xyz", None), ("noext", None), ("", None),
     ],
@@ -255,7 +255,7 @@ def test_unknown_id_on_missing_root_creates_nothing(tmp_path: Path) -> None:
 
 @pytest.fixture
 def fs_spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, object]]:
-    """Records every file-system call evalcore.store (or pathlib) could make."""
+    """Records every file-system call evalcore.io.store (or pathlib) could make."""
     calls: list[tuple[str, object]] = []
     for name in ("stat", "lstat", "open", "mkdir", "makedirs", "scandir", "listdir", "unlink", "rmdir",
                  "replace", "rename", "link", "readlink"):

@@ -13,7 +13,7 @@ from evalcore.figures import style as figures
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import load_candidates, read_table, text_as_utf8
-from evalcore.store import DatasetStore
+from evalcore.io.store import DatasetStore
 from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"

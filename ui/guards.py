@@ -9,7 +9,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import suggest_roles
 from evalcore.samples import default_cut_n, min_sample_size
-from evalcore.store import UnknownDatasetError
+from evalcore.io.store import UnknownDatasetError
 from evalcore.viewstate import check_against_data, check_samples
 from ui.cached import candidates_for, raw_table, roles, whole
 from ui.common import PAGES, show_link_problems, stop, update, view

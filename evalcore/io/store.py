@@ -31,8 +31,8 @@ Layout on disk
 
 ``name`` is the original file name (readers need it: its extension selects the
 format), ``size`` the number of bytes, ``uploaded`` the time of the first upload
-(UTC, ISO 8601) and ``format`` a hint guessed from the extension (``csv``,
-``tsv``, ``text``, ``parquet``, ``xlsx``, ``rda``, ``rds`` or ``null``).
+(UTC, ISO 8601) and ``format`` a hint guessed from the extension by the readers' own table
+(:func:`evalcore.io.formats.format_from_name`: ``text``, ``parquet``, ``xlsx``, ``rda``, ``rds`` or ``null``).
 The root directory is created on the first write; reading never creates anything.
 
 Lifecycle
@@ -111,6 +111,7 @@ from datetime import datetime, timezone
 from pathlib import Path, PurePath
 from typing import Callable
 
+from .formats import format_from_name
 from ..errors import EvalcoreError, ParameterError
 
 __all__ = [
@@ -151,12 +152,6 @@ _ATTEMPTS = 4  # writes of an entry that another process removes (to make room) 
 _CHUNK = 1 << 20
 _ID = re.compile(r"[0-9a-f]{64}")
 _PREFIX = re.compile(r"[0-9a-f]{2}")
-_FORMATS = {
-    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": "text",
-    ".parquet": "parquet", ".pq": "parquet",
-    ".xlsx": "xlsx", ".xlsm": "xlsx",
-    ".rda": "rda", ".rdata": "rda", ".rds": "rds",
-}
 _UNITS = {
     "": 1, "b": 1,
     "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9, "t": 10**12, "tb": 10**12,
@@ -272,7 +267,7 @@ def default_root() -> Path:
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env).expanduser()
-    return Path(__file__).resolve().parents[1] / "data" / "store"
+    return Path(__file__).resolve().parents[2] / "data" / "store"
 
 
 def parse_size(text: str | int, *, parameter: str = "size") -> int:
@@ -361,13 +356,6 @@ def _show(value: object) -> str:
 
 def _short(dataset_id: str) -> str:
     return dataset_id[:12] + "…"
-
-
-def _guess_format(name: str) -> str | None:
-    suffixes = [s.lower() for s in PurePath(name).suffixes]
-    if suffixes[-1:] == [".gz"]:
-        suffixes.pop()
-    return _FORMATS.get(suffixes[-1]) if suffixes else None
 
 
 def _now_ns() -> int:
@@ -737,7 +725,7 @@ class DatasetStore:
                 "name": name,
                 "size": len(data),
                 "uploaded": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "format": _guess_format(name),
+                "format": format_from_name(name),  # the one table of formats (evalcore.io.formats)
                 "version": 1,
             }
             text = json.dumps(meta, ensure_ascii=False, indent=1) + "\n"

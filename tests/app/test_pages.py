@@ -14,7 +14,7 @@ import plotly.io
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from evalcore.store import DatasetStore
+from evalcore.io.store import DatasetStore
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/precision.py", "pages/confidence.py", "pages/significance.py", "pages/threshold.py"]

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.cli import main
 from evalcore.report.signature import parse_signature
-from evalcore.store import DatasetStore
+from evalcore.io.store import DatasetStore
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")

@@ -19,9 +19,9 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import evalcore.store as store_module
+import evalcore.io.store as store_module
 import ui.cached
-from evalcore.store import DATA_FILE, DatasetStore, dataset_id, format_size
+from evalcore.io.store import DATA_FILE, DatasetStore, dataset_id, format_size
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 ABSOLUTE_PATH = re.compile(r"(?:^|[\s(\['\"=:])/(?:[\w.~-]+/)*[\w.~-]+")
