@@ -32,8 +32,8 @@ from numba import njit
 from scipy import integrate, optimize, special, stats
 
 from ..errors import ColumnError, ParameterError
-from .fisher import fisher_exact
-from .kernels import _log_dbinom_raw
+from .fisher import ALTERNATIVES
+from .kernels import _log_dbinom_raw, fisher_log_pvalues
 from .pairtests import mcnemar_exact
 
 _TAIL_EPS = 1e-17   # binomial windows: the left-out mass is below this
@@ -43,7 +43,9 @@ MAX_SIZE = 10_000_000  # d up to this (McNemar's exact p-value follows R's mirro
 
 # ------------------------------------------------------------------------------ p-value tables
 def _fisher_p(x: np.ndarray, m: np.ndarray, d: int) -> np.ndarray:
-    return fisher_exact(x, d - x, m - x, d - m + x).pvalue
+    # fisher_exact's kernel without its input checks (the cells are valid by construction)
+    cells = [np.ascontiguousarray(v, dtype=np.float64) for v in (x, d - x, m - x, d - m + x)]
+    return np.exp(fisher_log_pvalues(*cells, ALTERNATIVES["two-sided"]))
 
 
 def _mcnemar_p(x: np.ndarray, m: np.ndarray, d: int) -> np.ndarray:
@@ -469,14 +471,16 @@ def detectable_differences(regions: pd.DataFrame, alpha: float = 0.05, power: fl
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = np.where(size > 0, tps / (2.0 * size), np.nan)
     mdd_pi = np.full(n.shape, np.nan)
-    memo: dict[tuple[int, int], float] = {}
-    for i in range(n.size):
-        if size[i] == 0:
-            continue
-        key = (int(size[i]), int(tps[i]))
-        if key not in memo:
-            memo[key] = minimum_detectable_difference(key[0], pooled[i], alpha, power, test)
-        mdd_pi[i] = memo[key]
+    for d in np.unique(size[size > 0]):
+        rows = np.flatnonzero(size == d)
+        # one rejection region per d, for the margins of every pooled precision seen with it
+        ranges = [_margin_range(int(d), float(t), float(t) * (1 - t / (2.0 * d))) for t in np.unique(tps[rows])]
+        region = RejectionRegion.build(int(d), alpha, test, min(r[0] for r in ranges), max(r[1] for r in ranges))
+        memo: dict[int, float] = {}
+        for i in rows:
+            if tps[i] not in memo:
+                memo[tps[i]] = minimum_detectable_difference(int(d), pooled[i], alpha, power, test, region=region)
+            mdd_pi[i] = memo[tps[i]]
     return pd.DataFrame({"n": n, "size": size, "pooled": pooled, "mdd_pi": mdd_pi, "mdd": mdd_pi * size / n})
 
 
