@@ -57,7 +57,8 @@ def test_compare_writes_the_documented_columns(small_tsv):
     assert code == 0
     table = pd.read_csv(io.StringIO(out))
     assert list(table.columns) == ["n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "log10_p",
-                                   "p_adjusted", "significant"]
+                                   "p_adjusted", "significant", "diff", "diff_low", "diff_high", "odds_ratio",
+                                   "or_low", "or_high"]
     assert len(table) == 5 and "significant at" in err
     assert (table["p_adjusted"] == table["p_value"]).all()  # no correction by default, as the paper
 
