@@ -55,7 +55,7 @@ with right:
         st.switch_page(common.PAGES["significance"])
 st.dataframe(pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "p_adjusted",
                     "significant", "diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high"]], hide_index=True)
-st.caption(f"diff = Π\\_A − Π\\_B with its {v.level:.1%} interval (Newcombe's score method, scaled by d/n); odds ratio of "
+st.caption(f"diff = Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method, scaled by d/n); odds ratio of "
            "TPs in D1 against D2 (conditional MLE) with its exact interval, as R's fisher.test. Intervals are not "
            "corrected across the pairs.")
 cached.downloads(fig, pairs, "pairwise")

@@ -70,12 +70,13 @@ fig = figures.significance_figure(result.curve_a, result.curve_b, result.compari
                                   alpha=1 - v.level, max_markers=None)
 st.plotly_chart(fig, key="significance_chart", theme=None)
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
-st.markdown(f"**How big:** Π\\_A − Π\\_B with its {v.level:.1%} interval (Newcombe's score method), and the smallest "
+st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method), and the smallest "
             f"difference {mdd_test} test finds with {result.power:.0%} power (±MDD).")
 diff_fig = figures.difference_figure(result.comparison, alpha=1 - v.level, level=v.level, names=(v.a, v.b),
                                      detectable=result.detectable, power=result.power, up_to=result.up_to)
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
 st.caption(EFFECT_NOTES)
+cached.downloads(diff_fig, result.table(), "difference")
 
 if v.n_at is None or not n_min <= v.n_at <= n_max:
     common.update(n_at=n_min)
@@ -91,10 +92,9 @@ with t1:
     adjusted = "" if v.correction == "none" else f" (adjusted {row.p_adjusted:.4g})"
     st.markdown(f"p = **{p_text}**{adjusted}: " + ("significant" if row.significant else "not significant")
                 + f" at alpha = {1 - v.level:.3g}")
-    st.dataframe(analysis.effect_at(result, at), hide_index=True)
 with t2:
     ranked = cached.rankings(cached.roles(v), (v.a, v.b), v.ties, v.seed)
     st.dataframe(analysis.difference_members(candidates, ranked[v.a], ranked[v.b], at), hide_index=True,
                  height=240)
+st.dataframe(analysis.effect_at(result, at), hide_index=True)
 cached.downloads(fig, result.table(), "significance")
-cached.downloads(diff_fig, result.table(), "difference")

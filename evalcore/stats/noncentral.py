@@ -46,6 +46,11 @@ _ACCEPT = 1e-14     # ... or once the error left after the step is below _ACCEPT
 _MAX_ITER = 200
 
 
+# What a root solves: 0 the conditional MLE (mean = x), 1 the upper bound (P(X <= x) = alpha),
+# 2 the lower bound (P(X >= x) = alpha). Each as h(theta) = 0 with h increasing.
+MLE, UPPER, LOWER = 0, 1, 2
+
+
 @njit(cache=True)
 def _mode(theta: float, m: float, n: float, k: float, lo: float, hi: float) -> float:
     """The mode of the noncentral hypergeometric distribution at log odds ratio theta.
@@ -108,26 +113,28 @@ def _tail_from(x: float, direction: float, theta: float, m: float, n: float, k: 
 
 
 @njit(cache=True)
-def _evaluate(theta: float, x: float, m: float, n: float, k: float, lo: float, hi: float) -> tuple:
-    """Moments and tails at theta.
+def _evaluate(theta: float, x: float, m: float, n: float, k: float, lo: float, hi: float, kind: int) -> tuple:
+    """Moments and the tail at x that a root of `kind` needs, at theta.
 
-    Returns (mean, var, third central moment, log P(X <= x), mean and variance of X given
-    X <= x, log P(X >= x), mean and variance of X given X >= x).
+    Returns (mean, var, third central moment (MLE only), log of the tail, mean and variance of
+    X within the tail): the tail is P(X <= x) for UPPER, P(X >= x) for LOWER (none for MLE).
+
+    The walk sums, besides the moments, only the terms on the far side of x from the mode
+    (j <= x if x <= mode, j >= x if x > mode): that side is the small tail; the other tail is
+    the total minus it plus the term at x, which loses no precision because it is large.
     """
     psi = math.exp(theta)
     ipsi = math.exp(-theta)
     mode = _mode(theta, m, n, k, lo, hi)
-    # moments about the mode; partial sums for j <= x ("le") and j >= x ("ge")
+    need_tail = kind != MLE
+    below = x <= mode  # the partial sums hold j <= x (else j >= x)
     s0 = 1.0
     s1 = 0.0
     s2 = 0.0
     s3 = 0.0
-    le0 = 1.0 if mode <= x else 0.0
-    le1 = 0.0
-    le2 = 0.0
-    ge0 = 1.0 if mode >= x else 0.0
-    ge1 = 0.0
-    ge2 = 0.0
+    p0 = 1.0 if x == mode else 0.0
+    p1 = 0.0
+    p2 = 0.0
     w_x = 1.0 if mode == x else -1.0  # w(x) / w(mode) where the walk reaches x
     # upward
     t = 1.0
@@ -140,17 +147,14 @@ def _evaluate(theta: float, x: float, m: float, n: float, k: float, lo: float, h
         s0 += t
         s1 += t * dj
         s2 += t * dj * dj
-        s3 += t * dj * dj * dj
-        if j <= x:
-            le0 += t
-            le1 += t * dj
-            le2 += t * dj * dj
-        if j >= x:
-            ge0 += t
-            ge1 += t * dj
-            ge2 += t * dj * dj
-        if j == x:
-            w_x = t
+        if kind == MLE:
+            s3 += t * dj * dj * dj
+        elif not below and j >= x:
+            p0 += t
+            p1 += t * dj
+            p2 += t * dj * dj
+            if j == x:
+                w_x = t
         if t * q < _EPS_TAIL * s0 * (1.0 - q):  # the rest is below t q / (1 - q) (q < 1 from here)
             break
     # downward
@@ -164,70 +168,58 @@ def _evaluate(theta: float, x: float, m: float, n: float, k: float, lo: float, h
         s0 += t
         s1 += t * dj
         s2 += t * dj * dj
-        s3 += t * dj * dj * dj
-        if j <= x:
-            le0 += t
-            le1 += t * dj
-            le2 += t * dj * dj
-        if j >= x:
-            ge0 += t
-            ge1 += t * dj
-            ge2 += t * dj * dj
-        if j == x:
-            w_x = t
+        if kind == MLE:
+            s3 += t * dj * dj * dj
+        elif below and j <= x:
+            p0 += t
+            p1 += t * dj
+            p2 += t * dj * dj
+            if j == x:
+                w_x = t
         if t * q < _EPS_TAIL * s0 * (1.0 - q):  # the rest is below t q / (1 - q) (q < 1 from here)
             break
     c1 = s1 / s0
     mean = mode + c1
     var = max(s2 / s0 - c1 * c1, 0.0)
-    m3 = s3 / s0 - 3.0 * c1 * s2 / s0 + 2.0 * c1 * c1 * c1
+    if not need_tail:
+        m3 = s3 / s0 - 3.0 * c1 * s2 / s0 + 2.0 * c1 * c1 * c1
+        return mean, var, m3, 0.0, 0.0, 0.0
 
-    # the lower tail P(X <= x)
-    if x < mode and le0 < _SMALL_TAIL * s0:
-        u0, u1, u2 = _tail_from(x, -1.0, theta, m, n, k, lo, hi)
-        if w_x > 0.0:
-            log_wx = math.log(w_x)
+    wants_below = kind == UPPER  # P(X <= x); LOWER wants P(X >= x)
+    if wants_below == below or x == mode:
+        if wants_below != below:  # x == mode, LOWER: P(X >= x) = total - P(X <= x) + w(x)
+            dx = x - mode
+            p0, p1, p2 = s0 - p0 + 1.0, s1 - p1 + dx, s2 - p2 + dx * dx
+        elif p0 < _SMALL_TAIL * s0 and x != mode:
+            # a small tail: summed again from x outward at full relative precision
+            u0, u1, u2 = _tail_from(x, -1.0 if below else 1.0, theta, m, n, k, lo, hi)
+            if w_x > 0.0:
+                log_wx = math.log(w_x)
+            else:
+                log_wx = (log_dhyper(x, m, n, k) + theta * x) - (log_dhyper(mode, m, n, k) + theta * mode)
+            return (mean, var, 0.0, log_wx + math.log(u0) - math.log(s0), x + u1 / u0,
+                    max(u2 / u0 - (u1 / u0) ** 2, 0.0))
+    else:  # the large tail: the total less the small one, plus the term at x
+        if w_x < 0.0:  # the walk stopped before x: the small tail is below 1e-17 of the total
+            p0, p1, p2 = s0, s1, s2
         else:
-            log_wx = (log_dhyper(x, m, n, k) + theta * x) - (log_dhyper(mode, m, n, k) + theta * mode)
-        log_le = log_wx + math.log(u0) - math.log(s0)
-        mean_le = x + u1 / u0
-        var_le = max(u2 / u0 - (u1 / u0) ** 2, 0.0)
-    else:
-        log_le = math.log(le0) - math.log(s0) if le0 < s0 else 0.0
-        mean_le = mode + le1 / le0
-        var_le = max(le2 / le0 - (le1 / le0) ** 2, 0.0)
-    # the upper tail P(X >= x)
-    if x > mode and ge0 < _SMALL_TAIL * s0:
-        u0, u1, u2 = _tail_from(x, 1.0, theta, m, n, k, lo, hi)
-        if w_x > 0.0:
-            log_wx = math.log(w_x)
-        else:
-            log_wx = (log_dhyper(x, m, n, k) + theta * x) - (log_dhyper(mode, m, n, k) + theta * mode)
-        log_ge = log_wx + math.log(u0) - math.log(s0)
-        mean_ge = x + u1 / u0
-        var_ge = max(u2 / u0 - (u1 / u0) ** 2, 0.0)
-    else:
-        log_ge = math.log(ge0) - math.log(s0) if ge0 < s0 else 0.0
-        mean_ge = mode + ge1 / ge0
-        var_ge = max(ge2 / ge0 - (ge1 / ge0) ** 2, 0.0)
-    return mean, var, m3, log_le, mean_le, var_le, log_ge, mean_ge, var_ge
-
-
-# What a root solves: 0 the conditional MLE (mean = x), 1 the upper bound (P(X <= x) = alpha),
-# 2 the lower bound (P(X >= x) = alpha). Each as h(theta) = 0 with h increasing.
-MLE, UPPER, LOWER = 0, 1, 2
+            dx = x - mode
+            p0, p1, p2 = s0 - p0 + w_x, s1 - p1 + w_x * dx, s2 - p2 + w_x * dx * dx
+    c = p1 / p0
+    log_tail = math.log(p0) - math.log(s0) if p0 < s0 else 0.0
+    return mean, var, 0.0, log_tail, mode + c, max(p2 / p0 - c * c, 0.0)
 
 
 @njit(cache=True)
 def _h(kind: int, theta: float, x: float, log_alpha: float, m: float, n: float, k: float, lo: float,
        hi: float) -> tuple:
     """(h, h', h'') at theta for the root of `kind`."""
-    mean, var, m3, log_le, mean_le, var_le, log_ge, mean_ge, var_ge = _evaluate(theta, x, m, n, k, lo, hi)
+    mean, var, m3, log_tail, mean_tail, var_tail = _evaluate(theta, x, m, n, k, lo, hi, kind)
     if kind == MLE:
         return mean - x, var, m3
     if kind == UPPER:  # -(log P(X <= x) - log alpha); d/dtheta log P(X <= x) = mean_le - mean
-        return log_alpha - log_le, mean - mean_le, var - var_le
-    return log_ge - log_alpha, mean_ge - mean, var_ge - var
+        return log_alpha - log_tail, mean - mean_tail, var - var_tail
+    return log_tail - log_alpha, mean_tail - mean, var_tail - var
 
 
 @njit(cache=True)
@@ -299,7 +291,7 @@ def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float,
     if cold:
         if out[0] == out[0] and abs(out[0]) < THETA_MAX:
             centre = out[0]
-            spread = 1.0 / math.sqrt(max(_evaluate(centre, x, m, n, k, lo, hi)[1], 1e-12))
+            spread = 1.0 / math.sqrt(max(_evaluate(centre, x, m, n, k, lo, hi, MLE)[1], 1e-12))
         else:
             centre = math.log((x + 0.5) * (n - k + x + 0.5) / ((k - x + 0.5) * (m - x + 0.5)))
             spread = math.sqrt(1.0 / (x + 0.5) + 1.0 / (k - x + 0.5) + 1.0 / (m - x + 0.5)

@@ -260,7 +260,7 @@ def test_upload_the_paper_data_and_reproduce_figure_3(new_page, krenn_tsv, scree
     expect(sentence).to_contain_text("up to n = 1,268", timeout=FIRST_RUN_MS)  # Evert 2004, Figure 3
     expect(sentence).to_contain_text("n from 100 to 2,000")
     wait_for_figures(page)
-    expect(page.locator(".js-plotly-plot")).to_have_count(1)
+    expect(page.locator(".js-plotly-plot")).to_have_count(2)  # Figure 3 and the difference panel under it
     fig = figure(page)
     marked = {int(x) for name, xs, _ in fig["traces"] for x in xs if name and "significant" in name.lower()}
     assert set(range(100, 1269)) <= marked, "every n from 100 to 1,268 should carry a triangle"
