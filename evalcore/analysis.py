@@ -68,8 +68,8 @@ class PairResult:
     significant under each correction (one row per test, one column per correction), for the
     cheap tests and the chosen one. ``detectable``: the minimum detectable difference
     (:func:`evalcore.stats.power.detectable_differences`, columns ``n, size, pooled, mdd_pi,
-    mdd``) at ``power`` for at most ``MDD_POINTS`` n spread over the range (every n of a range
-    that short), for Fisher's test (McNemar's where that is the chosen test).
+    mdd``) at ``power``, at every n of a range of up to ``MDD_EVERY_N`` n and at ``MDD_POINTS``
+    n spread over a longer one, for Fisher's test (McNemar's where that is the chosen test).
     """
 
     curve_a: pd.DataFrame
@@ -92,7 +92,8 @@ class PairResult:
 
 
 FAST_TESTS = ("fisher", "mcnemar", "chi2")
-MDD_POINTS = 2001  # the minimum detectable difference is computed at this many n at most
+MDD_EVERY_N = 2001  # the minimum detectable difference is computed at every n of a range this short ...
+MDD_POINTS = 201  # ... and at this many n spread over a longer one (a smooth line; the 2x2 view computes its n)
 
 
 _FAST_PVALUES = {
@@ -103,8 +104,9 @@ _FAST_PVALUES = {
 
 
 def mdd_grid(sizes: np.ndarray, points: int = MDD_POINTS) -> np.ndarray:
-    """At most `points` of the sorted list sizes, evenly spread, both ends included."""
-    if sizes.size <= points:
+    """The list sizes to compute the minimum detectable difference at: all of up to ``MDD_EVERY_N``,
+    else `points` of them evenly spread, both ends included."""
+    if sizes.size <= max(points, MDD_EVERY_N):
         return sizes
     return sizes[np.unique(np.linspace(0, sizes.size - 1, points).round().astype(np.int64))]
 

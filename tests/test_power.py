@@ -206,6 +206,21 @@ def test_detectable_differences_on_krenn(krenn_tsv):
         detectable_differences(table[["n"]])
 
 
+@pytest.mark.parametrize("test", ["fisher", "mcnemar"])
+def test_detectable_differences_equal_one_n_at_a_time(krenn_tsv, test):
+    # Fisher's MDD along n runs in one compiled loop (one rejection region per d); McNemar's per d in Python
+    cs = load_candidates(krenn_tsv, label="is.colloc")
+    table = compare_rankings(rank(cs, "log.like", ties="stable"), rank(cs, "t.score", ties="stable"),
+                             np.arange(1, 5103, 37))
+    mdd = detectable_differences(table, 0.01, 0.9, test)
+    for row in mdd.itertuples():
+        if row.size == 0 or row.pooled in (0, 1):
+            assert math.isnan(row.mdd_pi)
+            continue
+        one = minimum_detectable_difference(int(row.size), row.pooled, 0.01, 0.9, test)
+        assert row.mdd_pi == pytest.approx(one, rel=1e-9, nan_ok=True), row
+
+
 # ------------------------------------------------------------------------------------ planning
 def test_region_precisions():
     assert region_precisions(0.3, 0.25, 0.8) == pytest.approx((0.275 + 0.025 / 0.2, 0.275 - 0.025 / 0.2))

@@ -33,7 +33,7 @@ from scipy import integrate, optimize, special, stats
 
 from ..errors import ColumnError, ParameterError
 from .fisher import ALTERNATIVES
-from .kernels import _log_dbinom_raw, fisher_log_pvalues
+from .kernels import _log_dbinom_raw, _log_lower_tail, _ratio_up, fisher_log_pvalues, log_dhyper
 from .pairtests import mcnemar_exact
 
 _TAIL_EPS = 1e-17   # binomial windows: the left-out mass is below this
@@ -106,6 +106,85 @@ def _check_probability(name: str, value) -> np.ndarray:
     return arr
 
 
+_RECHECK = 1e-9   # a tail within this relative distance of alpha / 2 is decided again exactly
+_REANCHOR = 256   # the tail carried from margin to margin is recomputed exactly this often
+
+
+@njit(cache=True)
+def _fisher_log_lower(x: int, m: int, d: int) -> float:
+    """log P(T_D1 <= x) given m TPs in D1 and D2 (hypergeometric), as the Fisher kernel sums it."""
+    lo = max(0, m - d)
+    hi = min(d, m)
+    mode = float(min(max((m + 1) // 2, lo), hi))
+    return _log_lower_tail(float(x), float(lo), float(hi), mode, float(m), 2.0 * d - m, float(d))
+
+
+@njit(cache=True)
+def _fisher_rejects(tail: float, x: int, m: int, d: int, half: float, log_half: float) -> bool:
+    """Is P(T_D1 <= x) = `tail` below alpha / 2? Close calls are made with the exact tail."""
+    if abs(tail / half - 1.0) > _RECHECK:
+        return tail < half
+    return _fisher_log_lower(x, m, d) < log_half
+
+
+@njit(cache=True)
+def _fisher_critical_values(d: int, m_lo: int, m_hi: int, log_half_alpha: float, z: float) -> np.ndarray:
+    """``c_m`` of Fisher's two-sided test for the margins m_lo..m_hi, in O(1) per margin.
+
+    With rows of equal size d the null distribution of T_D1 given m is symmetric, so the two-sided
+    p-value of x < m / 2 is 2 P(X <= x) (R's tolerance of 1e-7 adds a point only where neighbouring
+    probabilities differ by less than that, which needs d far above 10^7), and the test rejects iff
+    P(X <= x) < alpha / 2. One more TP falls into D1 with probability (d - X) / (2d - m), so from
+    margin m to m + 1 at a fixed x
+
+        P_{m+1}(X <= x) = P_m(X <= x) - P_m(X = x) (d - x) / (2d - m),
+        P_{m+1}(X = x)  = P_m(X = x) (d - m + x) (m + 1) / ((m - x + 1)(2d - m)),
+
+    and ``c`` moves up by 0 or 1: the tail at c and at c + 1 follow from these. Close calls and
+    every 256th margin are computed exactly (Loader's densities, :mod:`evalcore.stats.kernels`);
+    where the carried value cannot be used the margin is searched exactly.
+    """
+    out = np.empty(m_hi - m_lo + 1, dtype=np.int64)
+    half = math.exp(log_half_alpha)
+    c = -1
+    tracking = False
+    tail = 0.0   # P_m(X <= c) while tracking
+    dens = 0.0   # P_m(X = c)
+    for i in range(m_hi - m_lo + 1):
+        m = m_lo + i
+        lo = max(0, m - d)
+        top = m // 2
+        if tracking and i % _REANCHOR != 0:
+            prev = m - 1
+            tail = tail - dens * (d - c) / (2.0 * d - prev)
+            dens = dens * (d - prev + c) * (prev + 1.0) / ((prev - c + 1.0) * (2.0 * d - prev))
+            if c >= lo and 2 * c < m and _fisher_rejects(tail, c, m, d, half, log_half_alpha):
+                while 2 * (c + 1) < m:
+                    dens_up = dens * _ratio_up(float(c), float(m), 2.0 * d - m, float(d))
+                    if not _fisher_rejects(tail + dens_up, c + 1, m, d, half, log_half_alpha):
+                        break
+                    c += 1
+                    tail += dens_up
+                    dens = dens_up
+                out[i] = c
+                continue
+        # an exact search from the previous value (or a normal approximation at the first margin)
+        if i == 0:
+            sd = math.sqrt(m * (2.0 * d - m) / (4.0 * max(2.0 * d - 1.0, 1.0)))
+            c = int(math.floor(m / 2.0 - z * sd))
+        c = min(max(c, lo - 1), top)
+        while c >= lo and _fisher_log_lower(c, m, d) >= log_half_alpha:
+            c -= 1
+        while 2 * (c + 1) < m and _fisher_log_lower(c + 1, m, d) < log_half_alpha:
+            c += 1
+        out[i] = c
+        tracking = c >= lo
+        if tracking:
+            tail = math.exp(_fisher_log_lower(c, m, d))
+            dens = math.exp(log_dhyper(float(c), float(m), 2.0 * d - m, float(d)))
+    return out
+
+
 def critical_values(size: int, margins, alpha: float = 0.05, test: str = "fisher") -> np.ndarray:
     """The two-sided test's rejection region for each margin m = T_D1 + T_D2.
 
@@ -140,10 +219,12 @@ def critical_values(size: int, margins, alpha: float = 0.05, test: str = "fisher
     m = np.asarray(margins, dtype=np.int64)
     if np.any(m < 0) or np.any(m > 2 * d):
         raise ParameterError(f"`margins` must lie in 0..2d = 0..{2 * d}")
+    z = special.ndtri(1.0 - alpha / 2.0)
+    if test == "fisher" and m.size and np.all(np.diff(m) == 1):
+        return _fisher_critical_values(d, int(m[0]), int(m[-1]), math.log(alpha / 2.0), float(z))
     lo = np.maximum(0, m - d)
     top = m // 2  # p = 1 at x = m / 2 (m even); beyond m / 2 by symmetry
     mf = m.astype(np.float64)
-    z = special.ndtri(1.0 - alpha / 2.0)
     guess = np.floor(mf / 2.0 - z * spec.null_sd(mf, d))
     c = np.clip(np.nan_to_num(guess, nan=-1.0).astype(np.int64), lo - 1, top)
     for _ in range(4 * d + 8):
@@ -256,12 +337,129 @@ def _power_from_cells(d: int, p1: float, p2: float, m_lo: int, c: np.ndarray) ->
     return min(total, 1.0)
 
 
+@njit(cache=True)
+def _mdd_from_limits(d: int, pooled: float, target: float, last_low: np.ndarray, first_high: np.ndarray,
+                     z_sum: float) -> float:
+    """delta in (0, top] with power(pooled + delta/2, pooled - delta/2) = target (Illinois method), or NaN.
+
+    The bracket [0, top] is first narrowed around the normal approximation
+    ``(z_{1-alpha/2} + z_power) sqrt(2 pooled (1 - pooled) / d)`` (`z_sum` is the sum of the z's).
+    """
+    top = 2.0 * min(pooled, 1.0 - pooled)
+    lo_d = 0.0
+    hi_d = top
+    f_lo = _power_from_limits(d, pooled, pooled, last_low, first_high) - target
+    f_hi = _power_from_limits(d, min(1.0, pooled + top / 2), max(0.0, pooled - top / 2), last_low, first_high) \
+        - target
+    if f_hi < 0.0:
+        return math.nan
+    if f_lo >= 0.0:
+        return 0.0
+    guess = z_sum * math.sqrt(2.0 * pooled * (1.0 - pooled) / d)
+    for factor in (1.0, 0.9, 1.1):
+        x = guess * factor
+        if lo_d < x < hi_d:
+            fx = _power_from_limits(d, min(1.0, pooled + x / 2), max(0.0, pooled - x / 2), last_low, first_high) \
+                - target
+            if fx > 0.0:
+                hi_d, f_hi = x, fx
+            else:
+                lo_d, f_lo = x, fx
+    side = 0
+    last = math.nan
+    for _ in range(200):
+        x = (lo_d * f_hi - hi_d * f_lo) / (f_hi - f_lo)
+        if not (lo_d < x < hi_d):
+            x = 0.5 * (lo_d + hi_d)
+        fx = _power_from_limits(d, min(1.0, pooled + x / 2), max(0.0, pooled - x / 2), last_low, first_high) \
+            - target
+        if fx == 0.0 or abs(x - last) <= 1e-13 * (1.0 + x) or hi_d - lo_d <= 1e-13:
+            return x
+        last = x
+        if fx > 0.0:
+            hi_d, f_hi = x, fx
+            if side == -1:
+                f_lo *= 0.5
+            side = -1
+        else:
+            lo_d, f_lo = x, fx
+            if side == 1:
+                f_hi *= 0.5
+            side = 1
+    return last
+
+
+@njit(cache=True)
+def _run_limits(d: int, m_lo: int, c: np.ndarray) -> tuple:
+    """(last_low, first_high) for x1 = 0..d from critical values rising by 0 or 1 (see RejectionRegion)."""
+    last_low = np.empty(d + 1, dtype=np.int64)
+    first_high = np.empty(d + 1, dtype=np.int64)
+    count = c.shape[0]
+    below = 0  # margins i with h(i) = m_lo + i - c[i] <= x1
+    under = 0  # margins i with c[i] < x1
+    for x1 in range(d + 1):
+        while below < count and m_lo + below - c[below] <= x1:
+            below += 1
+        while under < count and c[under] < x1:
+            under += 1
+        last_low[x1] = m_lo + below - 1 - x1
+        first_high[x1] = m_lo + under - x1
+    return last_low, first_high
+
+
+@njit(cache=True)
+def _bernstein_range(d: int, mean: float, variance: float) -> tuple:
+    log_b = _BERNSTEIN_LOG
+    t = (2.0 * log_b / 3.0 + math.sqrt((2.0 * log_b / 3.0) ** 2 + 8.0 * log_b * variance)) / 2.0
+    return max(0, int(math.floor(mean - t)) - 1), min(2 * d, int(math.ceil(mean + t)) + 1)
+
+
+@njit(cache=True)
+def _fisher_mdd_rows(size: np.ndarray, tps: np.ndarray, log_half_alpha: float, z: float, target: float,
+                     z_sum: float) -> np.ndarray:
+    """The minimum detectable pi_D1 - pi_D2 of Fisher's test for rows sorted by d (NaN where undefined).
+
+    Rows of one d share one rejection region over the margins all their pooled precisions reach;
+    where critical values would not rise by 0 or 1 (never seen) the rows get -1: the caller then
+    takes the general route.
+    """
+    out = np.full(size.shape[0], math.nan)
+    start = 0
+    while start < size.shape[0]:
+        d = size[start]
+        stop = start
+        while stop < size.shape[0] and size[stop] == d:
+            stop += 1
+        if d > 0:
+            m_lo = 2 * d
+            m_hi = 0
+            for i in range(start, stop):
+                t = float(tps[i])
+                lo_i, hi_i = _bernstein_range(d, t, t * (1.0 - t / (2.0 * d)))
+                m_lo = min(m_lo, lo_i)
+                m_hi = max(m_hi, hi_i)
+            c = _fisher_critical_values(d, m_lo, m_hi, log_half_alpha, z)
+            monotone = True
+            for i in range(1, c.shape[0]):
+                if c[i] - c[i - 1] != 0 and c[i] - c[i - 1] != 1:
+                    monotone = False
+            if not monotone:  # pragma: no cover - never seen
+                out[start:stop] = -1.0
+            else:
+                last_low, first_high = _run_limits(d, m_lo, c)
+                for i in range(start, stop):
+                    if i > start and tps[i] == tps[i - 1]:
+                        out[i] = out[i - 1]
+                    elif 0 < tps[i] < 2 * d:
+                        out[i] = _mdd_from_limits(d, tps[i] / (2.0 * d), target, last_low, first_high, z_sum)
+        start = stop
+    return out
+
+
 # ------------------------------------------------------------------------------ rejection region
 def _margin_range(size: int, mean: float, variance: float) -> tuple[int, int]:
     """Margins m with P(M outside) < 1e-18 for M = T_D1 + T_D2 (Bernstein's inequality)."""
-    t = (2.0 * _BERNSTEIN_LOG / 3.0 + math.sqrt((2.0 * _BERNSTEIN_LOG / 3.0) ** 2
-                                                + 8.0 * _BERNSTEIN_LOG * variance)) / 2.0
-    return max(0, math.floor(mean - t) - 1), min(2 * size, math.ceil(mean + t) + 1)
+    return _bernstein_range(size, mean, variance)
 
 
 @dataclass(frozen=True)
@@ -290,14 +488,10 @@ class RejectionRegion:
         if np.all((step == 0) | (step == 1)):
             # x2 <= c(x1 + x2)  <=>  h(m) = m - c(m) <= x1 (h does not decrease): m up to a last one;
             # x1 <= c(m): from a first m on (c does not decrease)
-            x1 = np.arange(size + 1)
-            last_m = m_lo + np.searchsorted(margins - c, x1, side="right") - 1
-            first_m = m_lo + np.searchsorted(c, x1, side="left")
             # margins outside m_lo..m_hi have no probability worth counting: below m_lo count as
             # rejected low, above m_hi as rejected high (either choice changes the power by < 1e-18)
-            last_low = np.where(last_m < m_lo, m_lo - 1, last_m) - x1
-            first_high = np.where(first_m > m_hi, m_hi + 1, first_m) - x1
-            return cls(size, alpha, test, m_lo, c, last_low.astype(np.int64), first_high.astype(np.int64))
+            last_low, first_high = _run_limits(size, m_lo, c.astype(np.int64))
+            return cls(size, alpha, test, m_lo, c, last_low, first_high)
         return cls(size, alpha, test, m_lo, c, None, None)  # pragma: no cover - never seen; kept for safety
 
     def power(self, pi_d1: float, pi_d2: float) -> float:
@@ -410,7 +604,7 @@ def minimum_detectable_difference(size: int, pooled: float, alpha: float = 0.05,
     Power is symmetric in the sign of the difference (the test is two-sided and the regions
     have one size), so delta is the difference either way. Power rises with delta at fixed
     pooled precision; the root is bracketed between 0 (power at most alpha) and the largest
-    delta, and found by Brent's method.
+    delta, and found by the Illinois method (regula falsi) in a compiled loop, to 1e-13.
     """
     d = _check_size(size)
     alpha = _check_alpha(alpha)
@@ -420,8 +614,11 @@ def minimum_detectable_difference(size: int, pooled: float, alpha: float = 0.05,
     if d == 0 or top <= 0.0 or target <= alpha:
         return math.nan
     region = region or rejection_region(d, alpha, test, pooled=p)
+    if region.last_low is not None:
+        z_sum = float(special.ndtri(1.0 - alpha / 2.0) + special.ndtri(target))
+        return float(_mdd_from_limits(d, p, target, region.last_low, region.first_high, z_sum))
 
-    def gap(delta: float) -> float:
+    def gap(delta: float) -> float:  # pragma: no cover - regions without runs have not been seen
         return region.power(min(1.0, p + delta / 2), max(0.0, p - delta / 2)) - target
 
     if gap(top) < 0:
@@ -471,9 +668,22 @@ def detectable_differences(regions: pd.DataFrame, alpha: float = 0.05, power: fl
     with np.errstate(invalid="ignore", divide="ignore"):
         pooled = np.where(size > 0, tps / (2.0 * size), np.nan)
     mdd_pi = np.full(n.shape, np.nan)
-    for d in np.unique(size[size > 0]):
+    if test == "fisher" and n.size:
+        order = np.lexsort((tps, size))
+        z = float(special.ndtri(1.0 - alpha / 2.0))
+        z_sum = z + float(special.ndtri(power))
+        found = np.empty(n.size)
+        found[order] = _fisher_mdd_rows(size[order].astype(np.int64), tps[order].astype(np.int64),
+                                        math.log(alpha / 2.0), z, float(power), z_sum)
+        general = found == -1.0
+        mdd_pi = np.where(general, np.nan, found)
+        todo = np.unique(size[general & (size > 0)])
+    else:
+        todo = np.unique(size[size > 0])
+    for d in todo:
         rows = np.flatnonzero(size == d)
-        # one rejection region per d, for the margins of every pooled precision seen with it
+        # one rejection region per d, for the margins of every pooled precision seen with it (McNemar;
+        # Fisher's is done above in one compiled loop)
         ranges = [_margin_range(int(d), float(t), float(t) * (1 - t / (2.0 * d))) for t in np.unique(tps[rows])]
         region = RejectionRegion.build(int(d), alpha, test, min(r[0] for r in ranges), max(r[1] for r in ranges))
         memo: dict[int, float] = {}
