@@ -322,6 +322,11 @@ def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo,
     starts = np.empty(3)
     row = np.empty(3)
     for i in range(first, stop):
+        if i > first and a[i] == a[i - 1] and b[i] == b[i - 1] and c[i] == c[i - 1] and d[i] == d[i - 1]:
+            out[i, 0] = out[i - 1, 0]  # the same table as at the previous n (a third of all n, typically)
+            out[i, 1] = out[i - 1, 1]
+            out[i, 2] = out[i - 1, 2]
+            continue
         starts[:] = math.nan
         if i > first:
             near = (abs(a[i] - a[i - 1]) + abs(b[i] - b[i - 1]) + abs(c[i] - c[i - 1])
