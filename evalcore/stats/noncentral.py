@@ -14,17 +14,19 @@ One *evaluation* at theta walks outward from the mode of the distribution with t
 consecutive weights, ``w(j + 1) / w(j) = psi (m - j)(k - j) / ((j + 1)(n - k + j + 1))``,
 until the rest is provably below 1e-17 of the sum (the distribution is log-concave, so the
 ratios decrease away from the mode and a geometric series bounds the rest). It gives the
-mean, the variance and the third central moment, the two tails at ``x`` and their
-conditional means and variances; a small tail (below 1e-3 of the total, or beyond the walk)
-is summed again outward from ``x``, scaled by R's ``dhyper`` density (Loader's algorithm,
-:func:`evalcore.stats.kernels.log_dhyper`), so that it keeps full relative precision however
-small it is.
+mean and variance (and, for the MLE, the third central moment) and the tail at ``x`` that the
+root needs, with its conditional mean and variance: only the terms on the far side of ``x``
+from the mode are summed (the smaller tail); the other tail is the total less it. A small tail
+(below 1e-3 of the total, or beyond the walk) is summed again outward from ``x``, scaled by R's
+``dhyper`` density (Loader's algorithm, :func:`evalcore.stats.kernels.log_dhyper`), so that it
+keeps full relative precision however small it is.
 
 Roots are found by Halley's method on an increasing function of theta (the mean minus x, the
 log of the upper tail minus log alpha, or log alpha minus the log of the lower tail), safeguarded
-by a bracket and bisection, to a step below 1e-10 (1 + |theta|): the returned theta is then
-exact to rounding. Consecutive tables of a curve (n and n + 1) start from the previous roots,
-which saves most iterations.
+by a bracket and bisection, until the error left after a step (at most ``|h'' / 2h'| step^2``)
+is below 1e-14 (1 + |theta|): the returned theta is exact to rounding. Consecutive tables of a
+curve (n and n + 1) start from the previous roots, which leaves about two evaluations per root,
+and a table equal to the previous one copies its result.
 
 These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
 """
