@@ -485,12 +485,15 @@ def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, n
     fig = go.Figure(traces + [markers] if rows.size <= SPARSE_MARKERS else [markers] + traces)
     _layout(fig, title=title, legend="above")
     extent = _x_extent([comparison], n_range)
-    fig.add_hline(y=0, line=dict(color="#222222", width=1), opacity=1, layer="below")
+    # the zero line and the line at up_to as plain shapes (add_hline/add_vline cost ~30 ms each)
+    shapes = [dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=0, y1=0, layer="below",
+                   line=dict(color="#222222", width=1))]
     if up_to > 0:
-        fig.add_vline(x=int(up_to), line=dict(color="#444444", width=1), opacity=1, layer="above")
-    fig.update_xaxes(title_text=X_TITLE)
-    fig.update_yaxes(title_text=f"Π_A − Π_B ({name_a} − {name_b}), points", zeroline=False)
-    _n_axis(fig, extent)
+        shapes.append(dict(type="line", xref="x", x0=int(up_to), x1=int(up_to), yref="y domain", y0=0, y1=1,
+                           layer="above", line=dict(color="#444444", width=1)))
+    fig.update_layout(shapes=shapes,
+                      xaxis=dict(title_text=X_TITLE, range=list(extent), tickformat=","),
+                      yaxis=dict(title_text=f"Π_A − Π_B ({name_a} − {name_b}), points", zeroline=False))
     return fig
 
 
