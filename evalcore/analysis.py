@@ -18,8 +18,11 @@ from .candidates import CandidateSet
 from .compare import compare_rankings, compare_sets, significant_up_to
 from .curves import acceptance_sets, precision_curve
 from .stats.intervals import binomial_interval
+from .stats.effect import EFFECT_COLUMNS, effect_sizes
+from .stats.fisher import fisher_exact
 from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
-from .stats.pairtests import pair_test
+from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
+from .stats.power import POWER_TESTS, detectable_differences
 from .errors import ColumnError
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
@@ -59,9 +62,14 @@ class PairResult:
     """Figure 3 for two measures: their curves, the test at every n, and the boundary.
 
     ``comparison`` holds the chosen test's ``p_value`` at every n, ``p_adjusted`` after the
-    correction across the tested n, and ``significant`` (on the adjusted p). ``counts``: how many
-    n each test calls significant under each correction (one row per test, one column per
-    correction), for the cheap tests and the chosen one.
+    correction across the tested n, and ``significant`` (on the adjusted p), and the effect
+    sizes of :func:`evalcore.stats.effect.effect_sizes` (``diff, diff_low, diff_high,
+    odds_ratio, or_low, or_high``) at the same level. ``counts``: how many n each test calls
+    significant under each correction (one row per test, one column per correction), for the
+    cheap tests and the chosen one. ``detectable``: the minimum detectable difference
+    (:func:`evalcore.stats.power.detectable_differences`, columns ``n, size, pooled, mdd_pi,
+    mdd``) at ``power``, at every n of a range of up to ``MDD_EVERY_N`` n and at ``MDD_POINTS``
+    n spread over a longer one, for Fisher's test (McNemar's where that is the chosen test).
     """
 
     curve_a: pd.DataFrame
@@ -72,9 +80,35 @@ class PairResult:
     test: str = "fisher"
     correction: str = "none"
     counts: pd.DataFrame | None = None
+    detectable: pd.DataFrame | None = None
+    power: float = 0.8
+    confidence_level: float = 0.95
+
+    def table(self) -> pd.DataFrame:
+        """``comparison`` with the minimum detectable difference (``mdd_pi, mdd``; NaN at n it was not computed at)."""
+        if self.detectable is None:
+            return self.comparison
+        return self.comparison.merge(self.detectable[["n", "mdd_pi", "mdd"]], on="n", how="left")
 
 
 FAST_TESTS = ("fisher", "mcnemar", "chi2")
+MDD_EVERY_N = 2001  # the minimum detectable difference is computed at every n of a range this short ...
+MDD_POINTS = 201  # ... and at this many n spread over a longer one (a smooth line; the 2x2 view computes its n)
+
+
+_FAST_PVALUES = {
+    "fisher": lambda t: fisher_exact(t["tp_d1"], t["fp_d1"], t["tp_d2"], t["fp_d2"]).pvalue,
+    "mcnemar": lambda t: mcnemar_exact(t["tp_d1"], t["tp_d2"]),
+    "chi2": lambda t: pearson_chi2_independent(t["tp_a"], t["n"], t["tp_b"], t["n"]),
+}
+
+
+def mdd_grid(sizes: np.ndarray, points: int = MDD_POINTS) -> np.ndarray:
+    """The list sizes to compute the minimum detectable difference at: all of up to ``MDD_EVERY_N``,
+    else `points` of them evenly spread, both ends included."""
+    if sizes.size <= max(points, MDD_EVERY_N):
+        return sizes
+    return sizes[np.unique(np.linspace(0, sizes.size - 1, points).round().astype(np.int64))]
 
 
 def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.DataFrame:
@@ -85,18 +119,29 @@ def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.Dat
 
 def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confidence_level: float = 0.95,
                     interval: str = "clopper_pearson", test: str = "fisher", correction: str = "none",
-                    resamples: int = 1000, seed: int = 0, progress=None) -> PairResult:
+                    resamples: int = 1000, seed: int = 0, progress=None, power: float = 0.8,
+                    difference_method: str = "newcombe") -> PairResult:
     """A test of the two n-best lists at every n in ``n_range`` (Fisher on D1/D2: Evert 2004, §3.3), with both
-    curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`)."""
+    curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`),
+    the effect sizes with intervals at every n and the minimum detectable difference at `power`
+    (:mod:`evalcore.stats.effect`, :mod:`evalcore.stats.power`). The rankings are compared once; the
+    cheap tests' p-values for ``counts`` come from that one table."""
     check_correction(correction)
     sizes = np.arange(n_range[0], n_range[1] + 1)
     alpha = 1 - confidence_level
-    tables = {t: pair_test(a, b, sizes, t, confidence_level=confidence_level) for t in FAST_TESTS if t != test}
     comparison = pair_test(a, b, sizes, test, confidence_level=confidence_level, resamples=resamples, seed=seed,
                            progress=progress)
-    tables = {test: comparison, **tables}
+    # the cheap tests' p-values from the same table of difference regions (no second pass over the rankings)
+    tables = {t: pd.DataFrame({"p_value": comparison["p_value"].to_numpy() if t == test
+                               else np.asarray(_FAST_PVALUES[t](comparison), dtype=np.float64)})
+              for t in dict.fromkeys((test, *FAST_TESTS))}
     comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), correction)
     comparison["significant"] = comparison["p_adjusted"] < alpha
+    effects = effect_sizes(comparison, confidence_level, difference_method)
+    for column in EFFECT_COLUMNS:
+        comparison[column] = effects[column].to_numpy()
+    grid = comparison[comparison["n"].isin(mdd_grid(sizes))]
+    detectable = detectable_differences(grid, alpha, power, test if test in POWER_TESTS else "fisher")
     return PairResult(
         curve_a=precision_curve(a, sizes, confidence_level=confidence_level, interval=interval),
         curve_b=precision_curve(b, sizes, confidence_level=confidence_level, interval=interval),
@@ -104,7 +149,37 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
         up_to=significant_up_to(comparison),
         n_significant=int(comparison["significant"].sum()),
         test=test, correction=correction, counts=significance_counts(tables, alpha),
+        detectable=detectable, power=power, confidence_level=confidence_level,
     )
+
+
+def effect_at(result: PairResult, n: int) -> pd.DataFrame:
+    """The effect sizes at one n of a :class:`PairResult`, one row each, for the 2x2 view.
+
+    Rows: ``Pi_A - Pi_B`` (percentage points), ``pi_D1 - pi_D2`` (percentage points), the odds
+    ratio, and the minimum detectable ``Pi_A - Pi_B`` at ``result.power`` (computed at this n if
+    the grid of ``result.detectable`` missed it); columns ``effect, estimate, low, high``.
+    """
+    row = result.comparison.loc[result.comparison["n"] == n]
+    if row.empty:
+        raise ColumnError(f"n = {n} is not among the tested list sizes "
+                          f"{int(result.comparison['n'].min())}..{int(result.comparison['n'].max())}")
+    row = row.iloc[0]
+    d = int(row["tp_d1"] + row["fp_d1"])
+    scale = 100.0 * n / d if d else np.nan
+    detectable = result.detectable
+    at = detectable.loc[detectable["n"] == n] if detectable is not None else detectable
+    if at is None or at.empty:
+        test = result.test if result.test in POWER_TESTS else "fisher"
+        at = detectable_differences(result.comparison.loc[result.comparison["n"] == n],
+                                    1 - result.confidence_level, result.power, test)
+    mdd = float(at["mdd"].iloc[0])
+    return pd.DataFrame({
+        "effect": ["Π_A − Π_B (points)", "π_D1 − π_D2 (points)", "odds ratio", f"MDD at {result.power:.0%} power (points)"],
+        "estimate": [100 * row["diff"], row["diff"] * scale, row["odds_ratio"], 100 * mdd],
+        "low": [100 * row["diff_low"], row["diff_low"] * scale, row["or_low"], np.nan],
+        "high": [100 * row["diff_high"], row["diff_high"] * scale, row["or_high"], np.nan],
+    })
 
 
 def _candidate_rows(candidates: CandidateSet, idx: np.ndarray, extra: dict) -> pd.DataFrame:
@@ -314,7 +389,9 @@ class PairwiseResult:
 
     ``pairs``: one row per pair (A before B in the order given) with the columns of
     :func:`evalcore.compare.compare_rankings` plus ``a, b, p_adjusted``, ``significant`` on
-    the adjusted p; ``matrix``: the adjusted p-values as a symmetric DataFrame (diagonal NaN);
+    the adjusted p, and the effect sizes ``diff, diff_low, diff_high, odds_ratio, or_low,
+    or_high`` (:func:`evalcore.stats.effect.effect_sizes`, intervals at the confidence level,
+    not corrected across the pairs); ``matrix``: the adjusted p-values as a symmetric DataFrame (diagonal NaN);
     ``precision``: each measure's n-best precision with its interval.
     """
 
@@ -339,6 +416,9 @@ def pairwise(rankings: dict[str, Ranking], n: int, *, confidence_level: float = 
     if len(pairs):
         pairs["p_adjusted"] = adjust_pvalues(pairs["p_value"].to_numpy(float), correction)
         pairs["significant"] = pairs["p_adjusted"] < 1 - confidence_level
+        effects = effect_sizes(pairs, confidence_level)
+        for column in EFFECT_COLUMNS:
+            pairs[column] = effects[column].to_numpy()
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for row in pairs.itertuples():
         matrix.loc[row.a, row.b] = matrix.loc[row.b, row.a] = row.p_adjusted

@@ -1,4 +1,4 @@
-"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate|report|reproduce``.
+"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate|power|report|reproduce``.
 
 Tables go to ``--out`` (or standard output) as CSV, or as Parquet or TSV when ``--out``
 ends in ``.parquet`` or ``.tsv``; numbers are written exactly (shortest round-trip form),
@@ -93,6 +93,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="for testing many n: none (default, as the paper), holm, bh (Benjamini-Hochberg)")
     p.add_argument("--resamples", type=int, default=1000, help="for bootstrap and randomization (default 1000)")
     _sample_arguments(p)
+    p.add_argument("--difference-interval", choices=list(names.DIFFERENCE_INTERVALS), default="newcombe",
+                   help="interval of diff = precision of A minus B: newcombe (default, Newcombe 1998 method 10) or "
+                        "agresti_caffo")
+    p.add_argument("--mdd", action="store_true",
+                   help="add mdd_pi and mdd: the smallest difference the test finds with --power at each n")
+    p.add_argument("--power", type=float, default=0.8, help="for --mdd (default 0.8)")
     _ranking_arguments(p)
 
     p = sub.add_parser("auc-test", help="DeLong's test of two correlated AUCs, for every pair of measures")
@@ -123,6 +129,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--beta", type=float, action="append", default=[], metavar="B",
                    help="also compare F-beta (repeat for several)")
     p.add_argument("--threshold", type=float, default=0.25, help="robustness threshold of |UIR| (default 0.25)")
+
+    p = sub.add_parser("power", help="plan an experiment: the n-best list size (or number of samples) needed to "
+                                     "detect a difference with a given power")
+    p.add_argument("--precision-a", type=float, metavar="P", help="hypothesised precision of A's n-best lists")
+    p.add_argument("--precision-b", type=float, metavar="P", help="hypothesised precision of B's n-best lists")
+    p.add_argument("--overlap", type=float, metavar="O", help="expected share |A ∩ B| / n of the n-best lists")
+    p.add_argument("--shared-precision", type=float, metavar="P",
+                   help="precision of the candidates both lists hold (default: the mean of A's and B's)")
+    p.add_argument("--n", metavar="LIST", help="instead of solving for n: the power at these n, e.g. 500,1000,2000")
+    p.add_argument("--test", choices=list(names.POWER_TESTS), default="fisher", help="fisher (default) or mcnemar")
+    p.add_argument("--delta", type=float, help="several samples: the mean per-sample difference of precision")
+    p.add_argument("--sd", type=float, help="several samples: the standard deviation of that difference")
+    p.add_argument("--strict", action="store_true", help="paired t-test: count the wrong tail too (R's strict)")
+    p.add_argument("--power", type=float, default=0.8, help="the power wanted (default 0.8)")
+    p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
+                   help="default 0.95: the test's level alpha is 1 - LEVEL")
+    p.add_argument("--out", help="write the CSV here instead of standard output")
 
     p = sub.add_parser("simulate", help="generate an experiment from the random model of Evert (2004) §3.1")
     p.add_argument("--k", type=int, default=80, help="number of samples (default 80)")
@@ -290,7 +313,22 @@ def _cmd_compare(args) -> None:
     table["significant"] = table["p_adjusted"] < 1 - args.confidence_level
     _note(f"{a.measure} vs {b.measure} ({names.PAIR_TESTS[args.test]}, correction {args.correction}): "
           + _significance_note(table, significant_up_to(table)))
-    columns = [*COMPARE_COLUMNS[:3], "overlap", *COMPARE_COLUMNS[3:-1], "p_adjusted", "significant"]
+    import pandas as pd
+
+    from .stats.effect import EFFECT_COLUMNS, effect_sizes
+
+    effects = effect_sizes(table, args.confidence_level, args.difference_interval, args.alternative)
+    columns = [*COMPARE_COLUMNS[:3], "overlap", *COMPARE_COLUMNS[3:-1], "p_adjusted", "significant", *EFFECT_COLUMNS]
+    table = pd.concat([table, effects[list(EFFECT_COLUMNS)]], axis=1)
+    if args.mdd:
+        from .stats.power import POWER_TESTS, detectable_differences
+
+        test = args.test if args.test in POWER_TESTS else "fisher"
+        mdd = detectable_differences(table, 1 - args.confidence_level, args.power, test)
+        table["mdd_pi"], table["mdd"] = mdd["mdd_pi"].to_numpy(), mdd["mdd"].to_numpy()
+        columns += ["mdd_pi", "mdd"]
+        if test != args.test:
+            _note(f"--mdd is for Fisher's exact test (power of --test {args.test} is not computed exactly)")
     _write(table[columns], args.out)
 
 
@@ -437,6 +475,57 @@ def _compare_from_sample(args) -> None:
           f"{int(tested['annotated'].min()) if len(tested) else 0} to {int(tested['annotated'].max()) if len(tested) else 0} "
           "annotated candidates of D1 and D2")
     _write(table, args.out)
+
+
+def _cmd_power(args) -> None:
+    import numpy as np
+    import pandas as pd
+
+    from .stats.power import exact_power, paired_t_power, paired_t_samples, plan_experiment, region_precisions
+
+    alpha = 1 - args.confidence_level
+    lists = [args.precision_a, args.precision_b, args.overlap]
+    samples = [args.delta, args.sd]
+    if any(v is not None for v in samples):
+        if any(v is not None for v in lists) or None in samples:
+            raise ParameterError("power: give either --precision-a, --precision-b and --overlap (n-best lists) or "
+                                 "--delta and --sd (several samples, paired t-test), not both")
+        if args.n:
+            values = [float(v) for v in _number_list(args.n, "--n")]
+            rows = [{"samples": v, "delta": args.delta, "sd": args.sd,
+                     "power": paired_t_power(v, args.delta, args.sd, alpha, strict=args.strict)} for v in values]
+        else:
+            exact = paired_t_samples(args.delta, args.sd, alpha, args.power, strict=args.strict)
+            rows = [{"samples": int(np.ceil(exact - 1e-9)), "samples_exact": exact, "delta": args.delta, "sd": args.sd,
+                     "power": paired_t_power(np.ceil(exact - 1e-9), args.delta, args.sd, alpha, strict=args.strict)}]
+        _write(pd.DataFrame(rows), args.out)
+        return
+    if None in lists:
+        raise ParameterError("power needs --precision-a, --precision-b and --overlap (or --delta and --sd)")
+    if args.n:
+        p1, p2 = region_precisions(args.precision_a, args.precision_b, args.overlap, args.shared_precision)
+        rows = []
+        for n in _number_list(args.n, "--n"):
+            size = int(round(n * (1 - args.overlap)))
+            rows.append({"n": int(n), "size": size, "candidates": int(n) + size, "pi_d1": p1, "pi_d2": p2,
+                         "power": exact_power(p1, p2, size, alpha, args.test)})
+        _write(pd.DataFrame(rows), args.out)
+        return
+    plan = plan_experiment(args.precision_a, args.precision_b, args.overlap, shared_precision=args.shared_precision,
+                           alpha=alpha, power=args.power, test=args.test)
+    _note(f"difference regions of d = {plan.size:,} candidates each, TP rates {plan.pi_d1:.4g} and {plan.pi_d2:.4g}: "
+          f"n = {plan.n:,} (annotate {plan.candidates:,} candidates) for power {plan.power:.3f}")
+    _write(pd.DataFrame([plan.as_dict()]), args.out)
+
+
+def _number_list(text: str, option: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise ParameterError(f"{option} {text!r}: give whole numbers separated by commas, e.g. 500,1000") from None
+    if not values or min(values) < 1:
+        raise ParameterError(f"{option} {text!r}: give whole numbers of at least 1, e.g. 500,1000")
+    return values
 
 
 def _cmd_accept(args) -> None:
@@ -603,7 +692,7 @@ def _cmd_reproduce(args) -> int:
 
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
             "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
-            "simulate": _cmd_simulate, "report": _cmd_report, "reproduce": _cmd_reproduce}
+            "simulate": _cmd_simulate, "power": _cmd_power, "report": _cmd_report, "reproduce": _cmd_reproduce}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

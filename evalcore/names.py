@@ -58,5 +58,13 @@ SAMPLE_INTERVAL_LABELS = {
     "clopper_pearson": "Clopper-Pearson on the annotated candidates (binomial)",
 }
 
+DIFFERENCE_INTERVALS = {
+    "newcombe": "Newcombe's hybrid score interval (1998, method 10)",
+    "agresti_caffo": "Agresti-Caffo (2000): Wald after adding 1 TP and 1 FP to each region",
+}
+
+POWER_TESTS = {"fisher": "Fisher's exact test on D1/D2 (two-sided)",
+               "mcnemar": "exact McNemar test on the discordant TPs (two-sided)"}
+
 CURVE_KINDS = ("roc", "det", "pr")
 ALTERNATIVES = ("two-sided", "less", "greater")

@@ -54,5 +54,8 @@ with right:
         common.update(a=pairs["a"].iloc[focus], b=pairs["b"].iloc[focus])
         st.switch_page(common.PAGES["significance"])
 st.dataframe(pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "p_adjusted",
-                    "significant"]], hide_index=True)
+                    "significant", "diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high"]], hide_index=True)
+st.caption(f"diff = Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method, scaled by d/n); odds ratio of "
+           "TPs in D1 against D2 (conditional MLE) with its exact interval, as R's fisher.test. Intervals are not "
+           "corrected across the pairs.")
 cached.downloads(fig, pairs, "pairwise")

@@ -15,6 +15,12 @@ NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs 
          "most candidates, so it misses differences Fisher finds (Evert 2004, §3.3). The bootstrap resamples "
          "candidates (Berg-Kirkpatrick et al. 2012), the randomization test swaps list memberships (Yeh 2000). "
          "Holm controls the chance of any false marker, Benjamini-Hochberg the expected share of false markers.")
+EFFECT_NOTES = ("The odds-ratio interval excludes 1 exactly at the n where Fisher's test marks a difference (for two "
+                "lists of one size both come from the same conditional distribution); the band for Π\\_A − Π\\_B is a "
+                "score interval of another approximation and can disagree with the test near the boundary. Where a "
+                "difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is large "
+                "there are too few candidates in D1 and D2 to tell. Power at the observed difference ('observed "
+                "power') is not shown: it is a function of the p-value alone and adds nothing to it.")
 
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 candidates = guards.require_data()
@@ -62,6 +68,14 @@ with st.expander("How many n each test and correction calls significant"):
 fig = figures.significance_figure(result.curve_a, result.curve_b, result.comparison, up_to=result.up_to,
                                   alpha=1 - v.level)
 st.plotly_chart(fig, key="significance_chart", theme=None)
+mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
+st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method), and the smallest "
+            f"difference {mdd_test} test finds with {result.power:.0%} power (±MDD).")
+diff_fig = figures.difference_figure(result.comparison, alpha=1 - v.level, level=v.level, names=(v.a, v.b),
+                                     detectable=result.detectable, power=result.power, up_to=result.up_to)
+st.plotly_chart(diff_fig, key="difference_chart", theme=None)
+st.caption(EFFECT_NOTES)
+cached.downloads(diff_fig, result.table(), "difference")
 
 if v.n_at is None or not n_min <= v.n_at <= n_max:
     common.update(n_at=n_min)
@@ -81,4 +95,5 @@ with t2:
     ranked = cached.rankings(cached.roles(v), (v.a, v.b), v.ties, v.seed)
     st.dataframe(analysis.difference_members(candidates, ranked[v.a], ranked[v.b], at), hide_index=True,
                  height=240)
-cached.downloads(fig, result.comparison, "significance")
+st.dataframe(analysis.effect_at(result, at), hide_index=True)
+cached.downloads(fig, result.table(), "significance")

@@ -57,7 +57,8 @@ def test_compare_writes_the_documented_columns(small_tsv):
     assert code == 0
     table = pd.read_csv(io.StringIO(out))
     assert list(table.columns) == ["n", "tp_a", "tp_b", "overlap", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value",
-                                   "log10_p", "p_adjusted", "significant"]
+                                   "log10_p", "p_adjusted", "significant", "diff", "diff_low", "diff_high",
+                                   "odds_ratio", "or_low", "or_high"]
     assert len(table) == 5 and "significant at" in err
     d = table["tp_d1"] + table["fp_d1"]  # |D1| = |D2| = n - |A ∩ B|
     assert (table["overlap"] == table["n"] - d).all() and (d == table["tp_d2"] + table["fp_d2"]).all()

@@ -22,3 +22,13 @@ def test_every_tie_policy_ranks():
     labels = np.array([True, False, True, False])
     for policy in names.TIE_POLICIES:
         assert rank_scores(labels, np.array([1.0, 1.0, 0.0, 0.0]), ties=policy, seed=0).n_candidates == 4
+
+
+def test_effect_and_power_names_have_implementations():
+    from evalcore.stats import effect, power
+
+    assert list(effect.DIFFERENCE_METHODS) == list(names.DIFFERENCE_INTERVALS)
+    assert list(power.POWER_TESTS) == list(names.POWER_TESTS)
+    from evalcore import estimates
+
+    assert list(estimates.SAMPLE_INTERVALS) == list(names.SAMPLE_INTERVAL_LABELS)

@@ -47,7 +47,8 @@ from .style import (
     _n_axis,
 )
 
-__all__ = ["precision_figure", "confidence_figure", "significance_figure", "threshold_histogram", "pvalue_figure"]
+__all__ = ["precision_figure", "confidence_figure", "significance_figure", "threshold_histogram", "pvalue_figure",
+           "difference_figure"]
 
 
 def _format_p(p_value: np.ndarray, log10_p: np.ndarray) -> np.ndarray:
@@ -413,6 +414,112 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
     fig.update_xaxes(title_text=X_TITLE)
     fig.update_yaxes(title_text="precision (%)", rangemode="tozero")
     _n_axis(fig, extent)
+    return fig
+
+
+DIFFERENCE_COLUMNS = ("n", "diff", "diff_low", "diff_high", "significant", "p_value", "log10_p")
+
+
+def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, names: tuple[str, str],
+                      detectable: pd.DataFrame | None = None, power: float = 0.8, up_to: int = 0,
+                      interval_label: str = "Newcombe", max_points: int = 2000, max_triangles: int | None = 80,
+                      n_range: tuple[int, int] | None = None, title: str | None = None) -> go.Figure:
+    """The difference of precision Pi_A - Pi_B along n with its interval band (the panel under Figure 3).
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        :attr:`evalcore.analysis.PairResult.comparison`: columns ``n, diff, diff_low, diff_high``
+        (:func:`evalcore.stats.effect.effect_sizes`) and ``significant, p_value, log10_p``.
+    alpha : float
+        The significance level of ``significant``; names the markers.
+    level : float
+        The confidence level of the interval; names the band.
+    names : (str, str)
+        The measures A and B (shown as text, escaped).
+    detectable : DataFrame, optional
+        :func:`evalcore.stats.power.detectable_differences` (columns ``n, mdd``): drawn as a
+        dashed line at ``+mdd`` and at ``-mdd``, the smallest difference the test finds with
+        `power`, beside the observed one.
+    power : float
+        The power `detectable` was computed for; names its lines.
+    up_to : int
+        :func:`evalcore.compare.significant_up_to`: a thin vertical line there, as in Figure 3.
+    interval_label, max_points, max_triangles, n_range, title
+        The interval method's name in the legend; as in :func:`significance_figure` (every
+        significant n is marked by Figure 3's rug above this panel; here at most `max_triangles`).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces in percentage points: the interval's lower bound (no legend) and upper bound
+        filled down to it; the difference (name "Π_A − Π_B"); with `detectable`, the lines at
+        +MDD and −MDD (one legend entry); the markers of the significant n on the difference
+        line (grey triangles, hover text the p-value, thinned as in Figure 3), last. The zero line
+        is ``layout.shapes[0]``, the line at `up_to`
+        ``layout.shapes[1]``.
+
+    Notes
+    -----
+    Where the difference is significant the band usually excludes 0, but the band (a score
+    interval of ``pi_D1 - pi_D2``, scaled by d / n) and Fisher's conditional test are different
+    calculations and can disagree near the boundary; the exact odds-ratio interval excludes 1
+    exactly where Fisher's test is significant. Where a difference is not significant and
+    small against the MDD lines, the lists perform alike; where the MDD is large, there are
+    too few candidates in D1 and D2 to tell.
+    """
+    _check_max_points(max_points)
+    alpha = _check_alpha(alpha)
+    level_text = _format_level(level)
+    if max_triangles is not None and (not isinstance(max_triangles, (int, np.integer)) or max_triangles < 1):
+        raise ParameterError(f"`max_triangles` must be a positive whole number or None; got {max_triangles!r}")
+    _require(comparison, DIFFERENCE_COLUMNS, "comparison")
+    comparison = _in_range(_by_n(comparison), n_range, "comparison")
+    name_a, name_b = (escape(str(v)) for v in names)
+    n = comparison["n"].to_numpy()
+    y, low, high = (_percent(comparison[c].to_numpy()) for c in ("diff", "diff_low", "diff_high"))
+    extent = _x_extent([comparison], n_range)
+    rows = _triangle_rows(n, comparison["significant"].to_numpy(dtype=bool), extent, max_triangles)
+    keep = np.zeros(n.size, dtype=bool)
+    keep[rows] = True
+    idx = downsample(n, y, low, high, max_points=max_points, keep=keep)
+    colour = PALETTE[0]
+    traces = list(_band_traces("difference", n[idx], low[idx], high[idx], colour,
+                               f"{level_text} interval ({escape(interval_label)})", 0.2))
+    traces.append(go.Scatter(
+        x=n[idx], y=y[idx], customdata=np.column_stack([low[idx], high[idx]]), mode="lines", name="Π_A − Π_B",
+        line=dict(color=colour, width=2),
+        hovertemplate=(f"n = %{{x:,}}<br>{name_a} − {name_b} = %{{y:.2f}} points"
+                       f" [%{{customdata[0]:.2f}}, %{{customdata[1]:.2f}}]<extra></extra>")))
+    if detectable is not None:
+        _require(detectable, ("n", "mdd"), "detectable")
+        detectable = _in_range(_by_n(detectable), n_range, "detectable")
+        dn = detectable["n"].to_numpy()
+        mdd = _percent(detectable["mdd"].to_numpy())
+        keep_mdd = downsample(dn, mdd, max_points=max_points)
+        label = f"smallest difference found with {power:.0%} power (±MDD)"
+        for sign, show in ((1, True), (-1, False)):
+            traces.append(go.Scatter(
+                x=dn[keep_mdd], y=sign * mdd[keep_mdd], mode="lines", name=label, legendgroup="mdd",
+                showlegend=show, line=dict(color=REFERENCE_GREY, dash="dash", width=1.5),
+                hovertemplate="n = %{x:,}<br>MDD: %{y:.2f} points<extra></extra>"))
+    marked = comparison.iloc[rows]
+    markers = go.Scatter(
+        x=n[rows], y=y[rows], mode="markers", name=f"significant (p < {alpha:g})", legendrank=2000,
+        marker=dict(symbol="triangle-up", size=8, color=MARKER_GREY),
+        text=_format_p(marked["p_value"].to_numpy(), marked["log10_p"].to_numpy()),
+        hovertemplate="n = %{x:,}<br>%{text}<extra></extra>")
+    fig = go.Figure(traces + [markers])
+    _layout(fig, title=title, legend="above")
+    # the zero line and the line at up_to as plain shapes (add_hline/add_vline cost ~30 ms each)
+    shapes = [dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=0, y1=0, layer="below",
+                   line=dict(color="#222222", width=1))]
+    if up_to > 0:
+        shapes.append(dict(type="line", xref="x", x0=int(up_to), x1=int(up_to), yref="y domain", y0=0, y1=1,
+                           layer="above", line=dict(color="#444444", width=1)))
+    fig.update_layout(shapes=shapes,
+                      xaxis=dict(title_text=X_TITLE, range=list(extent), tickformat=","),
+                      yaxis=dict(title_text=f"Π_A − Π_B ({name_a} − {name_b}), points", zeroline=False))
     return fig
 
 

@@ -260,7 +260,7 @@ def test_upload_the_paper_data_and_reproduce_figure_3(new_page, krenn_tsv, scree
     expect(sentence).to_contain_text("up to n = 1,268", timeout=FIRST_RUN_MS)  # Evert 2004, Figure 3
     expect(sentence).to_contain_text("n from 100 to 2,000")
     wait_for_figures(page)
-    expect(page.locator(".js-plotly-plot")).to_have_count(1)
+    expect(page.locator(".js-plotly-plot")).to_have_count(2)  # Figure 3 and the difference panel under it
     fig = figure(page)
     rug = next(xs for name, xs, _ in fig["traces"] if name and name.startswith("every significant n"))
     assert rug[:2].tolist() == [99.5, 1268.5], "the rug should mark every n from 100 to 1,268 in one run"

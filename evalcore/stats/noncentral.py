@@ -1,0 +1,384 @@
+"""Compiled kernels (numba) for Fisher's noncentral hypergeometric distribution.
+
+The conditional maximum-likelihood estimate of the odds ratio of a 2x2 table and its exact
+conditional confidence interval (R's ``fisher.test``) are roots in the log odds ratio
+``theta = log(psi)`` of the mean and the tails of Fisher's noncentral hypergeometric
+distribution
+
+    P(X = j; psi)  proportional to  C(m, j) C(n, k - j) psi^j,   lo <= j <= hi,
+
+(R's parametrisation: ``m`` = first column sum, ``n`` = second column sum, ``k`` = first row
+sum, ``x`` = the top-left cell; ``lo = max(0, k - n)``, ``hi = min(k, m)``).
+
+One *evaluation* at theta walks outward from the mode of the distribution with the ratio of
+consecutive weights, ``w(j + 1) / w(j) = psi (m - j)(k - j) / ((j + 1)(n - k + j + 1))``,
+until the rest is provably below 1e-17 of the sum (the distribution is log-concave, so the
+ratios decrease away from the mode and a geometric series bounds the rest). It gives the
+mean and variance (and, for the MLE, the third central moment) and the tail at ``x`` that the
+root needs, with its conditional mean and variance: only the terms on the far side of ``x``
+from the mode are summed (the smaller tail); the other tail is the total less it. A small tail
+(below 1e-3 of the total, or beyond the walk) is summed again outward from ``x``, scaled by R's
+``dhyper`` density (Loader's algorithm, :func:`evalcore.stats.kernels.log_dhyper`), so that it
+keeps full relative precision however small it is.
+
+Roots are found by Halley's method on an increasing function of theta (the mean minus x, the
+log of the upper tail minus log alpha, or log alpha minus the log of the lower tail), safeguarded
+by a bracket and bisection, until the error left after a step (at most ``|h'' / 2h'| step^2``)
+is below 1e-14 (1 + |theta|): the returned theta is exact to rounding. Consecutive tables of a
+curve (n and n + 1) start from the previous roots, which leaves about two evaluations per root,
+and a table equal to the previous one copies its result.
+
+These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from .kernels import PARALLEL_LOCK, PARALLEL_MIN, _ratio_down, _ratio_up, log_dhyper
+
+THETA_MAX = 600.0   # |log odds ratio| searched; exact bounds of tables with < 1e9 counts lie far inside
+_EPS_TAIL = 1e-17   # a walk stops when the rest is below this share of the sum
+_SMALL_TAIL = 1e-3  # a tail below this share of the total is summed again from x
+_TOL = 1e-14        # roots: stop after a step below _TOL * (1 + |theta|) ...
+_ACCEPT = 1e-14     # ... or once the error left after the step is below _ACCEPT * (1 + |theta|)
+_MAX_ITER = 200
+
+
+# What a root solves: 0 the conditional MLE (mean = x), 1 the upper bound (P(X <= x) = alpha),
+# 2 the lower bound (P(X >= x) = alpha). Each as h(theta) = 0 with h increasing.
+MLE, UPPER, LOWER = 0, 1, 2
+
+
+@njit(cache=True)
+def _mode(theta: float, m: float, n: float, k: float, lo: float, hi: float) -> float:
+    """The mode of the noncentral hypergeometric distribution at log odds ratio theta.
+
+    The largest j with w(j) >= w(j - 1); a guess from the quadratic of ``w(j) = w(j - 1)``
+    is corrected by comparing consecutive weights.
+    """
+    if theta > 0.0:
+        ipsi = math.exp(-theta)
+        qa = 1.0 - ipsi
+        qb = (m + k + 2.0) + (n - k) * ipsi
+        qc = (m + 1.0) * (k + 1.0)
+    else:
+        psi = math.exp(theta)
+        qa = psi - 1.0
+        qb = psi * (m + k + 2.0) + (n - k)
+        qc = psi * (m + 1.0) * (k + 1.0)
+    disc = qb * qb - 4.0 * qa * qc
+    guess = 2.0 * qc / (qb + math.sqrt(max(disc, 0.0))) if qb > 0.0 else lo
+    j = math.floor(guess)
+    if not (j >= lo):
+        j = lo
+    if j > hi:
+        j = hi
+    # w(j + 1) >= w(j)  <=>  theta + log r(j) >= 0
+    while j < hi and theta + math.log(_ratio_up(j, m, n, k)) >= 0.0:
+        j += 1.0
+    while j > lo and theta + math.log(_ratio_up(j - 1.0, m, n, k)) < 0.0:
+        j -= 1.0
+    return j
+
+
+@njit(cache=True)
+def _tail_from(x: float, direction: float, theta: float, m: float, n: float, k: float,
+               lo: float, hi: float) -> tuple:
+    """Sums of w(j) / w(x) for j from x outward (direction -1: down to lo, +1: up to hi).
+
+    x must lie at or beyond the mode on that side, so the terms do not increase. Returns
+    (sum of u, sum of u (j - x), sum of u (j - x)^2) with u = w(j) / w(x).
+    """
+    psi = math.exp(theta)
+    ipsi = math.exp(-theta)
+    s0 = 1.0
+    s1 = 0.0
+    s2 = 0.0
+    t = 1.0
+    j = x
+    stop = lo if direction < 0 else hi
+    while j != stop:
+        q = _ratio_down(j, m, n, k) * ipsi if direction < 0 else _ratio_up(j, m, n, k) * psi
+        t *= q
+        j += direction
+        dj = j - x
+        s0 += t
+        s1 += t * dj
+        s2 += t * dj * dj
+        if t * q < _EPS_TAIL * s0 * (1.0 - q):  # the rest is below t q / (1 - q) (q < 1 from here)
+            break
+    return s0, s1, s2
+
+
+@njit(cache=True)
+def _evaluate(theta: float, x: float, m: float, n: float, k: float, lo: float, hi: float, kind: int) -> tuple:
+    """Moments and the tail at x that a root of `kind` needs, at theta.
+
+    Returns (mean, var, third central moment (MLE only), log of the tail, mean and variance of
+    X within the tail): the tail is P(X <= x) for UPPER, P(X >= x) for LOWER (none for MLE).
+
+    The walk sums, besides the moments, only the terms on the far side of x from the mode
+    (j <= x if x <= mode, j >= x if x > mode): that side is the small tail; the other tail is
+    the total minus it plus the term at x, which loses no precision because it is large.
+    """
+    psi = math.exp(theta)
+    ipsi = math.exp(-theta)
+    mode = _mode(theta, m, n, k, lo, hi)
+    need_tail = kind != MLE
+    below = x <= mode  # the partial sums hold j <= x (else j >= x)
+    s0 = 1.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    p0 = 1.0 if x == mode else 0.0
+    p1 = 0.0
+    p2 = 0.0
+    w_x = 1.0 if mode == x else -1.0  # w(x) / w(mode) where the walk reaches x
+    # upward
+    t = 1.0
+    j = mode
+    while j < hi:
+        q = _ratio_up(j, m, n, k) * psi
+        t *= q
+        j += 1.0
+        dj = j - mode
+        s0 += t
+        s1 += t * dj
+        s2 += t * dj * dj
+        if kind == MLE:
+            s3 += t * dj * dj * dj
+        elif not below and j >= x:
+            p0 += t
+            p1 += t * dj
+            p2 += t * dj * dj
+            if j == x:
+                w_x = t
+        if t * q < _EPS_TAIL * s0 * (1.0 - q):  # the rest is below t q / (1 - q) (q < 1 from here)
+            break
+    # downward
+    t = 1.0
+    j = mode
+    while j > lo:
+        q = _ratio_down(j, m, n, k) * ipsi
+        t *= q
+        j -= 1.0
+        dj = j - mode
+        s0 += t
+        s1 += t * dj
+        s2 += t * dj * dj
+        if kind == MLE:
+            s3 += t * dj * dj * dj
+        elif below and j <= x:
+            p0 += t
+            p1 += t * dj
+            p2 += t * dj * dj
+            if j == x:
+                w_x = t
+        if t * q < _EPS_TAIL * s0 * (1.0 - q):  # the rest is below t q / (1 - q) (q < 1 from here)
+            break
+    c1 = s1 / s0
+    mean = mode + c1
+    var = max(s2 / s0 - c1 * c1, 0.0)
+    if not need_tail:
+        m3 = s3 / s0 - 3.0 * c1 * s2 / s0 + 2.0 * c1 * c1 * c1
+        return mean, var, m3, 0.0, 0.0, 0.0
+
+    wants_below = kind == UPPER  # P(X <= x); LOWER wants P(X >= x)
+    if wants_below == below or x == mode:
+        if wants_below != below:  # x == mode, LOWER: P(X >= x) = total - P(X <= x) + w(x)
+            dx = x - mode
+            p0, p1, p2 = s0 - p0 + 1.0, s1 - p1 + dx, s2 - p2 + dx * dx
+        elif p0 < _SMALL_TAIL * s0 and x != mode:
+            # a small tail: summed again from x outward at full relative precision
+            u0, u1, u2 = _tail_from(x, -1.0 if below else 1.0, theta, m, n, k, lo, hi)
+            if w_x > 0.0:
+                log_wx = math.log(w_x)
+            else:
+                log_wx = (log_dhyper(x, m, n, k) + theta * x) - (log_dhyper(mode, m, n, k) + theta * mode)
+            return (mean, var, 0.0, log_wx + math.log(u0) - math.log(s0), x + u1 / u0,
+                    max(u2 / u0 - (u1 / u0) ** 2, 0.0))
+    else:  # the large tail: the total less the small one, plus the term at x
+        if w_x < 0.0:  # the walk stopped before x: the small tail is below 1e-17 of the total
+            p0, p1, p2 = s0, s1, s2
+        else:
+            dx = x - mode
+            p0, p1, p2 = s0 - p0 + w_x, s1 - p1 + w_x * dx, s2 - p2 + w_x * dx * dx
+    c = p1 / p0
+    log_tail = math.log(p0) - math.log(s0) if p0 < s0 else 0.0
+    return mean, var, 0.0, log_tail, mode + c, max(p2 / p0 - c * c, 0.0)
+
+
+@njit(cache=True)
+def _h(kind: int, theta: float, x: float, log_alpha: float, m: float, n: float, k: float, lo: float,
+       hi: float) -> tuple:
+    """(h, h', h'') at theta for the root of `kind`."""
+    mean, var, m3, log_tail, mean_tail, var_tail = _evaluate(theta, x, m, n, k, lo, hi, kind)
+    if kind == MLE:
+        return mean - x, var, m3
+    if kind == UPPER:  # -(log P(X <= x) - log alpha); d/dtheta log P(X <= x) = mean_le - mean
+        return log_alpha - log_tail, mean - mean_tail, var - var_tail
+    return log_tail - log_alpha, mean_tail - mean, var_tail - var
+
+
+@njit(cache=True)
+def solve_theta(kind: int, x: float, log_alpha: float, m: float, n: float, k: float, lo: float, hi: float,
+                start: float) -> float:
+    """Root in theta of the increasing function of `kind`, from `start` (Halley, safeguarded)."""
+    a = -THETA_MAX
+    b = THETA_MAX
+    theta = min(max(start, a + 1.0), b - 1.0)
+    if not (theta == theta):  # NaN start
+        theta = 0.0
+    for _ in range(_MAX_ITER):
+        h, h1, h2 = _h(kind, theta, x, log_alpha, m, n, k, lo, hi)
+        if h == 0.0:
+            return theta
+        if h > 0.0:
+            b = theta
+        else:
+            a = theta
+        new = math.nan
+        if h1 > 0.0:
+            step = h / h1
+            denom = 1.0 - 0.5 * step * h2 / h1
+            if denom > 0.5:  # Halley's correction where it stays close to Newton's step
+                step = step / denom
+            # Newton's error after a step is about |h'' / (2 h')| step^2 (Halley's is smaller)
+            if abs(step) * (1.0 + abs(0.5 * h2 / h1) * abs(step)) <= _TOL * (1.0 + abs(theta)) \
+                    or abs(0.5 * h2 / h1) * step * step <= _ACCEPT * (1.0 + abs(theta)):
+                return theta - step
+            new = theta - step
+        if not (a < new < b):
+            new = 0.5 * (a + b)
+            if b - a <= _TOL * (1.0 + abs(new)):
+                return new
+        theta = new
+    return theta
+
+
+@njit(cache=True)
+def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float, log_alpha_hi: float,
+                    z_lo: float, z_hi: float, need_lo: bool, need_hi: bool, starts: np.ndarray,
+                    out: np.ndarray) -> None:
+    """log of (estimate, lower, upper) into out[0:3]; `starts` holds warm starts (NaN: none).
+
+    Infinite logs mark 0 and infinity; NaN an undefined estimate (a zero margin).
+    """
+    lo = max(0.0, k - n)
+    hi = min(k, m)
+    if lo == hi:  # one possible table: every odds ratio is as likely
+        out[0] = math.nan
+        out[1] = -math.inf
+        out[2] = math.inf
+        return
+    # the conditional MLE
+    if x == lo:
+        out[0] = -math.inf
+    elif x == hi:
+        out[0] = math.inf
+    else:
+        start = starts[0]
+        if not (start == start):  # the empirical log odds ratio with 1/2 added to each cell
+            start = math.log((x + 0.5) * (n - k + x + 0.5) / ((k - x + 0.5) * (m - x + 0.5)))
+        out[0] = solve_theta(MLE, x, 0.0, m, n, k, lo, hi, start)
+    # a centre and a spread for cold starts of the bounds (computed only when needed)
+    centre = math.nan
+    spread = math.nan
+    cold = (need_lo and x != lo and not (starts[1] == starts[1])) or \
+        (need_hi and x != hi and not (starts[2] == starts[2]))
+    if cold:
+        if out[0] == out[0] and abs(out[0]) < THETA_MAX:
+            centre = out[0]
+            spread = 1.0 / math.sqrt(max(_evaluate(centre, x, m, n, k, lo, hi, MLE)[1], 1e-12))
+        else:
+            centre = math.log((x + 0.5) * (n - k + x + 0.5) / ((k - x + 0.5) * (m - x + 0.5)))
+            spread = math.sqrt(1.0 / (x + 0.5) + 1.0 / (k - x + 0.5) + 1.0 / (m - x + 0.5)
+                               + 1.0 / (n - k + x + 0.5))
+    if not need_lo:
+        out[1] = -math.inf
+    elif x == lo:
+        out[1] = -math.inf
+    else:
+        start = starts[1]
+        if not (start == start):
+            start = centre - z_lo * spread
+        out[1] = solve_theta(LOWER, x, log_alpha_lo, m, n, k, lo, hi, start)
+    if not need_hi:
+        out[2] = math.inf
+    elif x == hi:
+        out[2] = math.inf
+    else:
+        start = starts[2]
+        if not (start == start):
+            start = centre + z_hi * spread
+        out[2] = solve_theta(UPPER, x, log_alpha_hi, m, n, k, lo, hi, start)
+
+
+@njit(cache=True)
+def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo, need_hi, out, first, stop):
+    """Tables first..stop-1 in order; a table next to the previous one starts from its roots."""
+    starts = np.empty(3)
+    row = np.empty(3)
+    for i in range(first, stop):
+        if i > first and a[i] == a[i - 1] and b[i] == b[i - 1] and c[i] == c[i - 1] and d[i] == d[i - 1]:
+            out[i, 0] = out[i - 1, 0]  # the same table as at the previous n (a third of all n, typically)
+            out[i, 1] = out[i - 1, 1]
+            out[i, 2] = out[i - 1, 2]
+            continue
+        starts[:] = math.nan
+        if i > first:
+            near = (abs(a[i] - a[i - 1]) + abs(b[i] - b[i - 1]) + abs(c[i] - c[i - 1])
+                    + abs(d[i] - d[i - 1])) <= 4.0
+            if near:
+                for r in range(3):
+                    v = out[i - 1, r]
+                    if abs(v) < THETA_MAX:
+                        starts[r] = v
+        _odds_ratio_one(a[i], a[i] + c[i], b[i] + d[i], a[i] + b[i], log_alpha_lo, log_alpha_hi, z_lo, z_hi,
+                        need_lo, need_hi, starts, row)
+        out[i, 0] = row[0]
+        out[i, 1] = row[1]
+        out[i, 2] = row[2]
+
+
+@njit(cache=True)
+def _odds_ratio_serial(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo, need_hi, out, bounds):
+    for r in range(bounds.shape[0] - 1):
+        _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo, need_hi, out,
+                        bounds[r], bounds[r + 1])
+
+
+@njit(cache=True, parallel=True)
+def _odds_ratio_parallel(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo, need_hi, out, bounds):
+    for r in prange(bounds.shape[0] - 1):
+        _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo, need_hi, out,
+                        bounds[r], bounds[r + 1])
+
+
+_CHUNK = 4096  # tables per run of warm starts in the parallel kernel
+
+
+def log_odds_ratios(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, alpha_lo: float,
+                    alpha_hi: float, z_lo: float, z_hi: float) -> np.ndarray:
+    """log of (conditional MLE, lower bound, upper bound) of the odds ratio of each table, shape (len, 3).
+
+    ``alpha_lo`` / ``alpha_hi``: the tail probability at the lower / upper bound (0 to leave that
+    bound at 0 / infinity); ``z_lo``, ``z_hi`` the matching normal quantiles (cold starts only).
+    """
+    size = a.shape[0]
+    out = np.empty((size, 3))
+    need_lo, need_hi = alpha_lo > 0.0, alpha_hi > 0.0
+    log_lo = math.log(alpha_lo) if need_lo else 0.0
+    log_hi = math.log(alpha_hi) if need_hi else 0.0
+    if size < PARALLEL_MIN:
+        bounds = np.array([0, size], dtype=np.int64)
+        _odds_ratio_serial(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
+        return out
+    bounds = np.unique(np.r_[np.arange(0, size, _CHUNK), size]).astype(np.int64)
+    with PARALLEL_LOCK:
+        _odds_ratio_parallel(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
+    return out
