@@ -160,8 +160,9 @@ def test_table_cells_show_the_numbers(archive, data_json):
     assert "baseline 11.09%" in markdown and r"baseline 11.09\%" in latex
     pairwise = archive.read("tables/pairwise.md").decode()
     rows = [line for line in pairwise.splitlines() if line.startswith("| G² | X² |")]
-    assert rows[0] == "| G² | X² | 100 | 32 / 36 | 15 / 53 | 0.004† |"
-    assert rows[3] == "| G² | X² | 2,000 | 9 / 67 | 8 / 68 | 1.000 |"
+    # effect sizes as evalcore.stats.effect computes them (R's fisher.test: odds ratio 3.113 [1.406, 7.144] at n = 100)
+    assert rows[0] == r"| G² | X² | 100 | 32 / 36 | 15 / 53 | 0.004† | +17.0 \[+6.1, +26.7\] | 3.11 \[1.41, 7.14\] |"
+    assert rows[3].startswith("| G² | X² | 2,000 | 9 / 67 | 8 / 68 | 1.000 | +0.1 \\[")
 
 
 def test_significance_letters_follow_the_tests(report, krenn):
@@ -328,13 +329,19 @@ def test_latex_survives_hostile_names(krenn, tmp_path):
     assert r"f\|g" in markdown and r"a\_b" in markdown
 
 
-def test_tables_leave_room_for_effect_sizes(krenn):
-    """An effect-size function adds numbers to the pairs table; a Column shows them (what the lead adds once
-    evalcore.stats.effect is merged)."""
+def test_tables_carry_the_effect_sizes_and_take_more(krenn):
+    """The pairs table holds evalcore.stats.effect's numbers; another effect-size function adds its own columns."""
     import pandas as pd
 
     from evalcore.report.tables import PAIR_COLUMNS, Column
     from evalcore.report.text import plain
+    from evalcore.stats.effect import effect_sizes
+
+    results = report_results(krenn, SMALL)
+    expected = effect_sizes(results.pairs, SMALL.level)
+    for column in ("diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high"):
+        assert np.array_equal(results.pairs[column].to_numpy(), expected[column].to_numpy(), equal_nan=True)
+    assert results.pairs.loc[0, "diff"] == pytest.approx((42 - 38) / 100)  # Pi_A - Pi_B = (T_A - T_B) / n
 
     def difference(pairs: pd.DataFrame, level: float) -> pd.DataFrame:
         return pd.DataFrame({"difference": (pairs["tp_a"] - pairs["tp_b"]) / pairs["n"]})
@@ -342,7 +349,7 @@ def test_tables_leave_room_for_effect_sizes(krenn):
     results = report_results(krenn, SMALL, effects=(("difference", difference),))
     assert "difference" in results.pairs.columns
     column = Column(plain("Δ precision"), lambda row, c: plain(f"{row['difference']:+.3f}"))
-    table = pairwise_table(results, NAMES, columns=PAIR_COLUMNS + (column,))
+    table = pairwise_table(results, NAMES, columns=PAIR_COLUMNS[:6] + (column,))
     assert table.rows[0][-1].md == f"{(42 - 38) / 100:+.3f}" and "Δ precision" in table.markdown()
 
 

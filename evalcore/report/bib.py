@@ -97,6 +97,18 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
            title="Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing",
            journal="Journal of the Royal Statistical Society, Series B (Methodological)", volume="57",
            number="1", pages="289--300", year="1995"),
+    _entry("dietterich1998", "article", "Dietterich 1998",
+           "Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised classification learning "
+           "algorithms. *Neural Computation* 10(7), 1895–1923.",
+           author="Dietterich, Thomas G.",
+           title="Approximate Statistical Tests for Comparing Supervised Classification Learning Algorithms",
+           journal="Neural Computation", volume="10", number="7", pages="1895--1923", year="1998"),
+    _entry("yates1934", "article", "Yates 1934",
+           "Yates, F. (1934). Contingency tables involving small numbers and the χ² test. *Supplement to the Journal "
+           "of the Royal Statistical Society* 1(2), 217–235.",
+           author="Yates, Frank", title="Contingency Tables Involving Small Numbers and the $\chi^2$ Test",
+           journal="Supplement to the Journal of the Royal Statistical Society", volume="1", number="2",
+           pages="217--235", year="1934"),
     _entry("mcnemar1947", "article", "McNemar 1947",
            "McNemar, Q. (1947). Note on the sampling error of the difference between correlated proportions or "
            "percentages. *Psychometrika* 12(2), 153–157.",

@@ -131,6 +131,12 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
                  + ": every pair of measures at these n (" + table_ref("pairwise") + ", "
                  + plain(number(results.n_tests)) + " tests) and " + name[a] + " against " + name[b] + " "
                  + every_n + " (" + where + plain(number(results.n_figure_tests)) + " tests).")
+    parts.append(table_ref("pairwise") + " also gives how large each difference is: the difference of precision "
+                 + sym("Π_A − Π_B", r"$\Pi_A - \Pi_B$") + " with its " + level_text(s.level)
+                 + " interval by Newcombe's hybrid score method" + cite("newcombe1998")
+                 + ", and the conditional maximum-likelihood odds ratio of true positives in "
+                 + sym("D1 against D2", r"$D_1$ against $D_2$") + " with its exact conditional interval, as R's "
+                 + sym("`fisher.test`", r"\texttt{fisher.test}") + " reports them.")
     if figures:
         parts.append(figure_ref("precision") + " shows the precision of every measure and "
                      + figure_ref("confidence") + " the confidence intervals of " + name[a] + " and " + name[b]

@@ -30,9 +30,19 @@ TEST_PHRASES: dict[str, Phrase] = {
                          + DIFFERENCE_REGIONS + " of the two n-best lists" + cite("evert2004")),
     "mcnemar": lambda s: ("a two-sided exact McNemar test" + cite("mcnemar1947")
                           + " on the true positives that only one of the two n-best lists contains"),
+    "mcnemar_decisions": lambda s: ("a two-sided exact McNemar test" + cite("mcnemar1947") + " on each candidate's "
+                                    "decision, the candidates one list decides rightly and the other wrongly"
+                                    + cite("dietterich1998")),
+    "mcnemar_chi2": lambda s: ("McNemar's chi-squared test with continuity correction" + cite("mcnemar1947")
+                               + " on the true positives that only one of the two n-best lists contains"),
     "chi2": lambda s: ("Pearson's chi-squared test" + cite("pearson1900")
-                       + ", treating the two n-best lists as independent samples as Krenn" + cite("krenn2000")
+                       + " without continuity correction, treating the two n-best lists as independent samples as "
+                       "Krenn" + cite("krenn2000")
                        + " did (which ignores that the lists share most candidates; Evert" + cite("evert2004") + ")"),
+    "chi2_yates": lambda s: ("Pearson's chi-squared test" + cite("pearson1900") + " with Yates' continuity correction"
+                             + cite("yates1934") + ", treating the two n-best lists as independent samples as Krenn"
+                             + cite("krenn2000") + " did (which ignores that the lists share most candidates; Evert"
+                             + cite("evert2004") + ")"),
     "bootstrap": lambda s: (f"a two-sided paired bootstrap test over candidates ({_resampling(s)})"
                             + cite("bergkirkpatrick2012")),
     "randomization": lambda s: (f"two-sided approximate randomization ({_resampling(s)})" + cite("yeh2000")),
@@ -41,7 +51,10 @@ TEST_PHRASES: dict[str, Phrase] = {
 TEST_NAMES: dict[str, Phrase] = {
     "fisher": lambda s: "two-sided Fisher's exact test on the difference regions " + DIFFERENCE_REGIONS,
     "mcnemar": lambda s: plain("two-sided exact McNemar test on the TPs only one list contains"),
+    "mcnemar_decisions": lambda s: plain("two-sided exact McNemar test on the candidates' decisions"),
+    "mcnemar_chi2": lambda s: plain("McNemar's chi-squared test (continuity-corrected) on the TPs only one list contains"),
     "chi2": lambda s: plain("Pearson's chi-squared test, lists as independent samples"),
+    "chi2_yates": lambda s: plain("Pearson's chi-squared test with Yates' correction, lists as independent samples"),
     "bootstrap": lambda s: plain(f"two-sided paired bootstrap, {_resampling(s)}"),
     "randomization": lambda s: plain(f"two-sided approximate randomization, {_resampling(s)}"),
 }

@@ -35,10 +35,19 @@ PAIR_COLUMNS_BASE = ("a", "b", "n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "
 # Effect sizes of a pair at each n, added as columns of the pairs table (and so to data.json, the digest and,
 # through evalcore.report.tables.PAIR_COLUMNS, to the pairwise table). Each entry maps a name to a function
 # ``(pairs, confidence_level) -> DataFrame`` with one row per row of ``pairs`` (which has the counts tp_d1,
-# fp_d1, tp_d2, fp_d2 and tp_a, tp_b, n) and new, documented columns. Empty until evalcore.stats.effect is
-# merged; the difference of precision and the odds ratio with their intervals go here.
+# fp_d1, tp_d2, fp_d2 and tp_a, tp_b, n) and new, documented columns: the difference of precision
+# (diff, diff_low, diff_high; Newcombe's interval) and the odds ratio of TPs in D1 against D2 (odds_ratio,
+# or_low, or_high; conditional MLE, exact interval), evalcore.stats.effect.effect_sizes.
 EffectFunction = Callable[[pd.DataFrame, float], pd.DataFrame]
-PAIR_EFFECTS: tuple[tuple[str, EffectFunction], ...] = ()
+
+
+def _effects(pairs: pd.DataFrame, confidence_level: float) -> pd.DataFrame:
+    from ..stats.effect import EFFECT_COLUMNS, effect_sizes
+
+    return effect_sizes(pairs, confidence_level)[list(EFFECT_COLUMNS)].reset_index(drop=True)
+
+
+PAIR_EFFECTS: tuple[tuple[str, EffectFunction], ...] = (("effect sizes", _effects),)
 
 
 @dataclass(frozen=True, eq=False)

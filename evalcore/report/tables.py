@@ -214,6 +214,19 @@ def _p_adjusted_cell(row, c: TableContext) -> Rich:
 
 # The pairwise table's columns; a correction adds "p adjusted" after "p" (see pairwise_table). Effect sizes go
 # at the end, e.g. Column(sym("Δ precision", r"$\Delta$ precision"), lambda row, c: plain(f"{row.diff:.3f}")).
+def _value(x: float, spec: str) -> Rich:
+    if x != x:  # NaN: the estimate is undefined (a zero margin)
+        return sym("–", "--")
+    if math.isinf(x):
+        return sym("∞", r"$\infty$") if x > 0 else sym("−∞", r"$-\infty$")
+    return plain(spec.format(x))
+
+
+def _interval_cell(estimate: float, low: float, high: float, spec: str) -> Rich:
+    """``estimate [low, high]``, with ∞ and – where the numbers are infinite or undefined."""
+    return _value(estimate, spec) + " [" + _value(low, spec) + ", " + _value(high, spec) + "]"
+
+
 PAIR_COLUMNS: tuple[Column, ...] = (
     Column(plain("A"), lambda row, c: c.name(row["a"]), "l"),
     Column(plain("B"), lambda row, c: c.name(row["b"]), "l"),
@@ -221,6 +234,10 @@ PAIR_COLUMNS: tuple[Column, ...] = (
     Column(sym("TP / FP in D1", r"TP / FP in $D_1$"), _counts("tp_d1", "fp_d1")),
     Column(sym("TP / FP in D2", r"TP / FP in $D_2$"), _counts("tp_d2", "fp_d2")),
     Column(plain("p"), _p_cell),
+    Column(sym("Δ precision [CI]", r"$\Delta$ precision [CI]"), lambda row, c: _interval_cell(
+        100 * row["diff"], 100 * row["diff_low"], 100 * row["diff_high"], "{:+.1f}")),
+    Column(plain("odds ratio [CI]"), lambda row, c: _interval_cell(row["odds_ratio"], row["or_low"], row["or_high"],
+                                                                   "{:.2f}")),
 )
 
 

@@ -42,7 +42,7 @@ def test_a_correction_and_a_pair_from_the_pairwise_page(new_page, krenn_tsv, scr
                                         (100, 2000), correction="holm")
     sentence = page.get_by_test_id("stMarkdownContainer").filter(has_text="Fisher's exact test")
     expect(sentence).to_contain_text(f"{expected.n_significant:,} of 1,901", timeout=FIRST_RUN_MS)
-    choose(page, "Test", "exact McNemar (binomial on the discordant TPs)")
+    choose(page, "Test", "exact McNemar on the discordant TPs (T_D1 against T_D2)")
     expect(page).to_have_url(param("test", "mcnemar"))
     expected = analysis.pair_comparison(rank(cs, "chisq", ties="stable"), rank(cs, "log.like", ties="stable"),
                                         (100, 2000), test="mcnemar", correction="holm")
