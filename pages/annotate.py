@@ -63,6 +63,7 @@ position = store.next_position(dataset, info.name, v.annotator)
 cols = st.columns(4)
 if position is not None:
     current = int(info.candidates[position])
+    st.text(f"Candidate {position + 1} of {total} (data row {int(candidates.rows[current])}):")
     st.dataframe(annotate.candidate_row(candidates, current, v.ann_context, table), hide_index=True)
     for col, label in zip(cols, LABELS):
         col.button(label, key=f"mark_{label}", shortcut=annotate.KEYS[label],

@@ -53,7 +53,8 @@ def suggested(table: pd.DataFrame) -> dict:
     """Roles for a table whose label column may be empty: an all-empty column is neither label nor score."""
     roles = suggest_roles(table)
     empty = [c for c in table.columns if table[c].isna().all() or (table[c].astype(str).str.strip() == "").all()]
-    label = roles.label or next((c for c in empty if str(c).lower().startswith(("is.", "is_", "label"))), None)
+    # an empty column named like a label is the label still to annotate (suggest_roles skips it: no values)
+    label = next((c for c in empty if str(c).lower().startswith(("is.", "is_", "label", "tp", "gold"))), roles.label)
     return dict(label=label, scores=tuple(c for c in roles.scores if c not in empty and c != label),
                 keys=tuple(c for c in roles.keys if c not in empty and c != label), sample_column=None)
 
