@@ -10,7 +10,7 @@ from ui import annotate, cached, common, guards, widgets
 common.ensure_router()
 
 st.header("Precision of n-best lists (Evert 2004, Figure 1)")
-if common.view().ann_sample is not None:  # a partly annotated set: estimates from the Annotate page's sample
+if annotate.estimating(common.view()):  # a partly annotated set: estimates from the sample annotated so far
     annotate.precision_section()
     common.stop()
 candidates = guards.require_data()

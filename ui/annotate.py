@@ -160,13 +160,31 @@ def agreement(table: pd.DataFrame, level: float):
     return annotator_agreement(shared, confidence_level=level)
 
 
+def estimating(v: ViewSettings) -> bool:
+    """Whether the Precision page estimates from a sample: the view names an annotation sample, or the label
+    column has empty cells (and they are not to be left out)."""
+    if v.ann_sample is not None:
+        return True
+    if v.dataset is None or v.exclude_unlabelled:
+        return False
+    try:
+        table, _ = cached.raw_table(v.dataset)
+    except EvalcoreError:
+        return False
+    label = v.label if v.label is not None or v.scores else suggested(table)["label"]
+    return label is not None and label_state(table, label) == "partial"
+
+
 def estimates_table(v: ViewSettings, measures: tuple, n_range: tuple[int, int]) -> tuple[pd.DataFrame, object]:
-    """Precision estimates (exact hypergeometric intervals) of each measure's n-best lists from the sample so far,
-    shaped for the confidence figure (``precision`` = k / m, ``tp`` = k), and the baseline estimate."""
-    candidates, _ = annotated_set(v)
-    info = db().sample(db_id(v.dataset), v.ann_sample)
+    """Precision estimates (exact hypergeometric intervals) of each measure's n-best lists from the sample so far
+    (the file's labels when no annotation sample is named), shaped for the confidence figure (``precision`` =
+    k / m, ``tp`` = k), and the baseline estimate."""
+    if v.ann_sample is None:
+        candidates, frame = base(v), SamplingFrame()
+    else:
+        candidates, frame = annotated_set(v)[0], db().sample(db_id(v.dataset), v.ann_sample).frame
     ranked = analysis.rankings_for(candidates, measures, ties=v.ties, seed=v.seed)
-    mask = info.frame.mask(candidates, ranked)
+    mask = frame.mask(candidates, ranked)
     sizes = np.arange(n_range[0], n_range[1] + 1)
     table = pd.concat([estimates.precision_estimates(r, sizes, frame=mask, confidence_level=v.level)
                        for r in ranked.values()], ignore_index=True)
@@ -194,10 +212,17 @@ def precision_section() -> None:
 
     v = common.view()
     if v.dataset is None:
-        common.update(ann_sample=None)
+        st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
         return
+    if v.label is None and not v.scores:  # a fresh link: roles that allow an empty label column
+        common.update(**suggested(safe(cached.raw_table, v.dataset)[0]))
+        v = common.view()
     candidates = safe(base, v)
-    info = safe(db().sample, db_id(v.dataset), v.ann_sample)
+    if v.ann_sample is None:
+        source, frame = "the file's labels", SamplingFrame()
+    else:
+        info = safe(db().sample, db_id(v.dataset), v.ann_sample)
+        source, frame = f"the labels of annotation sample {info.name} so far", info.frame
     if not v.measures or any(m not in candidates.measures for m in v.measures):
         common.update(measures=tuple(m for m in v.measures if m in candidates.measures) or candidates.measures[:3])
     widgets.bound(st.multiselect, "Measures (up to 3)", "measures", options=list(candidates.measures),
@@ -210,8 +235,8 @@ def precision_section() -> None:
         st.info("Pick at least one measure.")
         common.stop()
     table, baseline = safe(estimates_table, v, v.measures, (n_min, n_max))
-    st.warning(f"Estimated from the labels of annotation sample {info.name} so far ({baseline.m:,} candidates "
-               f"annotated TP or FP). The annotated candidates are taken as {info.frame.describe()}; the intervals "
+    st.warning(f"Estimated from {source} ({baseline.m:,} candidates annotated TP or FP). The annotated "
+               f"candidates are taken as {frame.describe()}; the intervals "
                "are exact (hypergeometric) under that assumption only.", icon=":material/info:")
     shown = table[table["in_frame"]]
     fig = figures.confidence_figure(shown.dropna(subset=["precision"]), baseline=baseline.estimate

@@ -179,3 +179,20 @@ def test_precision_page_shows_the_estimates_of_the_labels_so_far(unlabelled):
     np.testing.assert_allclose(table[["lower", "upper"]].to_numpy(float), want[["lower", "upper"]].to_numpy(float),
                                rtol=1e-12)
     assert int(want["m"][0]) > 0
+
+
+def test_precision_page_estimates_from_a_file_with_empty_label_cells():
+    table = pd.read_csv(SIM, sep="\t")
+    rng = np.random.default_rng(3)
+    annotated = rng.random(len(table)) < 0.2
+    labels = table["is_tp"].to_numpy(bool)
+    table["is_tp"] = np.where(annotated, table["is_tp"].astype(str).str.upper(), "")
+    dataset = DatasetStore().put(table.to_csv(sep="\t", index=False).encode(), "partly.tsv")
+    precision = app({"dataset": dataset, "m": "t_score", "ties": "stable", "n_min": "100", "n_max": "1000",
+                     "n": "1000"}, "pages/precision.py")
+    assert any("the file's labels" in w.value and "random sample" in w.value for w in precision.warning)
+    shown = precision.dataframe[0].value
+    order = np.argsort(-table["t_score"].to_numpy(), kind="stable")[:1000]
+    m, k = int(annotated[order].sum()), int((annotated & labels)[order].sum())
+    assert shown["m"].tolist() == [m] and shown["k"].tolist() == [k]
+    assert shown["estimate"].tolist() == pytest.approx([k / m])
