@@ -235,9 +235,10 @@ def precision_section() -> None:
         st.info("Pick at least one measure.")
         common.stop()
     table, baseline = safe(estimates_table, v, v.measures, (n_min, n_max))
-    st.warning(f"Estimated from {source} ({baseline.m:,} candidates annotated TP or FP). The annotated "
-               f"candidates are taken as {frame.describe()}; the intervals "
-               "are exact (hypergeometric) under that assumption only.", icon=":material/info:")
+    st.warning("Estimates from a random sample: the annotated candidates are taken as a simple random sample of "
+               "the candidates (or of the part they were drawn from, below); the intervals are exact "
+               "(hypergeometric) under that assumption only.", icon=":material/info:")
+    st.text(f"Estimated from {source}: {baseline.m:,} candidates annotated TP or FP, taken as {frame.describe()}.")
     shown = table[table["in_frame"]]
     fig = figures.confidence_figure(shown.dropna(subset=["precision"]), baseline=baseline.estimate
                                     if baseline.m else 0.0, level=v.level,

@@ -169,6 +169,7 @@ def test_precision_page_shows_the_estimates_of_the_labels_so_far(unlabelled):
     link = {k: at.query_params[k] for k in at.query_params}
     precision = app({**link, "m": "log_like", "n_min": "100", "n_max": "2000", "n": "2000"}, "pages/precision.py")
     assert any("random sample" in w.value for w in precision.warning)
+    assert any("annotation sample s7 so far: 30 candidates annotated" in t.value for t in precision.text)
     table = precision.dataframe[0].value
     base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
     labels = AnnotationStore().table(annotate.db_id(dataset), "s7")
@@ -190,7 +191,9 @@ def test_precision_page_estimates_from_a_file_with_empty_label_cells():
     dataset = DatasetStore().put(table.to_csv(sep="\t", index=False).encode(), "partly.tsv")
     precision = app({"dataset": dataset, "m": "t_score", "ties": "stable", "n_min": "100", "n_max": "1000",
                      "n": "1000"}, "pages/precision.py")
-    assert any("the file's labels" in w.value and "random sample" in w.value for w in precision.warning)
+    assert any("random sample" in w.value for w in precision.warning)
+    assert any("the file's labels" in t.value and "simple random sample of the whole" in t.value
+               for t in precision.text)
     shown = precision.dataframe[0].value
     order = np.argsort(-table["t_score"].to_numpy(), kind="stable")[:1000]
     m, k = int(annotated[order].sum()), int((annotated & labels)[order].sum())
