@@ -60,14 +60,15 @@ if v.annotator is None:
 done, total = store.progress(dataset, info.name, v.annotator)
 st.progress(done / total, text=f"{done} of {total} annotated by you")
 position = store.next_position(dataset, info.name, v.annotator)
-cols = st.columns(4)
 if position is not None:
     current = int(info.candidates[position])
     st.text(f"Candidate {position + 1} of {total} (data row {int(candidates.rows[current])}):")
     st.dataframe(annotate.candidate_row(candidates, current, v.ann_context, table), hide_index=True)
+cols = st.columns(4)
+if position is not None:
     for col, label in zip(cols, LABELS):
-        col.button(label, key=f"mark_{label}", shortcut=annotate.KEYS[label],
-                   on_click=annotate.mark, args=(v, current, label), width="stretch")
+        col.button(label, key=f"mark_{label}", shortcut=annotate.KEYS[label], on_click=annotate.mark,
+                   args=(v, current, label), width="stretch")
 else:
     st.success("You have annotated every candidate of the sample. Draw a larger one with the same seed to go on.")
 cols[3].button("Undo", key="undo", shortcut="z", on_click=annotate.undo, args=(v,), width="stretch",

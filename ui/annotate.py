@@ -124,7 +124,12 @@ def show_draw_error() -> None:
 
 
 def mark(v: ViewSettings, candidate: int, label: str) -> None:
-    db().annotate(db_id(v.dataset), v.ann_sample, candidate, v.annotator, label)
+    """A mark button's callback: label the candidate shown, if it is still the annotator's next one (a second key
+    pressed before the page showed the next candidate is dropped, not applied to the candidate already marked)."""
+    store, dataset = db(), db_id(v.dataset)
+    position = store.next_position(dataset, v.ann_sample, v.annotator)
+    if position is not None and int(store.sample(dataset, v.ann_sample).candidates[position]) == candidate:
+        store.annotate(dataset, v.ann_sample, candidate, v.annotator, label)
 
 
 def undo(v: ViewSettings) -> None:

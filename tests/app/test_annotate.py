@@ -199,3 +199,15 @@ def test_precision_page_estimates_from_a_file_with_empty_label_cells():
     m, k = int(annotated[order].sum()), int((annotated & labels)[order].sum())
     assert shown["m"].tolist() == [m] and shown["k"].tolist() == [k]
     assert shown["estimate"].tolist() == pytest.approx([k / m])
+
+
+def test_a_second_key_before_the_next_candidate_shows_is_dropped(unlabelled):
+    dataset, _ = unlabelled
+    at = drawn(dataset, size=5)
+    view = at.session_state["view"]
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    first = int(info.candidates[0])
+    annotate.mark(view, first, "TP")
+    annotate.mark(view, first, "FP")  # the same render's button pressed again: not a relabelling of `first`
+    assert AnnotationStore().table(annotate.db_id(dataset), "s7")["ann"].to_dict() == {first: "TP"}
+    assert AnnotationStore().progress(annotate.db_id(dataset), "s7", "ann") == (1, 5)
