@@ -174,7 +174,8 @@ def test_precision_page_shows_the_estimates_of_the_labels_so_far(unlabelled):
     base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
     labels = AnnotationStore().table(annotate.db_id(dataset), "s7")
     annotated = annotated_candidate_set(base, labels, "majority")
-    r = rank(annotated, "log_like", ties=precision.session_state["view"].ties, seed=precision.session_state["view"].seed)
+    view = precision.session_state["view"]
+    r = rank(annotated, "log_like", ties=view.ties, seed=view.seed)
     want = estimates.precision_estimates(r, [2000])
     assert table["m"].tolist() == want["m"].tolist() and table["k"].tolist() == want["k"].tolist()
     np.testing.assert_allclose(table[["lower", "upper"]].to_numpy(float), want[["lower", "upper"]].to_numpy(float),
