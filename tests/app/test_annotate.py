@@ -6,6 +6,7 @@ Cohen's kappa as evalcore computes it, and the Precision page shows the estimate
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -212,3 +213,23 @@ def test_a_second_key_before_the_next_candidate_shows_is_dropped(unlabelled):
     annotate.mark(view, first, "FP")  # the same render's button pressed again: not a relabelling of `first`
     assert AnnotationStore().table(annotate.db_id(dataset), "s7")["ann"].to_dict() == {first: "TP"}
     assert AnnotationStore().progress(annotate.db_id(dataset), "s7", "ann") == (1, 5)
+
+
+def test_three_annotators_see_fleiss_kappa(unlabelled):
+    from evalcore.annotations import annotator_agreement
+
+    dataset, hidden = unlabelled
+    at = drawn(dataset, annotator="a", size=8)
+    view = at.session_state["view"]
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    flips = {"a": set(), "b": {1, 4}, "c": {2}}
+    for name, flipped in flips.items():
+        for i, c in enumerate(info.candidates[:6]):
+            truth = bool(hidden[c]) != (i in flipped)
+            annotate.mark(replace(view, annotator=name), int(c), "TP" if truth else "FP")
+    page = app({**{k: at.query_params[k] for k in at.query_params}, "annotator": "c"})
+    table = AnnotationStore().table(annotate.db_id(dataset), "s7")
+    expected = annotator_agreement(table)
+    assert "Fleiss" in expected.method and expected.subjects == 6
+    metric = page.metric[0]
+    assert "6 candidates, 3 annotators" in metric.label and metric.value == f"{expected.kappa:.3f}"
