@@ -22,10 +22,11 @@ common.PAGES.update({
     "across": st.Page("pages/across.py", title="Across samples", icon=":material/stacked_line_chart:",
                       url_path="across"),
     "uir": st.Page("pages/uir.py", title="Unanimous improvement", icon=":material/balance:", url_path="uir"),
+    "annotate": st.Page("pages/annotate.py", title="Annotate", icon=":material/checklist:", url_path="annotate"),
 })
 names = list(common.PAGES)
-page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]],
-                      "Several samples": [common.PAGES[n] for n in names[7:]]})
+page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] + [common.PAGES["annotate"]],
+                      "Several samples": [common.PAGES[n] for n in names[7:10]]})
 
 common.view()
 common.forget_widgets_on_page_change(page.url_path)

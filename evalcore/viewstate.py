@@ -78,6 +78,14 @@ class ViewSettings:
     resamples: int = 1000                # ... resamples of the bootstrap and randomization tests (and AP's)
     curve_kind: str = "roc"              # ROC page: roc, det or pr
     auc_method: str = "delong"           # ROC page: interval of the AUC
+    ann_sample: str | None = None        # Annotate page: the annotation sample shown (its name in the database)
+    annotator: str | None = None         # ... the name the user annotates under
+    ann_seed: int | None = None          # ... the seed, size and frame of the sample to draw
+    ann_size: int = 100
+    ann_k: int = 0                       # 0: the whole set; else the union of the top-k lists of ann_measures
+    ann_measures: tuple[str, ...] = ()
+    ann_context: str | None = None       # ... a column shown beside the keys
+    ann_rule: str = "majority"           # how several annotators' labels combine (annotator, majority, agreed)
 
 
 # URL parameter name of each field: short, stable, readable.
@@ -91,7 +99,11 @@ QUERY_NAMES = {
     "sample": "sample", "cut_mode": "cut", "cut_n": "cut_n", "cut_gammas": "cut_gamma", "v_measure": "v_m",
     "uir_threshold": "uir_t", "uir_betas": "uir_beta", "test": "test", "correction": "correction",
     "resamples": "resamples", "curve_kind": "kind", "auc_method": "auc_ci",
+    "ann_sample": "ann", "annotator": "annotator", "ann_seed": "ann_seed", "ann_size": "ann_size", "ann_k": "ann_k",
+    "ann_measures": "ann_m", "ann_context": "ann_context", "ann_rule": "ann_rule",
 }
+ANN_RULES = ("annotator", "majority", "agreed")
+_ANN_SAMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 DEFAULTS = ViewSettings()
 
 
@@ -101,7 +113,8 @@ def _kind(name: str) -> str:
         return "list"
     if isinstance(default, bool):
         return "bool"
-    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n", "cut_n", "resamples"}:
+    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n", "cut_n", "resamples", "ann_seed", "ann_size",
+                "ann_k"}:
         return "int"
     if name in {"beta", "level", "gamma", "compare_gamma", "uir_threshold"}:
         return "float"
@@ -227,6 +240,22 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
     if view.auc_method not in AUC_METHODS:
         problems.append(f"Unknown AUC interval {view.auc_method!r} in the link; using DeLong's.")
         changes["auc_method"] = DEFAULTS.auc_method
+    if view.ann_rule not in ANN_RULES:
+        problems.append(f"Unknown way of combining annotators {view.ann_rule!r} in the link; using the majority.")
+        changes["ann_rule"] = DEFAULTS.ann_rule
+    if view.ann_sample is not None and not _ANN_SAMPLE.fullmatch(view.ann_sample):
+        problems.append(f"The link's annotation sample {view.ann_sample[:80]!r} is not a sample name; it was ignored.")
+        changes["ann_sample"] = None
+    if view.annotator is not None and (not view.annotator.strip() or len(view.annotator) > 100
+                                       or any(ord(c) < 32 for c in view.annotator)):
+        problems.append("The link's annotator name is empty, too long or holds control characters; it was ignored.")
+        changes["annotator"] = None
+    if view.ann_seed is not None and not 0 <= view.ann_seed < 2**32:
+        problems.append(f"Sample seed {view.ann_seed} is out of range (0 to 2^32 - 1); a new one was drawn.")
+        changes["ann_seed"] = None
+    if view.ann_size < 1 or view.ann_k < 0:
+        problems.append(f"A sample of {view.ann_size} from the top {view.ann_k} is not possible; using the defaults.")
+        changes["ann_size"], changes["ann_k"] = DEFAULTS.ann_size, DEFAULTS.ann_k
     if view.cut_mode not in CUT_MODES:
         problems.append(f"Unknown cut-off mode {view.cut_mode!r} in the link; using 'gamma'.")
         changes["cut_mode"] = DEFAULTS.cut_mode
@@ -327,7 +356,7 @@ def check_against_data(view: ViewSettings, *, columns: Sequence[str], measures: 
     problems: list[str] = []
     changes: dict = {}
     known = set(measures)
-    for name in ("measures", "band_measures", "lower"):
+    for name in ("measures", "band_measures", "lower", "ann_measures"):
         chosen = getattr(view, name)
         unknown = [m for m in chosen if m not in known]
         if unknown:

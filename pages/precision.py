@@ -5,11 +5,14 @@ import streamlit as st
 from evalcore import analysis
 from evalcore.figures import paper as figures
 from evalcore.viewstate import default_n_range, n_grid
-from ui import cached, common, guards, widgets
+from ui import annotate, cached, common, guards, widgets
 
 common.ensure_router()
 
 st.header("Precision of n-best lists (Evert 2004, Figure 1)")
+if annotate.estimating(common.view()):  # a partly annotated set: estimates from the sample annotated so far
+    annotate.precision_section()
+    common.stop()
 candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates

@@ -1,0 +1,96 @@
+"""Annotate: draw a seeded random sample, mark its candidates TP, FP or unsure one at a time, see agreement, export."""
+
+import streamlit as st
+
+from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS, LABELS, export_table, write_export
+from evalcore.ranking import resolve_seed
+from ui import annotate, cached, common, widgets
+
+common.ensure_router()
+
+st.header("Annotate a random sample")
+common.show_link_problems()
+annotate.show_draw_error()
+v = common.view()
+if v.dataset is None:
+    st.info("No data loaded yet. Upload a candidate set (a label column with empty cells, or none) on the Data page.")
+    st.page_link(common.PAGES["data"], label="Go to the Data page", icon=":material/upload:")
+    common.stop()
+table, name = annotate.safe(cached.raw_table, v.dataset)
+if v.label is None and not v.scores:  # a fresh data set: roles that allow an empty label column
+    common.update(**annotate.suggested(table))
+if v.ann_seed is None:
+    common.update(ann_seed=resolve_seed("random", None))
+v = common.view()
+candidates = annotate.safe(annotate.base, v)
+st.caption(f"{candidates.n_candidates:,} candidates, {candidates.n_annotated:,} labelled in the file; the labels "
+           "made here are kept in the annotation database beside the data store.")
+
+widgets.bound(st.text_input, "Your name (annotator)", "annotator", max_chars=100,
+              convert=lambda s: s.strip() or None)
+with st.expander("Sample to annotate", expanded=v.ann_sample is None):
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        widgets.bound(st.number_input, "Candidates to annotate", "ann_size", min_value=1,
+                      max_value=candidates.n_candidates, step=10, convert=int)
+        widgets.bound(st.number_input, "Seed", "ann_seed", min_value=0, max_value=2**32 - 1, step=1, convert=int)
+    with c2:
+        widgets.bound(st.number_input, "Draw from the top K of the measures (0: the whole set)", "ann_k",
+                      min_value=0, max_value=candidates.n_candidates, step=100, convert=int)
+        if v.ann_k:
+            widgets.bound(st.multiselect, "Measures whose top K make up the frame", "ann_measures",
+                          options=list(candidates.measures))
+    with c3:
+        columns = [c for c in map(str, table.columns) if c != v.label]
+        widgets.bound(st.selectbox, "Context column shown with each candidate", "ann_context",
+                      options=[None] + columns, format_func=lambda c: "(none)" if c is None else c)
+    st.button("Draw the sample", key="draw_sample", type="primary", on_click=annotate.draw_clicked, args=(v,))
+v = common.view()
+if v.ann_sample is None:
+    st.info("Choose the sample size and where to draw from, then draw the sample.")
+    common.stop()
+dataset = annotate.db_id(v.dataset)
+store = annotate.db()
+info = annotate.safe(store.sample, dataset, v.ann_sample)
+st.text(f"Sample {info.name}: {info.size:,} candidates, seed {info.seed}, {info.frame.describe()}.")
+if v.annotator is None:
+    st.info("Enter your name above to annotate; your labels are kept under it.")
+    common.stop()
+
+done, total = store.progress(dataset, info.name, v.annotator)
+st.progress(done / total, text=f"{done} of {total} annotated by you")
+position = store.next_position(dataset, info.name, v.annotator)
+if position is not None:
+    current = int(info.candidates[position])
+    st.text(f"Candidate {position + 1} of {total} (data row {int(candidates.rows[current])}):")
+    st.dataframe(annotate.candidate_row(candidates, current, v.ann_context, table), hide_index=True)
+cols = st.columns(4)
+if position is not None:
+    for col, label in zip(cols, LABELS):
+        col.button(label, key=f"mark_{label}", shortcut=annotate.KEYS[label], on_click=annotate.mark,
+                   args=(v, current, label), width="stretch")
+else:
+    st.success("You have annotated every candidate of the sample. Draw a larger one with the same seed to go on.")
+cols[3].button("Undo", key="undo", shortcut="z", on_click=annotate.undo, args=(v,), width="stretch",
+               disabled=done == 0)
+
+labels = store.table(dataset, info.name)
+st.subheader("Agreement")
+kappa = annotate.agreement(labels, v.level)
+if kappa is None:
+    st.caption("Agreement appears when two or more annotators have marked the same candidates.")
+else:
+    st.metric(f"{kappa.method} on {kappa.subjects} candidates, {kappa.raters} annotators", f"{kappa.kappa:.3f}")
+    st.text(f"{v.level:.0%} interval: {kappa.low:.3f} to {kappa.high:.3f}; observed agreement "
+            f"{kappa.observed_agreement:.1%}, by chance {kappa.chance_agreement:.1%}")
+widgets.bound(st.radio, "Labels for the estimates and the export", "ann_rule", options=list(COMBINATION_LABELS),
+              format_func=lambda r: "your labels" if r == "annotator" else COMBINATION_LABELS[r])
+if labels.shape[1]:
+    st.dataframe(labels.reset_index().astype(str), hide_index=True, height=200)
+    annotator = v.annotator if v.annotator in labels.columns else labels.columns[0]
+    export = export_table(candidates, labels, info, rule=v.ann_rule, annotator=annotator)
+    for col, fmt in zip(st.columns(len(EXPORT_FORMATS)), EXPORT_FORMATS):
+        col.download_button(f"Annotated set as {fmt.upper()}", data=lambda fmt=fmt: write_export(export, fmt, info),
+                            file_name=f"annotated-{info.name}.{fmt}", key=f"export_{fmt}", on_click="ignore")
+    st.page_link(common.PAGES["precision"], label="Estimated precision from these labels",
+                 icon=":material/show_chart:")

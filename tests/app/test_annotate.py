@@ -1,0 +1,235 @@
+"""The Annotate page and the Precision page's estimates from a sample, under AppTest: a data set whose label
+column is empty (or missing) opens, a seeded sample is drawn, candidates are marked and undone, the labels are
+in the SQLite database and survive a restart (a new AppTest on the same store), two annotators' agreement is
+Cohen's kappa as evalcore computes it, and the Precision page shows the estimates of the labels so far.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from evalcore import estimates
+from evalcore.annotations import AnnotationStore, annotated_candidate_set, export_table, read_export, write_export
+from evalcore.ranking import rank
+from evalcore.stats.agreement import cohens_kappa
+from evalcore.store import DatasetStore
+from ui import annotate
+
+REPO = Path(__file__).resolve().parents[2]
+APP = str(REPO / "app.py")
+SIM = REPO / "sample_data" / "collocations_sim.tsv"
+PAGE = "pages/annotate.py"
+
+
+@pytest.fixture(autouse=True)
+def store_root(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
+    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
+
+
+@pytest.fixture()
+def unlabelled(tmp_path):
+    """The simulated collocations with the label column emptied, stored; (id, the hidden labels)."""
+    table = pd.read_csv(SIM, sep="\t")
+    hidden = table["is_tp"].to_numpy(bool)
+    table["is_tp"] = ""
+    content = table.to_csv(sep="\t", index=False).encode()
+    return DatasetStore().put(content, "unlabelled.tsv"), hidden
+
+
+def app(params: dict, page: str = PAGE) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def progress_text(at: AppTest) -> str:
+    return at.get("progress")[0].proto.text
+
+
+def drawn(dataset: str, annotator: str = "ann", size: int = 20, seed: int = 7) -> AppTest:
+    at = app({"dataset": dataset, "ann_seed": str(seed), "ann_size": str(size)})
+    at.text_input(key="w_annotator").set_value(annotator)
+    ok(at.run())
+    at.button(key="draw_sample").click()
+    return ok(at.run())
+
+
+def test_without_data_points_to_the_data_page():
+    at = app({})
+    assert any("No data loaded yet" in i.value for i in at.info)
+
+
+def test_an_empty_label_column_opens_and_the_seeded_sample_is_drawn(unlabelled):
+    dataset, _ = unlabelled
+    at = drawn(dataset)
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    assert info.seed == 7 and info.size == 20 and info.frame.whole
+    base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
+    assert base.n_annotated == 0
+    np.testing.assert_array_equal(info.candidates, estimates.draw_sample(base.n_candidates, 20, 7))
+    assert at.query_params["ann"] == "s7" and at.query_params["annotator"] == "ann"
+    assert at.query_params["ann_seed"] == "7"
+    assert progress_text(at) == "0 of 20 annotated by you"
+    shown = at.dataframe[0].value
+    assert shown["candidate"].tolist() == [str(info.candidates[0])]
+    assert shown["w1"].tolist() == [pd.read_csv(SIM, sep="\t")["w1"][info.candidates[0]]]
+
+
+def test_a_table_without_label_column_opens(tmp_path):
+    table = pd.read_csv(SIM, sep="\t").drop(columns="is_tp")
+    dataset = DatasetStore().put(table.to_csv(sep="\t", index=False).encode(), "nolabel.tsv")
+    at = drawn(dataset, size=5)
+    assert progress_text(at) == "0 of 5 annotated by you"
+    at.button(key="mark_TP").click()
+    assert progress_text(ok(at.run())) == "1 of 5 annotated by you"
+
+
+def test_mark_undo_progress_and_export(unlabelled):
+    dataset, _ = unlabelled
+    at = drawn(dataset, size=10)
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    for key in ("mark_TP", "mark_FP", "mark_unsure"):
+        at.button(key=key).click()
+        ok(at.run())
+    assert progress_text(at) == "3 of 10 annotated by you"
+    at.button(key="undo").click()
+    ok(at.run())
+    assert progress_text(at) == "2 of 10 annotated by you"
+    assert at.dataframe[0].value["candidate"].tolist() == [str(info.candidates[2])]  # the undone one comes back
+    labels = AnnotationStore().table(annotate.db_id(dataset), "s7")
+    assert labels["ann"].to_dict() == {int(info.candidates[0]): "TP", int(info.candidates[1]): "FP"}
+    assert {b.proto.label for b in at.get("download_button")} == {"Annotated set as CSV", "Annotated set as TSV",
+                                                                   "Annotated set as PARQUET"}
+    base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
+    back = read_export(write_export(export_table(base, labels, info), "tsv", info), "tsv")
+    np.testing.assert_array_equal(back.sample_candidates, info.candidates)
+    assert sorted(back.annotations["label"]) == ["FP", "TP"]
+
+
+def test_the_labels_survive_a_restart(unlabelled):
+    dataset, hidden = unlabelled
+    at = drawn(dataset, size=10)
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    for c in info.candidates[:4]:
+        at.button(key="mark_TP" if hidden[c] else "mark_FP").click()
+        ok(at.run())
+    link = {k: at.query_params[k] for k in at.query_params}
+    del at
+    again = app(link)  # a new session (a restarted server reads the same database file)
+    assert progress_text(again) == "4 of 10 annotated by you"
+    assert again.dataframe[0].value["candidate"].tolist() == [str(info.candidates[4])]
+    labels = AnnotationStore().table(annotate.db_id(dataset), "s7")["ann"]
+    assert labels.to_dict() == {int(c): "TP" if hidden[c] else "FP" for c in info.candidates[:4]}
+
+
+def test_two_annotators_see_cohens_kappa(unlabelled):
+    dataset, hidden = unlabelled
+    first = drawn(dataset, annotator="a", size=12)
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    for c in info.candidates[:8]:
+        first.button(key="mark_TP" if hidden[c] else "mark_FP").click()
+        ok(first.run())
+    assert any("two or more annotators" in c.value for c in first.caption)
+    second = app({**{k: first.query_params[k] for k in first.query_params}, "annotator": "b"})
+    answers = ["TP", "FP", "TP", "TP", "FP", "FP"]
+    for label in answers:
+        second.button(key=f"mark_{label}").click()
+        ok(second.run())
+    a = ["TP" if hidden[c] else "FP" for c in info.candidates[:6]]
+    expected = cohens_kappa(np.array(a, object), np.array(answers, object))
+    metric = second.metric[0]
+    assert "6 candidates, 2 annotators" in metric.label
+    assert metric.value == f"{expected.kappa:.3f}"
+    assert any(f"{expected.low:.3f} to {expected.high:.3f}" in t.value for t in second.text)
+
+
+def test_precision_page_shows_the_estimates_of_the_labels_so_far(unlabelled):
+    dataset, hidden = unlabelled
+    at = drawn(dataset, size=40)
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    for c in info.candidates[:30]:
+        at.button(key="mark_TP" if hidden[c] else "mark_FP").click()
+        ok(at.run())
+    link = {k: at.query_params[k] for k in at.query_params}
+    precision = app({**link, "m": "log_like", "n_min": "100", "n_max": "2000", "n": "2000"}, "pages/precision.py")
+    assert any("random sample" in w.value for w in precision.warning)
+    assert any("annotation sample s7 so far: 30 candidates annotated" in t.value for t in precision.text)
+    table = precision.dataframe[0].value
+    base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
+    labels = AnnotationStore().table(annotate.db_id(dataset), "s7")
+    annotated = annotated_candidate_set(base, labels, "majority")
+    view = precision.session_state["view"]
+    r = rank(annotated, "log_like", ties=view.ties, seed=view.seed)
+    want = estimates.precision_estimates(r, [2000])
+    assert table["m"].tolist() == want["m"].tolist() and table["k"].tolist() == want["k"].tolist()
+    np.testing.assert_allclose(table[["lower", "upper"]].to_numpy(float), want[["lower", "upper"]].to_numpy(float),
+                               rtol=1e-12)
+    assert int(want["m"][0]) > 0
+
+
+def test_precision_page_estimates_from_a_file_with_empty_label_cells():
+    table = pd.read_csv(SIM, sep="\t")
+    rng = np.random.default_rng(3)
+    annotated = rng.random(len(table)) < 0.2
+    labels = table["is_tp"].to_numpy(bool)
+    table["is_tp"] = np.where(annotated, table["is_tp"].astype(str).str.upper(), "")
+    dataset = DatasetStore().put(table.to_csv(sep="\t", index=False).encode(), "partly.tsv")
+    precision = app({"dataset": dataset, "m": "t_score", "ties": "stable", "n_min": "100", "n_max": "1000",
+                     "n": "1000"}, "pages/precision.py")
+    assert any("random sample" in w.value for w in precision.warning)
+    assert any("the file's labels" in t.value and "simple random sample of the whole" in t.value
+               for t in precision.text)
+    shown = precision.dataframe[0].value
+    order = np.argsort(-table["t_score"].to_numpy(), kind="stable")[:1000]
+    m, k = int(annotated[order].sum()), int((annotated & labels)[order].sum())
+    assert shown["m"].tolist() == [m] and shown["k"].tolist() == [k]
+    assert shown["estimate"].tolist() == pytest.approx([k / m])
+
+
+def test_a_second_key_before_the_next_candidate_shows_is_dropped(unlabelled):
+    dataset, _ = unlabelled
+    at = drawn(dataset, size=5)
+    view = at.session_state["view"]
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    first = int(info.candidates[0])
+    annotate.mark(view, first, "TP")
+    annotate.mark(view, first, "FP")  # the same render's button pressed again: not a relabelling of `first`
+    assert AnnotationStore().table(annotate.db_id(dataset), "s7")["ann"].to_dict() == {first: "TP"}
+    assert AnnotationStore().progress(annotate.db_id(dataset), "s7", "ann") == (1, 5)
+
+
+def test_three_annotators_see_fleiss_kappa(unlabelled):
+    from evalcore.annotations import annotator_agreement
+
+    dataset, hidden = unlabelled
+    at = drawn(dataset, annotator="a", size=8)
+    view = at.session_state["view"]
+    info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
+    flips = {"a": set(), "b": {1, 4}, "c": {2}}
+    for name, flipped in flips.items():
+        for i, c in enumerate(info.candidates[:6]):
+            truth = bool(hidden[c]) != (i in flipped)
+            annotate.mark(replace(view, annotator=name), int(c), "TP" if truth else "FP")
+    page = app({**{k: at.query_params[k] for k in at.query_params}, "annotator": "c"})
+    table = AnnotationStore().table(annotate.db_id(dataset), "s7")
+    expected = annotator_agreement(table)
+    assert "Fleiss" in expected.method and expected.subjects == 6
+    metric = page.metric[0]
+    assert "6 candidates, 3 annotators" in metric.label and metric.value == f"{expected.kappa:.3f}"
