@@ -18,7 +18,7 @@ from evalcore import estimates
 from evalcore.annotations import AnnotationStore, annotated_candidate_set, export_table, read_export, write_export
 from evalcore.ranking import rank
 from evalcore.stats.agreement import cohens_kappa
-from evalcore.store import DatasetStore
+from evalcore.io.store import DatasetStore
 from ui import annotate
 
 REPO = Path(__file__).resolve().parents[2]
