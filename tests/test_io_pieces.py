@@ -96,3 +96,14 @@ def test_invalid_byte_found_at_a_piece_boundary():
         except UnicodeDecodeError as e:
             assert found == e.start
     assert codecs.lookup("latin-1").name == "iso8859-1"
+
+
+def test_a_long_line_with_a_character_cut_at_a_piece_end_is_scanned(monkeypatch):
+    """A regression: the scanner cut pieces at line breaks in a 64 KiB look-back and looped forever when a
+    longer line had a multi-byte character cut at the piece's end (found by the test above, in pieces of 1-9)."""
+    monkeypatch.setattr(encodings, "_PIECE", 70_000)
+    line = ("é" * 50_000).encode("utf-8")  # 100,000 bytes, no line break; byte 70,000 is inside no character
+    assert encodings._first_invalid(line + b"\n", "utf-8") is None
+    monkeypatch.setattr(encodings, "_PIECE", 70_001)  # now the piece ends inside "é"
+    assert encodings._first_invalid(line + b"\n", "utf-8") is None
+    assert encodings._first_invalid(line + b"\xff\n", "utf-8") == len(line)

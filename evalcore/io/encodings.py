@@ -146,24 +146,21 @@ def _not_valid(data: Any, position: int, encoding: str, source: str, what: str =
 
 
 def _first_invalid(data: Any, encoding: str) -> int | None:
-    """Position of the first byte that is not valid in ``encoding`` (a UTF-8-like codec), None if all are."""
+    """Position of the first byte that is not valid in ``encoding`` (a UTF-8-like codec), None if all are.
+
+    Decoded in pieces by an incremental decoder, which holds back a character cut at the end of a
+    piece; the position of an error counts those held bytes. (Cutting pieces at line breaks instead
+    looped forever on a line longer than the look-back that had a character cut at the piece's end.)
+    """
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
     view = memoryview(data)
-    start = 0
-    while start < len(view):
-        end = min(start + _PIECE, len(view))
-        if end < len(view):  # cut after a line break: never inside a character
-            cut = bytes(view[end - 65536 : end]).rfind(b"\n")
-            end = end - 65536 + cut + 1 if cut >= 0 else end
+    for start in range(0, len(view), _PIECE):
+        state = decoder.getstate()
+        held = len(state[0]) if isinstance(state, tuple) and isinstance(state[0], bytes) else 0
         try:
-            str(view[start:end], encoding)
+            decoder.decode(view[start : start + _PIECE], start + _PIECE >= len(view))
         except UnicodeDecodeError as e:
-            if e.reason == "unexpected end of data" and end < len(view):
-                end = start + e.start  # a character cut at the end of a piece without a line break
-                if end == start:
-                    return start
-                continue
-            return start + e.start
-        start = end
+            return start - held + e.start
     return None
 
 
