@@ -4,6 +4,7 @@ import streamlit as st
 
 from evalcore.figures import roc as rocfigures
 from evalcore.errors import EvalcoreError
+from evalcore.text import markdown_text as esc
 from evalcore.roc import AUC_INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
 from ui import cached, common, guards, widgets
@@ -40,7 +41,7 @@ try:
     curves = cached.roc_curves(cached.roles(v), v.measures, v.ties, v.seed, kind)
     table = cached.roc_table(cached.roles(v), v.measures, v.ties, v.seed, v.level, v.auc_method, v.resamples)
 except EvalcoreError as exc:
-    st.warning(str(exc))
+    st.warning(esc(exc))
     common.stop()
 fig = rocfigures.curve_figure(kind, curves, table, baseline=candidates.baseline, level=v.level)
 st.plotly_chart(fig, key="roc_chart", theme=None)

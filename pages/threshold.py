@@ -5,6 +5,7 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.figures import paper as figures
+from evalcore.text import markdown_text as esc
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
@@ -66,7 +67,7 @@ with st.expander("Compare with another measure at its own threshold"):
         gamma_b = widgets.bound(st.select_slider, "its gamma", "compare_gamma", options=other_positions,
                                format_func=lambda g: f"{g:.6g}", convert=float)
         cmp = analysis.compare_thresholds(ranking, gamma, other_ranking, gamma_b, confidence_level=v.level)
-        st.write(f"Acceptance sets: {cmp['size_a']:,} ({v.threshold_measure}) and {cmp['size_b']:,} ({other}); "
+        st.markdown(f"Acceptance sets: {cmp['size_a']:,} ({esc(v.threshold_measure)}) and {cmp['size_b']:,} ({esc(other)}); "
                  f"Fisher's exact test on the difference regions: p = {cmp['p_value']:.4g}")
         if cmp["unequal"]:
             st.warning("The two acceptance sets differ much in size. Comparing their precision is unfair: the "

@@ -14,6 +14,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import load_candidates, read_table
 from evalcore.store import DatasetStore
+from evalcore.text import spreadsheet_csv
 from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
@@ -100,7 +101,8 @@ def pair(role_key: tuple, a: str, b: str, ties: str, seed, n_range: tuple, level
 def downloads(fig, table, stem: str) -> None:
     """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV.
 
-    Images are rendered only when clicked (deferred data), since that takes a second.
+    Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
+    spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
     """
     cols = st.columns(4)
     cols[0].download_button("Figure as PNG", data=lambda: figures.export(fig, "png"), file_name=f"{stem}.png",
@@ -109,7 +111,7 @@ def downloads(fig, table, stem: str) -> None:
                             mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
     cols[2].download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
                             file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: table.to_csv(index=False), file_name=f"{stem}.csv",
+    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
 
 

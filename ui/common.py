@@ -17,6 +17,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from evalcore.ranking import resolve_seed
+from evalcore.text import markdown_text as esc
 from evalcore.viewstate import ViewSettings, from_query, to_query
 
 PAGES = {}  # filled by app.py: name -> st.Page
@@ -97,4 +98,4 @@ def share_link() -> str:
 
 def show_link_problems() -> None:
     for problem in st.session_state.pop("link_problems", []):
-        st.warning(problem)
+        st.warning(esc(problem))

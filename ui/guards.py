@@ -9,6 +9,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import suggest_roles
 from evalcore.samples import default_cut_n, min_sample_size
+from evalcore.text import markdown_text as esc
 from evalcore.viewstate import check_against_data, check_samples
 from ui.cached import candidates_for, raw_table, roles, whole
 from ui.common import PAGES, show_link_problems, stop, update, view
@@ -32,15 +33,15 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
                                     default_cut_n(full) if full.samples is not None else 0)
         st.session_state["view"] = v
         for problem in problems:
-            st.warning(problem)
+            st.warning(esc(problem))
         candidates = candidates_for(*roles(v))
     except EvalcoreError as exc:
-        st.error(str(exc))
+        st.error(esc(exc))
         if link_to_data:
             st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
         stop()
     if v.sample is not None:
-        st.caption(f"Sample **{v.sample}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data page).")
+        st.caption(f"Sample **{esc(v.sample)}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data page).")
     if candidates.n_candidates < min_candidates:
         st.warning(f"The data set has {candidates.n_candidates} candidate; curves and tests need at least "
                    f"{min_candidates} (in practice hundreds). Upload a larger candidate set on the Data page.")
@@ -50,7 +51,7 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
     if fixed != v:
         st.session_state["view"] = fixed
     for problem in problems:
-        st.warning(problem)
+        st.warning(esc(problem))
     return candidates
 
 

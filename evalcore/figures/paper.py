@@ -13,12 +13,12 @@ into the figure as numpy arrays, which plotly sends as compact binary (base64) a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from ..errors import ColumnError, EvalcoreError, ParameterError
+from ..text import plotly_text
 
 from .style import (
     PALETTE,
@@ -217,7 +217,7 @@ def confidence_figure(curves: pd.DataFrame, *, baseline: float, level: float, me
         y, lower, upper = (_percent(table[c].to_numpy()) for c in ("precision", "lower", "upper"))
         idx = downsample(n, y, lower, upper, max_points=max_points)
         fig.add_traces(_band_traces(name, n[idx], lower[idx], upper[idx], colour,
-                                    f"{name}: {level_text} {method_label}", 0.2))
+                                    f"{plotly_text(name)}: {level_text} {method_label}", 0.2))
         fig.add_trace(_line_trace(name, n[idx], y[idx], table["tp"].to_numpy()[idx], colour, dash,
                                   bounds=(lower[idx], upper[idx])))
     extent = _x_extent([g for _, _, g in groups], n_range)
@@ -353,7 +353,7 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         if show_bands and {"lower", "upper"} <= set(table.columns):
             lower, upper = _percent(table["lower"].to_numpy()), _percent(table["upper"].to_numpy())
             band = downsample(n, lower, upper, max_points=max_points)
-            bands += _band_traces(name, n[band], lower[band], upper[band], colour, f"{name}: confidence band", 0.12)
+            bands += _band_traces(name, n[band], lower[band], upper[band], colour, f"{plotly_text(name)}: confidence band", 0.12)
         pos = np.minimum(np.searchsorted(n, marked_n), n.size - 1)
         keep = np.zeros(n.size, dtype=bool)
         keep[pos[n[pos] == marked_n]] = True
@@ -519,7 +519,7 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
                   annotation=dict(text=f"γ = {gamma:.4g}<br>{accepted}", font=dict(size=12),
                                   bgcolor="rgba(255,255,255,0.8)"),
                   annotation_position="top right" if higher_is_better else "top left")
-    fig.update_xaxes(title_text=f"score ({measure})")
+    fig.update_xaxes(title_text=f"score ({plotly_text(measure)})")
     if log_count:
         fig.update_yaxes(title_text="candidates", type="log", dtick=1, minor=dict(ticks="outside"))
     else:

@@ -9,7 +9,6 @@ pair :func:`style` ``(i)``, so a measure can keep its look from figure to figure
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 
 import numpy as np
 import pandas as pd
@@ -17,6 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..errors import ColumnError, EvalcoreError, ParameterError
+from ..text import plotly_text
 
 __all__ = ["PALETTE", "DASHES", "style", "downsample", "export", "EXPORT_FORMATS"]
 
@@ -287,7 +287,7 @@ def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.
 def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, colour: str, dash: str,
                 quantity: str = "precision", *, width: float = 2.0, showlegend: bool = True,
                 bounds: tuple[np.ndarray, np.ndarray] | None = None) -> go.Scatter:
-    label = escape(name)
+    label = plotly_text(name)  # a measure name is text, not Plotly's HTML or a %{field}
     if tp is None:
         customdata, extra, tp_line = None, "", ""
     elif bounds is None:
@@ -297,7 +297,7 @@ def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, 
         tp_line = "TPs = %{customdata[0]:,}<br>"
         extra = " [%{customdata[1]:.1f}%, %{customdata[2]:.1f}%]"
     return go.Scatter(
-        x=n, y=y, customdata=customdata, mode="lines", name=name, legendgroup=name, showlegend=showlegend,
+        x=n, y=y, customdata=customdata, mode="lines", name=label, legendgroup=name, showlegend=showlegend,
         line=dict(color=colour, dash=dash, width=width),
         hovertemplate=(f"<b>{label}</b><br>n = %{{x:,}}<br>{tp_line}"
                        f"{quantity} = %{{y:.1f}}%{extra}<extra></extra>"),
