@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.errors import EvalcoreError
-from evalcore.io import combine_samples, suggest_roles
+from evalcore.io import combine_samples
 from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
@@ -65,10 +65,8 @@ except EvalcoreError as exc:
     st.error(esc(exc))
     common.stop()
 
-if v.label is None and not v.scores:  # a fresh data set: start from the suggested roles
-    roles = suggest_roles(table)
-    common.update(label=roles.label, scores=roles.scores, keys=roles.keys, sample_column=roles.sample)
-    v = common.view()
+guards.apply_roles(table)  # the link's column roles checked, a fresh data set's suggested
+v = common.view()
 columns = [str(c) for c in table.columns]
 
 st.subheader(f"Columns of {esc(name)}")

@@ -18,7 +18,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from evalcore.ranking import resolve_seed
 from evalcore.text import markdown_text as esc
-from evalcore.viewstate import ViewSettings, from_query, to_query
+from evalcore.viewstate import QUERY_NAMES, ViewSettings, from_query, to_query
 
 PAGES = {}  # filled by app.py: name -> st.Page
 
@@ -62,6 +62,8 @@ def view() -> ViewSettings:
             initial = replace(initial, seed=resolve_seed("random", None))
         st.session_state["view"] = initial
         st.session_state["link_problems"] = problems
+        st.session_state["link_view"] = initial  # what the link asked for, after the checks that need no data
+        st.session_state["link_fields"] = {f for f, q in QUERY_NAMES.items() if q in params}
     return st.session_state["view"]
 
 
@@ -79,6 +81,21 @@ def forget_widgets_on_page_change(page_id: str) -> None:
 
 def update(**changes) -> None:
     st.session_state["view"] = replace(view(), **changes)
+
+
+def correct(message: str, **changes) -> None:
+    """Change settings that the page cannot show (a value off its slider, outside its range), and say so with
+    ``message`` when a changed value is still the one the link gave: a link is corrected with a message, a
+    user's own earlier choice that no longer fits (e.g. after narrowing the range) is adjusted quietly."""
+    v = view()
+    link, given = st.session_state.get("link_view"), st.session_state.get("link_fields", set())
+    from_link = link is not None and any(name in given and getattr(link, name) is not None
+                                         and getattr(v, name) == getattr(link, name) for name in changes)
+    update(**changes)
+    for name in changes:  # the widget shows the view again
+        st.session_state.pop(f"w_{name}", None)
+    if from_link:
+        st.warning(esc(message))
 
 
 def sync_url() -> None:

@@ -61,7 +61,11 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
     with c2:
         label = ("n: the list size in every sample" if mode == "n" else
                  "n: a threshold's default accepts n candidates per sample on average (as the paper's §4)")
-        n = bound(st.slider, label, "cut_n", min_value=1, max_value=smallest, convert=int)
+        if smallest > 1:
+            n = bound(st.slider, label, "cut_n", min_value=1, max_value=smallest, convert=int)
+        else:  # a slider needs two values
+            n = view().cut_n
+            st.caption(f"{label}: n = {n}, since the smallest sample has a single candidate.")
     if mode == "n":
         return {m: Cut("n", n) for m in measures}
     chosen = cut_gammas(view())
