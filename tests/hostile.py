@@ -110,15 +110,17 @@ def markup_problems(source: str, allowed_rewrites: tuple[str, ...] = ()) -> list
 
 FILE_NAME = "[f](http://evil.example/file) <b>f</b> $f$ :red[f].csv"
 LABEL = "<i>is</i> [tp](http://evil.example/label)"
-SAMPLE_COLUMN = "<u>sample</u> $s$"
+SAMPLE_COLUMN = "<u>sample</u> $s$ [c](http://evil.example/col)"
 KEY_COLUMNS = ("[k](http://evil.example/key)", "**key** `k`")
-MEASURES = HOSTILE[:10]
-SAMPLE_IDS = ("[s](http://evil.example/s)", "$s^2$", "<b>s</b>", "**s** :red[s]")
+MEASURES = HOSTILE  # every hostile string is a measure name; a page draws up to 10 at once
+SAMPLE_IDS = ("[s](http://evil.example/s)", "$s^2$", "<b>s</b>", "**s** :red[s] %{x}")
+NAMES = (FILE_NAME, LABEL, SAMPLE_COLUMN, *KEY_COLUMNS, *MEASURES, *SAMPLE_IDS)
 
 
 def hostile_csv(per_sample: int = 60, seed: int = 7) -> bytes:
     """A candidate set whose every name is hostile: 4 samples (hostile ids) x ``per_sample`` candidates,
-    10 measures named by ``MEASURES``, two key columns of hostile values, a hostile label and sample column."""
+    a measure named by each of ``HOSTILE``, two key columns of hostile values, a hostile label and sample
+    column."""
     import csv
     import io
 

@@ -162,7 +162,7 @@ def precision_figure(curves: pd.DataFrame, *, baseline: float, metric: str = "pr
 def _band_traces(name: str, n: np.ndarray, lower: np.ndarray, upper: np.ndarray, colour: str,
                  label: str, alpha: float) -> tuple[go.Scatter, go.Scatter]:
     """Lower bound (invisible), then upper bound filled down to it ("tonexty")."""
-    common = dict(mode="lines", legendgroup=name, line=dict(width=0, color=colour), hoverinfo="skip")
+    common = dict(mode="lines", legendgroup=plotly_text(name), line=dict(width=0, color=colour), hoverinfo="skip")
     low = go.Scatter(x=n, y=lower, name=f"{label} (lower)", showlegend=False, **common)
     high = go.Scatter(x=n, y=upper, name=label, fill="tonexty", fillcolor=_rgba(colour, alpha), **common)
     return low, high

@@ -297,7 +297,7 @@ def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, 
         tp_line = "TPs = %{customdata[0]:,}<br>"
         extra = " [%{customdata[1]:.1f}%, %{customdata[2]:.1f}%]"
     return go.Scatter(
-        x=n, y=y, customdata=customdata, mode="lines", name=label, legendgroup=name, showlegend=showlegend,
+        x=n, y=y, customdata=customdata, mode="lines", name=label, legendgroup=label, showlegend=showlegend,
         line=dict(color=colour, dash=dash, width=width),
         hovertemplate=(f"<b>{label}</b><br>n = %{{x:,}}<br>{tp_line}"
                        f"{quantity} = %{{y:.1f}}%{extra}<extra></extra>"),
