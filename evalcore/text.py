@@ -35,10 +35,11 @@ _ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
 # Some of Streamlit's Markdown plugins rewrite the text AFTER parsing, so that escapes do not stop them:
 # <- -> <-> -- >= <= ~= become arrows, dashes and relations; :streamlit: becomes a logo; bare
 # http://..., www.... and a@b.c become links (GFM autolink literals). A WORD JOINER (U+2060: invisible,
-# no width, not a word character) between the characters of each pattern keeps them as typed: after
-# every colon, before every @, between "www" and its dot, and between the two characters of each pair.
+# no width, not a word character) inside each pattern keeps them as typed: after a colon that a name or a
+# slash follows (":smile:", ":streamlit:", "http://"), before an @ after a word character, between "www"
+# and its dot, and between the two characters of each pair. (Only there: "row 2: 'x'" stays as it is.)
 WORD_JOINER = "\u2060"
-_TEXT_PATTERNS = re.compile(r"(?<=[-<>~=])(?=[-<>=])|(?<=:)|(?=@)|(?i:(?<=www)(?=\.))")
+_TEXT_PATTERNS = re.compile(r"(?<=[-<>~=])(?=[-<>=])|(?<=:)(?=[\w/+-])|(?<=[\w.+-])(?=@)|(?i:(?<=www)(?=\.))")
 # Line breaks and other control characters would start a new Markdown block (a heading, a list, a code
 # block) inside a sentence; they are shown as one space.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
@@ -58,9 +59,9 @@ def markdown_text(value: object) -> str:
     -------
     str
         The text with every ASCII punctuation character backslash-escaped, an invisible word joiner
-        (U+2060) after every ``:``, before every ``@``, after ``www`` before a dot and between the
-        characters of ``<- -> -- >= <= ~=``, and control characters (line breaks, tabs) replaced by
-        a space. Rendered by Streamlit, it shows the original text: no link, image, formula, HTML
+        (U+2060) after a ``:`` that a name or ``/`` follows, before an ``@`` after a word character,
+        after ``www`` before a dot and between the characters of ``<- -> -- >= <= ~=``, and control
+        characters (line breaks, tabs) replaced by a space. Rendered by Streamlit, it shows the original text: no link, image, formula, HTML
         tag, emphasis, code, coloured text, icon, emoji, logo or arrow. (Text copied from the page
         carries the invisible word joiners.)
 

@@ -117,6 +117,19 @@ SAMPLE_IDS = ("[s](http://evil.example/s)", "$s^2$", "<b>s</b>", "**s** :red[s] 
 NAMES = (FILE_NAME, LABEL, SAMPLE_COLUMN, *KEY_COLUMNS, *MEASURES, *SAMPLE_IDS)
 
 
+LINK_PARAMETERS = ("ties", "interval", "test", "correction", "kind", "auc_ci", "cut", "t_mode", "sample", "m", "band",
+                   "a", "b", "t_measure", "t_compare", "v_m", "lower", "label", "score", "key", "cut_gamma", "uir_beta",
+                   "level", "n_min", "seed")
+
+
+def hostile_link_values() -> dict:
+    """Query parameters that send every hostile string as the value of some setting, each unknown to the data
+    (so that each is named in a message): a hostile string plus " (nope)"."""
+    assert len(LINK_PARAMETERS) == len(HOSTILE)
+    return {param: [f"{value} (nope)=1"] if param == "cut_gamma" else f"{value} (nope)"
+            for param, value in zip(LINK_PARAMETERS, HOSTILE)}
+
+
 def hostile_csv(per_sample: int = 60, seed: int = 7) -> bytes:
     """A candidate set whose every name is hostile: 4 samples (hostile ids) x ``per_sample`` candidates,
     a measure named by each of ``HOSTILE``, two key columns of hostile values, a hostile label and sample

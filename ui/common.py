@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
@@ -108,9 +108,17 @@ def sync_url() -> None:
 
 
 def share_link() -> str:
-    base = st.context.url or ""
+    """The link to this view: the server, this page's path and the view's query.
+
+    The path is the page that runs, not the one the browser asked for: a link to an unknown page runs the
+    Data page (Streamlit says "Page not found"), and its link must name the Data page.
+    """
+    parts = urlsplit(st.context.url or "")
+    base = st.get_option("server.baseUrlPath").strip("/")
+    path = "/" + "/".join(p for p in (base, st.session_state.get("_page", "")) if p)
+    url = f"{parts.scheme}://{parts.netloc}{path}" if parts.netloc else path
     query = urlencode(to_query(view()), doseq=True)
-    return f"{base}?{query}" if query else base
+    return f"{url}?{query}" if query else url
 
 
 def show_link_problems() -> None:

@@ -21,7 +21,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from hostile import (FILE_NAME, HOSTILE, KEY_COLUMNS, LABEL, MEASURES, SAMPLE_COLUMN, SAMPLE_IDS, hostile_csv,
-                     markup_problems, plain)
+                     hostile_link_values, markup_problems, plain)
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/data.py", "pages/precision.py", "pages/confidence.py", "pages/significance.py",
@@ -146,24 +146,17 @@ def name_links(dataset: str) -> list[dict]:
     return links
 
 
-def hostile_link_values(dataset: str) -> dict:
-    """A link that sends every hostile string as the value of some parameter (all wrong, all reported)."""
-    params = ["ties", "interval", "test", "correction", "kind", "auc_ci", "cut", "t_mode", "sample", "m", "band",
-              "a", "b", "t_measure", "t_compare", "v_m", "lower", "label", "score", "key", "cut_gamma", "uir_beta",
-              "level", "n_min", "seed"]
-    assert len(params) == len(HOSTILE)
-    query = {"dataset": dataset, "sample_col": SAMPLE_COLUMN}
-    for param, value in zip(params, HOSTILE):
-        query[param] = [f"{value}=1"] if param == "cut_gamma" else value
-    query[HOSTILE[0]] = "1"  # an unknown parameter with a hostile name
-    return query
+def values_link(dataset: str) -> dict:
+    """A link that sends every hostile string as the value of some parameter (all wrong, all reported), and a
+    parameter with a hostile name."""
+    return {"dataset": dataset, "sample_col": SAMPLE_COLUMN, **hostile_link_values(), HOSTILE[0]: "1"}
 
 
 def test_every_page_shows_hostile_names_and_links_as_text():
     walk = Walk()
     at, dataset = upload_hostile()
     walk.check(at, "data page after the upload")
-    links = name_links(dataset) + [hostile_link_values(dataset)]
+    links = name_links(dataset) + [values_link(dataset)]
     for page in PAGES:
         for k, query in enumerate(links):
             walk.check(open_link(page, query), f"{page} link {k}")
