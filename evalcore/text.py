@@ -61,9 +61,9 @@ def markdown_text(value: object) -> str:
         The text with every ASCII punctuation character backslash-escaped, an invisible word joiner
         (U+2060) after a ``:`` that a name or ``/`` follows, before an ``@`` after a word character,
         after ``www`` before a dot and between the characters of ``<- -> -- >= <= ~=``, and control
-        characters (line breaks, tabs) replaced by a space. Rendered by Streamlit, it shows the original text: no link, image, formula, HTML
-        tag, emphasis, code, coloured text, icon, emoji, logo or arrow. (Text copied from the page
-        carries the invisible word joiners.)
+        characters (line breaks, tabs) replaced by a space. Rendered by Streamlit, it shows the
+        original text: no link, image, formula, HTML tag, emphasis, code, coloured text, icon,
+        emoji, logo or arrow. (Text copied from the page carries the invisible word joiners.)
 
     Notes
     -----

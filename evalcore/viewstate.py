@@ -239,7 +239,8 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
         problems.append(f"{view.resamples} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; using {fixed:,}.")
         changes["resamples"] = fixed
     if view.curve_kind not in CURVE_KINDS:
-        problems.append(f"Unknown curve {_shown(view.curve_kind)} in the link; showing ROC. Known: {', '.join(CURVE_KINDS)}.")
+        problems.append(f"Unknown curve {_shown(view.curve_kind)} in the link; showing ROC. Known: "
+                        f"{', '.join(CURVE_KINDS)}.")
         changes["curve_kind"] = DEFAULTS.curve_kind
     if view.auc_method not in AUC_METHODS:
         problems.append(f"Unknown AUC interval {_shown(view.auc_method)} in the link; using DeLong's.")
@@ -257,7 +258,8 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
     changes["uir_threshold"] = threshold
     bad = [b for b in view.uir_betas if b not in UIR_BETAS]
     if bad:
-        problems.append(f"The link's F-beta values {', '.join(map(_shown, bad))} are not offered ({', '.join(UIR_BETAS)}); "
+        problems.append(f"The link's F-beta values {', '.join(map(_shown, bad))} are not offered "
+                        f"({', '.join(UIR_BETAS)}); "
                         "they were left out.")
         changes["uir_betas"] = tuple(b for b in view.uir_betas if b in UIR_BETAS)
     gammas, bad = _cut_gammas(view.cut_gammas)

@@ -36,8 +36,8 @@ alpha = 1 - v.level
 wins = int((res.table["difference"] > 0).sum())
 losses = int((res.table["difference"] < 0).sum())
 st.markdown(
-    f"Over **{len(res.table) - len(res.dropped)} samples**, {esc(v.a)} is more precise than {esc(v.b)} in **{wins}** and less "
-    f"in **{losses}**; the mean difference is **{100 * paired.estimate:+.2f} points** ({v.level:.1%} interval "
+    f"Over **{len(res.table) - len(res.dropped)} samples**, {esc(v.a)} is more precise than {esc(v.b)} in **{wins}** "
+    f"and less in **{losses}**; the mean difference is **{100 * paired.estimate:+.2f} points** ({v.level:.1%} interval "
     f"{100 * paired.low:+.2f} to {100 * paired.high:+.2f}; Cohen's d_z = {res.cohens_dz:.2f}). "
     + ("The paired tests " + ("agree: significant" if (res.tests["p_value"].iloc[:3] < alpha).all() else
                               "agree: not significant" if (res.tests["p_value"].iloc[:3] >= alpha).all() else

@@ -35,10 +35,10 @@ except EvalcoreError as exc:
 
 p = res.pair
 metrics = ", ".join(["precision", "recall"] + [f"F{b:g}" for b in betas])
-a, b = esc(v.a), esc(v.b)
-st.markdown(f"On {metrics}: {a} is at least as good as {b} on every metric in **{p.a_unanimous}** of "
-            f"{p.k} samples, {b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
-            f"**UIR({a}, {b}) = {p.uir:+.3f}**: {p.verdict}.")
+name_a, name_b = esc(v.a), esc(v.b)
+st.markdown(f"On {metrics}: {name_a} is at least as good as {name_b} on every metric in **{p.a_unanimous}** of "
+            f"{p.k} samples, {name_b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
+            f"**UIR({name_a}, {name_b}) = {p.uir:+.3f}**: {p.verdict}.")
 if res.flips:
     st.markdown("Mean F_α over the samples ranks them differently depending on α: the order flips at α = "
                 + ", ".join(f"**{a:.3f}**" for a in res.flips) + ". A fixed F would hide this.")

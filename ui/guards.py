@@ -52,7 +52,8 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
             st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
         stop()
     if v.sample is not None:
-        st.caption(f"Sample **{esc(v.sample)}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data page).")
+        st.caption(f"Sample **{esc(v.sample)}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data "
+                   "page).")
     if candidates.n_candidates < min_candidates:
         st.warning(f"The data set has {candidates.n_candidates} candidate; curves and tests need at least "
                    f"{min_candidates} (in practice hundreds). Upload a larger candidate set on the Data page.")

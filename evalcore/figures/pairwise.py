@@ -57,6 +57,7 @@ def pvalue_heatmap(matrix: pd.DataFrame, *, alpha: float, n: int, correction_lab
         hovertemplate="%{y} vs %{x}<br>p = %{customdata:.3g}<extra></extra>"))
     _layout(fig, title=title)
     fig.update_xaxes(showgrid=False, automargin=True,
-                     title_text=f"Fisher's exact test on D1/D2 at n = {n:,}; correction: {plotly_text(correction_label)}")
+                     title_text=f"Fisher's exact test on D1/D2 at n = {n:,}; "
+                                f"correction: {plotly_text(correction_label)}")
     fig.update_yaxes(showgrid=False, autorange="reversed", automargin=True)
     return fig

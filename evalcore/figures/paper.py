@@ -353,7 +353,8 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         if show_bands and {"lower", "upper"} <= set(table.columns):
             lower, upper = _percent(table["lower"].to_numpy()), _percent(table["upper"].to_numpy())
             band = downsample(n, lower, upper, max_points=max_points)
-            bands += _band_traces(name, n[band], lower[band], upper[band], colour, f"{plotly_text(name)}: confidence band", 0.12)
+            bands += _band_traces(name, n[band], lower[band], upper[band], colour,
+                                  f"{plotly_text(name)}: confidence band", 0.12)
         pos = np.minimum(np.searchsorted(n, marked_n), n.size - 1)
         keep = np.zeros(n.size, dtype=bool)
         keep[pos[n[pos] == marked_n]] = True

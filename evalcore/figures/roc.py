@@ -42,7 +42,8 @@ def _auc_label(table: pd.DataFrame | None, column: str, level: float):
         r = rows.get(measure)
         if r is None:
             return plotly_text(measure)
-        return (f"{plotly_text(measure)}: {column.upper()} {r[column]:.3f} [{r[column + '_low']:.3f}, {r[column + '_high']:.3f}]")
+        return (f"{plotly_text(measure)}: {column.upper()} {r[column]:.3f} "
+                f"[{r[column + '_low']:.3f}, {r[column + '_high']:.3f}]")
     return label
 
 

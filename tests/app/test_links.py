@@ -138,8 +138,8 @@ def queries(dataset_ids: list[str], page: str):
         return st.lists(st.sampled_from(names), max_size=max_size, unique=True).flatmap(
             lambda chosen: st.fixed_dictionaries({QUERY_NAMES[f]: values_for(f) for f in chosen}))
 
-    dataset = st.one_of(st.sampled_from(dataset_ids), st.sampled_from(dataset_ids),
-                        st.sampled_from(dataset_ids), st.sampled_from(["sample:nope", "A" * 64, "../../etc/passwd", ""]))
+    wrong = st.sampled_from(["sample:nope", "A" * 64, "../../etc/passwd", ""])
+    dataset = st.one_of(st.sampled_from(dataset_ids), st.sampled_from(dataset_ids), st.sampled_from(dataset_ids), wrong)
     unknown = st.dictionaries(st.sampled_from(["utm_source", "page", "m ", "Ties", "n_range"]), st.just("1"),
                               max_size=1)
     every_measure = st.sampled_from([{}, {"score": list(MEASURES)}])  # all_nan is not suggested as a score
