@@ -154,3 +154,12 @@ def test_the_command_line_writes_exact_csv(tmp_path, capsys):
     assert cli(["curves", str(data), "--label", "label", "--n", "1,2", "--ties", "stable"]) == 0
     out = capsys.readouterr().out
     assert "\n-x,1," in out and "\n=y,1," in out and "'" not in out
+
+
+def test_figure_titles_are_text():
+    from evalcore.figures.samples import f_sweep_figure
+
+    sweep = pd.DataFrame({"alpha": [0.0, 1.0], "f_a": [0.2, 0.3], "f_b": [0.25, 0.1], "difference": [-0.05, 0.2]})
+    fig = f_sweep_figure(sweep, [], a="<b>A</b>", b="%{y}", title="[t](http://evil) <a href=x>t</a>")
+    assert fig.layout.title.text == "[t](http://evil) &lt;a href=x&gt;t&lt;/a&gt;"
+    assert [t.name for t in fig.data] == ["&lt;b&gt;A&lt;/b&gt;", "%&#123;y}"]

@@ -271,6 +271,7 @@ TEMPLATE = go.layout.Template(layout=dict(
 
 
 def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.Figure:
+    """The shared layout; ``title`` is text (it may name a data set or a measure), shown as written."""
     legends = {
         "inside": dict(x=0.99, y=0.99, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.85)",
                        bordercolor="#CCCCCC", borderwidth=1),
@@ -279,7 +280,7 @@ def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.
     fig.update_layout(
         template=TEMPLATE, font=FONT, legend=dict(font=dict(size=13), **legends[legend]),
         margin=dict(l=70, r=20, t=60 if title else 20, b=60), hoverlabel=dict(font_size=13),
-        title=dict(text=title, x=0.5, xanchor="center") if title else None,
+        title=dict(text=plotly_text(title), x=0.5, xanchor="center") if title else None,
     )
     return fig
 

@@ -103,6 +103,8 @@ class Walk:
         self.runs += 1
         if at.exception:
             self.problems.append(f"{where}: {[e.value for e in at.exception]}")
+        if at.table:  # st.table renders Markdown in its cells; tables of data are st.dataframe (plain text)
+            self.problems.append(f"{where}: {len(at.table)} st.table")
         for source in markdown_sources(at):
             self.sources += 1
             self.problems += [f"{where}: {p}" for p in markup_problems(source, OWN_REWRITES)]
@@ -134,15 +136,17 @@ def upload_hostile() -> tuple[AppTest, str]:
 
 
 def name_links(dataset: str) -> list[dict]:
-    """Links that put every hostile measure on every page: the measures in groups of up to 10."""
+    """Links that put every hostile measure on every page: the measures in groups of up to 10; the single-sample
+    pages on one (hostile) sample, or all pooled."""
     groups = [MEASURES[i:i + 10] for i in range(0, len(MEASURES), 10)]
     links = []
     for k, group in enumerate(groups):
         a, b = group[0], group[1 % len(group)]
         links.append({"dataset": dataset, "sample_col": SAMPLE_COLUMN, "key": list(KEY_COLUMNS), "m": list(group),
                       "band": list(group[:3]), "a": a, "b": b, "t_measure": group[-1], "t_compare": b,
-                      "v_m": group[len(group) // 2], "sample": SAMPLE_IDS[k % len(SAMPLE_IDS)]})
-        links.append({key: value for key, value in links[-1].items() if key != "sample"})  # all samples pooled
+                      "v_m": group[len(group) // 2]})
+        if k < len(SAMPLE_IDS) - 1:
+            links[-1]["sample"] = SAMPLE_IDS[k]
     return links
 
 
@@ -179,7 +183,7 @@ def test_the_check_finds_raw_names():
     walk = Walk()
 
     class Fake:
-        exception = []
+        exception = table = []
         _tree = None
 
         @staticmethod

@@ -91,12 +91,13 @@ PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
     "pages/data.py": ("label", "scores", "keys", "lower", "exclude_unlabelled", "ties", "seed", "sample_column",
                       "sample"),
     "pages/precision.py": ("measures", "n_min", "n_max", "n_at", "show_recall", "show_f", "beta", "sample"),
-    "pages/confidence.py": ("band_measures", "n_min", "n_max", "level", "interval"),
-    "pages/significance.py": ("a", "b", "level", "n_min", "n_max", "test", "correction", "resamples", "n_at"),
+    "pages/confidence.py": ("band_measures", "n_min", "n_max", "level", "interval", "sample"),
+    "pages/significance.py": ("a", "b", "level", "n_min", "n_max", "test", "correction", "resamples", "n_at",
+                              "sample"),
     "pages/threshold.py": ("threshold_measure", "threshold_mode", "gamma", "threshold_n", "compare_measure",
-                           "compare_gamma", "level", "interval"),
-    "pages/pairwise.py": ("measures", "correction", "n_at", "level"),
-    "pages/roc.py": ("measures", "curve_kind", "auc_method", "resamples", "level"),
+                           "compare_gamma", "level", "interval", "sample"),
+    "pages/pairwise.py": ("measures", "correction", "n_at", "level", "sample"),
+    "pages/roc.py": ("measures", "curve_kind", "auc_method", "resamples", "level", "sample"),
     "pages/validation.py": ("v_measure", "level", "cut_mode", "cut_n", "cut_gammas", "interval"),
     "pages/across.py": ("a", "b", "level", "cut_mode", "cut_n", "cut_gammas"),
     "pages/uir.py": ("a", "b", "uir_threshold", "uir_betas", "cut_mode", "cut_n", "cut_gammas"),
@@ -256,10 +257,20 @@ EXPLICIT = {  # the cases the issue names, and others found while writing this
 }
 
 
+def pages_for(query: dict) -> list[str]:
+    """The pages that read a setting of the query (every page reads the data set's roles and checks them)."""
+    by_query = {q: f for f, q in QUERY_NAMES.items()}
+    asked_fields = {by_query.get(key) for key in query}
+    if asked_fields & set(ROLES) or None in asked_fields:  # roles, or unknown parameters: every page
+        return PAGES
+    return [p for p in PAGES if p == "pages/data.py" or asked_fields & set(PAGE_FIELDS[p])]
+
+
 @pytest.mark.parametrize("case", list(EXPLICIT))
 def test_the_cases_the_issue_names_on_every_page(case, datasets):
+    """Each case on every page that reads one of its settings (and the Data page)."""
     query = {"dataset": datasets["experiment"], **EXPLICIT[case]}
-    for page in PAGES:
+    for page in pages_for(EXPLICIT[case]):
         at = open_link(page, query)
         try:
             check_valid_view(at, query)
