@@ -4,7 +4,21 @@ A shared link must show a colleague exactly the same data and view, so every set
 user can change lives in :class:`ViewSettings`, and ``from_query(to_query(v)) == v``.
 Values that arrive in a URL are checked here (ranges, slider steps, known names): a bad
 value is replaced by the nearest valid one or the default, and the problem is reported,
-never silently accepted.
+never silently accepted. Any query string gives a valid view, in four steps:
+
+- :func:`from_query` (with :func:`check_settings`): what needs no data. Unknown parameters,
+  a key given twice, values that are not numbers, NaN, infinities, out-of-range levels,
+  seeds, resamples and beta, unknown method names.
+- :func:`check_columns`: the column roles against the table's columns (and
+  :func:`with_roles` fills what the link left open from the suggested roles).
+- :func:`check_against_data`: measures the data set has, no more than a page draws, every n
+  on its slider within 1..N, an n range in order holding two n or more.
+- :func:`check_samples`: a sample that exists, the multi-sample pages' n within the smallest
+  sample.
+
+Each returns the corrected view and a message per correction, quoting the link's value cut
+to SHOWN_CHARS characters; the corrected view round-trips and passes the checks again
+unchanged (tests/test_viewstate.py, and every page in tests/app/test_links.py).
 """
 
 from __future__ import annotations
@@ -236,7 +250,8 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
         changes["correction"] = DEFAULTS.correction
     if not RESAMPLES_MIN <= view.resamples <= RESAMPLES_MAX:
         fixed = min(max(view.resamples, RESAMPLES_MIN), RESAMPLES_MAX)
-        problems.append(f"{view.resamples} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; using {fixed:,}.")
+        problems.append(f"{_number(view.resamples)} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; "
+                        f"using {fixed:,}.")
         changes["resamples"] = fixed
     if view.curve_kind not in CURVE_KINDS:
         problems.append(f"Unknown curve {_shown(view.curve_kind)} in the link; showing ROC. Known: "
@@ -249,7 +264,7 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
         problems.append(f"Unknown cut-off mode {_shown(view.cut_mode)} in the link; using 'gamma'.")
         changes["cut_mode"] = DEFAULTS.cut_mode
     if view.cut_n is not None and view.cut_n < 1:
-        problems.append(f"The cut-off n = {view.cut_n} must be at least 1; using the default.")
+        problems.append(f"The cut-off n = {_number(view.cut_n)} must be at least 1; using the default.")
         changes["cut_n"] = None
     threshold = round(snap(view.uir_threshold, 0.05, 1.0, 0.05), 2)
     if not math.isclose(threshold, view.uir_threshold, abs_tol=1e-12):
@@ -273,7 +288,7 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
                         f"in steps of {LEVEL_STEP:g}); using {level:g}.")
     changes["level"] = level
     if view.seed is not None and not 0 <= view.seed < 2**32:
-        problems.append(f"Seed {view.seed} is out of range (0 to 2^32 - 1); a new one was drawn.")
+        problems.append(f"Seed {_number(view.seed)} is out of range (0 to 2^32 - 1); a new one was drawn.")
         changes["seed"] = None
     if not BETA_MIN <= view.beta <= BETA_MAX:
         fixed = 1.0 if view.beta <= 0 else min(max(view.beta, BETA_MIN), BETA_MAX)
@@ -497,7 +512,7 @@ def check_samples(view: ViewSettings, sample_ids: Sequence[str], smallest: int,
         changes["sample"] = None
     if sample_ids and (view.cut_n is None or view.cut_n > smallest):
         if view.cut_n is not None:
-            problems.append(f"n = {view.cut_n} is larger than the smallest sample ({smallest:,} candidates); "
+            problems.append(f"n = {_number(view.cut_n)} is larger than the smallest sample ({smallest:,} candidates); "
                             f"using {default_n}.")
         changes["cut_n"] = default_n
     return replace(view, **changes), problems

@@ -192,7 +192,8 @@ def test_beta_outside_the_input_is_clamped():
 
 
 def test_long_values_are_quoted_short():
-    view, problems = from_query({"ties": "x" * 10_000, "n_min": "1" * 4000})
+    view, problems = from_query({"ties": "x" * 10_000, "n_min": "1" * 4000, "seed": "2" * 4000,
+                                 "resamples": "3" * 4000, "cut_n": "-" + "4" * 4000})
     assert view.ties == "random" and max(len(p) for p in problems) < 200
     fixed, problems = check_against_data(view, measures=[], n_candidates=100)
     assert max(len(p) for p in problems) < 200
