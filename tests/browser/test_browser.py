@@ -146,9 +146,12 @@ def slider_thumb(page: Page, label: str, which: int = 0):
 
 
 def press(page: Page, thumb, *keys: str) -> None:
-    thumb.focus()
-    with rerun(page):
-        for key in keys:
+    """Press keys on a slider thumb, waiting for the run of each: a quick series may or may not be sent as one
+    value (Streamlit debounces sliders), and no run may be left pending when the test reads the page. Each key
+    must move the slider."""
+    for key in keys:
+        thumb.focus()
+        with rerun(page):
             thumb.press(key)
 
 
