@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from evalcore.text import markdown_text as esc
 from ui import cached, common, report
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
@@ -40,7 +41,7 @@ finally:  # the URL and the link must show what the page shows
         st.caption("Are the differences between ranking methods real or chance? (Evert 2004)")
         view = common.view()
         if view.dataset:
-            st.markdown(f"**Data:** {cached.dataset_label(view.dataset)}")
+            st.markdown(f"**Data:** {esc(cached.dataset_label(view.dataset))}")
         st.markdown("**Link to this view**")
         st.code(common.share_link(), language=None, wrap_lines=True)
         st.caption("Copy it (icon at the right) to show a colleague exactly this page, data and settings.")

@@ -4,7 +4,21 @@ A shared link must show a colleague exactly the same data and view, so every set
 user can change lives in :class:`ViewSettings`, and ``from_query(to_query(v)) == v``.
 Values that arrive in a URL are checked here (ranges, slider steps, known names): a bad
 value is replaced by the nearest valid one or the default, and the problem is reported,
-never silently accepted.
+never silently accepted. Any query string gives a valid view, in four steps:
+
+- :func:`from_query` (with :func:`check_settings`): what needs no data. Unknown parameters,
+  a key given twice, values that are not numbers, NaN, infinities, out-of-range levels,
+  seeds, resamples and beta, unknown method names.
+- :func:`check_columns`: the column roles against the table's columns (and
+  :func:`with_roles` fills what the link left open from the suggested roles).
+- :func:`check_against_data`: measures the data set has, no more than a page draws, every n
+  on its slider within 1..N, an n range in order holding two n or more.
+- :func:`check_samples`: a sample that exists, the multi-sample pages' n within the smallest
+  sample.
+
+Each returns the corrected view and a message per correction, quoting the link's value cut
+to SHOWN_CHARS characters; the corrected view round-trips and passes the checks again
+unchanged (tests/test_viewstate.py, and every page in tests/app/test_links.py).
 """
 
 from __future__ import annotations
@@ -27,6 +41,10 @@ THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
 UIR_BETAS = ("0.5", "1", "2")
 RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
+BETA_MIN, BETA_MAX = 0.1, 10.0       # the F-beta input of the Precision page
+MAX_MEASURES = 10                    # measures drawn at once (Precision, Pairwise, ROC pages)
+MAX_BANDS = 3                        # confidence bands drawn at once (Confidence page)
+SHOWN_CHARS = 60                     # a value from a link is quoted in a message up to this length
 CURVE_KINDS = ("roc", "det", "pr")
 AUC_METHODS = ("delong", "bootstrap")
 
@@ -144,12 +162,20 @@ def to_query(view: ViewSettings) -> dict[str, str | list[str]]:
     return out
 
 
+def _shown(value) -> str:
+    """A value from a link as quoted in a message: its repr, cut to SHOWN_CHARS characters."""
+    text = str(value)
+    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+
+
 def _parse(name: str, raw: list[str], problems: list[str]):
     kind = _kind(name)
     label = QUERY_NAMES[name]
     if kind == "list":
         return tuple(dict.fromkeys(v for v in raw if v != ""))
     text = raw[-1]
+    if len(raw) > 1:
+        problems.append(f"The link gives {label} {len(raw)} times; using the last, {_shown(text)}.")
     try:
         if kind == "bool":
             if text not in ("0", "1", "true", "false"):
@@ -163,7 +189,7 @@ def _parse(name: str, raw: list[str], problems: list[str]):
                 raise ValueError
             return value
     except ValueError:
-        problems.append(f"The link's {label}={text!r} is not a valid {kind}; it was ignored.")
+        problems.append(f"The link's {label}={_shown(text)} is not a valid {kind}; it was ignored.")
         return getattr(DEFAULTS, name)
     return text
 
@@ -178,6 +204,11 @@ def from_query(params: Mapping[str, str | Sequence[str]]) -> tuple[ViewSettings,
     by_query = {q: f for f, q in QUERY_NAMES.items()}
     problems: list[str] = []
     values = {}
+    unknown = [key for key in params if key not in by_query]
+    if unknown:
+        problems.append(f"The link's {', '.join(map(_shown, unknown[:5]))}{' ...' if len(unknown) > 5 else ''} "
+                        f"{'is not a setting' if len(unknown) == 1 else 'are not settings'} of this dashboard; "
+                        "ignored.")
     for key, raw in params.items():
         if key not in by_query:
             continue
@@ -195,10 +226,10 @@ def dataset_problem(dataset: str | None) -> str | None:
         return None
     if dataset.startswith(SAMPLE_PREFIX):
         return None if _SAMPLE_NAME.fullmatch(dataset[len(SAMPLE_PREFIX):]) else \
-            f"The link names a sample data set {dataset[:80]!r} that does not exist."
+            f"The link names a sample data set {_shown(dataset)} that does not exist."
     if _DATASET_ID.fullmatch(dataset):
         return None
-    return (f"The link's dataset={dataset[:80]!r} is not a data set id (64 hexadecimal digits). "
+    return (f"The link's dataset={_shown(dataset)} is not a data set id (64 hexadecimal digits). "
             "Upload the file again on the Data page, or ask for a new link.")
 
 
@@ -213,32 +244,34 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
     problems = [] if problems is None else problems
     changes = {}
     if view.ties not in TIE_POLICIES:
-        problems.append(f"Unknown tie policy {view.ties!r} in the link; using 'random'. "
+        problems.append(f"Unknown tie policy {_shown(view.ties)} in the link; using 'random'. "
                         f"Known: {', '.join(TIE_POLICIES)}.")
         changes["ties"] = DEFAULTS.ties
     if view.interval not in INTERVAL_METHODS:
-        problems.append(f"Unknown interval method {view.interval!r} in the link; using Clopper-Pearson.")
+        problems.append(f"Unknown interval method {_shown(view.interval)} in the link; using Clopper-Pearson.")
         changes["interval"] = DEFAULTS.interval
     if view.threshold_mode not in THRESHOLD_MODES:
-        problems.append(f"Unknown threshold mode {view.threshold_mode!r} in the link; using 'gamma'.")
+        problems.append(f"Unknown threshold mode {_shown(view.threshold_mode)} in the link; using 'gamma'.")
         changes["threshold_mode"] = DEFAULTS.threshold_mode
     if view.test not in PAIR_TESTS:
-        problems.append(f"Unknown test {view.test!r} in the link; using Fisher's exact test. Known: "
+        problems.append(f"Unknown test {_shown(view.test)} in the link; using Fisher's exact test. Known: "
                         f"{', '.join(PAIR_TESTS)}.")
         changes["test"] = DEFAULTS.test
     if view.correction not in CORRECTIONS:
-        problems.append(f"Unknown correction {view.correction!r} in the link; using none. Known: "
+        problems.append(f"Unknown correction {_shown(view.correction)} in the link; using none. Known: "
                         f"{', '.join(CORRECTIONS)}.")
         changes["correction"] = DEFAULTS.correction
     if not RESAMPLES_MIN <= view.resamples <= RESAMPLES_MAX:
         fixed = min(max(view.resamples, RESAMPLES_MIN), RESAMPLES_MAX)
-        problems.append(f"{view.resamples} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; using {fixed:,}.")
+        problems.append(f"{_number(view.resamples)} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; "
+                        f"using {fixed:,}.")
         changes["resamples"] = fixed
     if view.curve_kind not in CURVE_KINDS:
-        problems.append(f"Unknown curve {view.curve_kind!r} in the link; showing ROC. Known: {', '.join(CURVE_KINDS)}.")
+        problems.append(f"Unknown curve {_shown(view.curve_kind)} in the link; showing ROC. Known: "
+                        f"{', '.join(CURVE_KINDS)}.")
         changes["curve_kind"] = DEFAULTS.curve_kind
     if view.auc_method not in AUC_METHODS:
-        problems.append(f"Unknown AUC interval {view.auc_method!r} in the link; using DeLong's.")
+        problems.append(f"Unknown AUC interval {_shown(view.auc_method)} in the link; using DeLong's.")
         changes["auc_method"] = DEFAULTS.auc_method
     if view.ann_rule not in ANN_RULES:
         problems.append(f"Unknown way of combining annotators {view.ann_rule!r} in the link; using the majority.")
@@ -257,10 +290,10 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
         problems.append(f"A sample of {view.ann_size} from the top {view.ann_k} is not possible; using the defaults.")
         changes["ann_size"], changes["ann_k"] = DEFAULTS.ann_size, DEFAULTS.ann_k
     if view.cut_mode not in CUT_MODES:
-        problems.append(f"Unknown cut-off mode {view.cut_mode!r} in the link; using 'gamma'.")
+        problems.append(f"Unknown cut-off mode {_shown(view.cut_mode)} in the link; using 'gamma'.")
         changes["cut_mode"] = DEFAULTS.cut_mode
     if view.cut_n is not None and view.cut_n < 1:
-        problems.append(f"The cut-off n = {view.cut_n} must be at least 1; using the default.")
+        problems.append(f"The cut-off n = {_number(view.cut_n)} must be at least 1; using the default.")
         changes["cut_n"] = None
     threshold = round(snap(view.uir_threshold, 0.05, 1.0, 0.05), 2)
     if not math.isclose(threshold, view.uir_threshold, abs_tol=1e-12):
@@ -269,7 +302,8 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
     changes["uir_threshold"] = threshold
     bad = [b for b in view.uir_betas if b not in UIR_BETAS]
     if bad:
-        problems.append(f"The link's F-beta values {', '.join(bad)} are not offered ({', '.join(UIR_BETAS)}); "
+        problems.append(f"The link's F-beta values {', '.join(map(_shown, bad))} are not offered "
+                        f"({', '.join(UIR_BETAS)}); "
                         "they were left out.")
         changes["uir_betas"] = tuple(b for b in view.uir_betas if b in UIR_BETAS)
     gammas, bad = _cut_gammas(view.cut_gammas)
@@ -283,11 +317,13 @@ def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tup
                         f"in steps of {LEVEL_STEP:g}); using {level:g}.")
     changes["level"] = level
     if view.seed is not None and not 0 <= view.seed < 2**32:
-        problems.append(f"Seed {view.seed} is out of range (0 to 2^32 - 1); a new one was drawn.")
+        problems.append(f"Seed {_number(view.seed)} is out of range (0 to 2^32 - 1); a new one was drawn.")
         changes["seed"] = None
-    if view.beta <= 0:
-        problems.append(f"F-beta needs beta > 0; got {view.beta:g}; using 1.")
-        changes["beta"] = 1.0
+    if not BETA_MIN <= view.beta <= BETA_MAX:
+        fixed = 1.0 if view.beta <= 0 else min(max(view.beta, BETA_MIN), BETA_MAX)
+        problems.append(f"F-beta needs beta from {BETA_MIN:g} to {BETA_MAX:g} (and beta > 0); got {view.beta:g}; "
+                        f"using {fixed:g}.")
+        changes["beta"] = fixed
     problem = dataset_problem(view.dataset)
     if problem:
         problems.append(problem)
@@ -305,7 +341,7 @@ def _cut_gammas(entries: Sequence[str]) -> tuple[dict[str, float], list[str]]:
         except ValueError:
             value = math.nan
         if not sep or not measure or not math.isfinite(value):
-            bad.append(repr(entry[:80]))
+            bad.append(_shown(entry))
         else:
             gammas[measure] = value
     return gammas, bad
@@ -350,29 +386,107 @@ def default_n_range(n_candidates: int) -> tuple[int, int]:
     return start, int(snap(2000, low, high, step))
 
 
-def check_against_data(view: ViewSettings, *, columns: Sequence[str], measures: Sequence[str],
-                       n_candidates: int) -> tuple[ViewSettings, list[str]]:
-    """Check a view against the loaded data: known columns and measures, n within 1..N on the slider grid."""
+ROLE_FIELDS = {"label": "label column", "sample_column": "sample column"}
+ROLE_LISTS = {"scores": "score columns", "keys": "key columns"}
+
+
+def check_columns(view: ViewSettings, columns: Sequence[str]) -> tuple[ViewSettings, list[str]]:
+    """Check the column roles of a view against a table's columns: each named column exists and has one role.
+
+    An unknown label or sample column becomes None (the Data page suggests one), unknown score and key
+    columns are left out, a column named both as the label (or sample column) and as a score or key
+    keeps only the first role, and lower-is-better measures must be score columns. Returns the view and
+    the problems found.
+    """
     problems: list[str] = []
+    changes: dict = {}
+    known = set(map(str, columns))
+    for name, what in ROLE_FIELDS.items():
+        value = getattr(view, name)
+        if value is not None and value not in known:
+            problems.append(f"The link names the {what} {_shown(value)}, which this data set does not have; "
+                            "choose one on the Data page.")
+            changes[name] = None
+    for name, what in ROLE_LISTS.items():
+        chosen = getattr(view, name)
+        unknown = [c for c in chosen if c not in known]
+        if unknown:
+            problems.append(f"The link names {what} that this data set does not have: "
+                            f"{', '.join(map(_shown, unknown))}; they were left out.")
+            changes[name] = tuple(c for c in chosen if c in known)
+    view = replace(view, **changes)
+    if view.sample_column is not None and view.sample_column == view.label:
+        problems.append(f"The column {_shown(view.label)} cannot be both the label and the sample column; "
+                        "it is the label.")
+        view = replace(view, sample_column=None)
+    taken = {c for c in (view.label, view.sample_column) if c is not None}
+    for name, what in ROLE_LISTS.items():
+        clash = [c for c in getattr(view, name) if c in taken]
+        if clash:
+            problems.append(f"The {what} cannot include the label or sample column {', '.join(map(_shown, clash))}; "
+                            "left out.")
+            view = replace(view, **{name: tuple(c for c in getattr(view, name) if c not in taken)})
+    outside = [m for m in view.lower if view.scores and m not in view.scores]
+    if outside:
+        problems.append(f"The link marks {', '.join(map(_shown, outside))} as lower-is-better, but they are not "
+                        "among the score columns; left out.")
+        view = replace(view, lower=tuple(m for m in view.lower if m not in outside))
+    return view, problems
+
+
+def with_roles(view: ViewSettings, *, label: str | None, scores: Sequence[str], keys: Sequence[str],
+               sample: str | None) -> ViewSettings:
+    """The view with the roles it leaves open filled from suggested ones (e.g. ``evalcore.io.suggest_roles``).
+
+    What the view names (from a link or the Data page) wins: a suggested role fills only an empty one, and
+    the label and sample column are never also a score or a key. Check the result with :func:`check_columns`.
+    """
+    label = view.label if view.label is not None else label
+    sample = view.sample_column if view.sample_column is not None else sample
+    taken = {label, sample}  # (a sample column that is also the label is for check_columns to report)
+    return replace(view, label=label, sample_column=sample,
+                   scores=view.scores or tuple(c for c in scores if c not in taken),
+                   keys=view.keys or tuple(c for c in keys if c not in taken))
+
+
+def _number(value: int) -> str:
+    """An n from a link as written in a message: with thousands separators, cut if absurdly long."""
+    text = f"{value:,}"
+    return text if len(text) <= 20 else text[:16] + "…"
+
+
+def check_against_data(view: ViewSettings, *, measures: Sequence[str], n_candidates: int,
+                       columns: Sequence[str] | None = None) -> tuple[ViewSettings, list[str]]:
+    """Check a view against the loaded data: known measures, no more than a page draws, n within 1..N on the
+    slider grid, a range of at least two n, in order (and, given ``columns``, :func:`check_columns`)."""
+    problems: list[str] = []
+    if columns is not None:
+        view, problems = check_columns(view, columns)
     changes: dict = {}
     known = set(measures)
     for name in ("measures", "band_measures", "lower", "ann_measures"):
         chosen = getattr(view, name)
         unknown = [m for m in chosen if m not in known]
         if unknown:
-            problems.append(f"The link names measures that this data set does not have: {', '.join(unknown)}; "
-                            f"they were left out.")
-            changes[name] = tuple(m for m in chosen if m in known)
+            problems.append(f"The link names measures that this data set does not have: "
+                            f"{', '.join(map(_shown, unknown))}; they were left out.")
+            changes[name] = chosen = tuple(m for m in chosen if m in known)
+        limit = {"measures": MAX_MEASURES, "band_measures": MAX_BANDS}.get(name)
+        if limit is not None and len(chosen) > limit:
+            what = "confidence bands" if name == "band_measures" else "measures"
+            problems.append(f"The link chooses {len(chosen)} {what}; a page draws at most {limit}, so the first "
+                            f"{limit} are shown.")
+            changes[name] = chosen[:limit]
     gammas = cut_gammas(view)
     unknown = [m for m in gammas if m not in known]
     if unknown:
-        problems.append(f"The link sets thresholds for measures this data set does not have: {', '.join(unknown)}; "
-                        "they were left out.")
+        problems.append(f"The link sets thresholds for measures this data set does not have: "
+                        f"{', '.join(map(_shown, unknown))}; they were left out.")
         changes["cut_gammas"] = tuple(f"{m}={g!r}" for m, g in gammas.items() if m in known)
     for name in ("a", "b", "threshold_measure", "compare_measure", "v_measure"):
         value = getattr(view, name)
         if value is not None and value not in known:
-            problems.append(f"The link names measure {value!r}, which this data set does not have.")
+            problems.append(f"The link names measure {_shown(value)}, which this data set does not have.")
             changes[name] = None
     low, high, step = n_grid(n_candidates)
     for name in ("n_min", "n_max"):
@@ -381,19 +495,38 @@ def check_against_data(view: ViewSettings, *, columns: Sequence[str], measures: 
             continue
         fixed = int(snap(value, low, high, step))
         if fixed != value:
-            problems.append(f"n = {value} is not on the n slider ({low} to {high:,} in steps of {step}); "
-                            f"using {fixed}.")
+            problems.append(f"n = {_number(value)} is not on the n slider ({low} to {high:,} in steps of {step}); "
+                            f"using {fixed:,}.")
             changes[name] = fixed
     for name in ("n_at", "threshold_n"):
         value = getattr(view, name)
         if value is not None and not 1 <= value <= n_candidates:
-            problems.append(f"n = {value} is outside 1 to {n_candidates:,}; using the default.")
+            problems.append(f"n = {_number(value)} is outside 1 to {n_candidates:,}; using the default.")
             changes[name] = None
-    view = replace(view, **changes)
-    if view.n_min is not None and view.n_max is not None and view.n_min > view.n_max:
-        problems.append(f"The n range {view.n_min} to {view.n_max} is reversed; swapped.")
-        view = replace(view, n_min=view.n_max, n_max=view.n_min)
+    view = _checked_n_range(replace(view, **changes), n_candidates, problems)
     return view, problems
+
+
+def _checked_n_range(view: ViewSettings, n_candidates: int, problems: list[str]) -> ViewSettings:
+    """The n range in order and holding at least two n of the grid (when the grid has two); a missing end is
+    the default one (:func:`default_n_range`)."""
+    if view.n_min is None and view.n_max is None:
+        return view
+    low, high, step = n_grid(n_candidates)
+    default_lo, default_hi = default_n_range(n_candidates)
+    lo = default_lo if view.n_min is None else view.n_min
+    hi = default_hi if view.n_max is None else view.n_max
+    given = "" if None not in (view.n_min, view.n_max) else " (one end is the default)"
+    changed = False
+    if lo > hi:
+        problems.append(f"The n range {lo:,} to {hi:,}{given} is reversed; using {hi:,} to {lo:,}.")
+        lo, hi, changed = hi, lo, True
+    if lo == hi and high > low:
+        new_lo, new_hi = (lo, lo + step) if lo + step <= high else (hi - step, hi)
+        problems.append(f"The n range {lo:,} to {hi:,}{given} holds a single n; every page needs two or more, "
+                        f"so it is {new_lo:,} to {new_hi:,}.")
+        lo, hi, changed = new_lo, new_hi, True
+    return replace(view, n_min=lo, n_max=hi) if changed else view
 
 
 def check_samples(view: ViewSettings, sample_ids: Sequence[str], smallest: int,
@@ -404,11 +537,11 @@ def check_samples(view: ViewSettings, sample_ids: Sequence[str], smallest: int,
     problems: list[str] = []
     changes: dict = {}
     if view.sample is not None and view.sample not in sample_ids:
-        problems.append(f"The data set has no sample {view.sample!r}; showing all samples pooled.")
+        problems.append(f"The data set has no sample {_shown(view.sample)}; showing all samples pooled.")
         changes["sample"] = None
     if sample_ids and (view.cut_n is None or view.cut_n > smallest):
         if view.cut_n is not None:
-            problems.append(f"n = {view.cut_n} is larger than the smallest sample ({smallest:,} candidates); "
+            problems.append(f"n = {_number(view.cut_n)} is larger than the smallest sample ({smallest:,} candidates); "
                             f"using {default_n}.")
         changes["cut_n"] = default_n
     return replace(view, **changes), problems

@@ -4,6 +4,7 @@ import streamlit as st
 
 from evalcore.figures import samples as samplefigures
 from evalcore.errors import EvalcoreError
+from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
 from ui import cached, common, guards, widgets
 
@@ -26,7 +27,7 @@ cuts = widgets.cut_controls(candidates, pair, {m: cached.gamma_positions(key, m)
 try:
     res = cached.across(key, v.a, v.b, cuts[v.a], cuts[v.b], v.ties, v.seed, v.level)
 except EvalcoreError as exc:
-    st.warning(str(exc))
+    st.warning(esc(exc))
     common.stop()
 
 t = res.tests.set_index("test")
@@ -35,14 +36,14 @@ alpha = 1 - v.level
 wins = int((res.table["difference"] > 0).sum())
 losses = int((res.table["difference"] < 0).sum())
 st.markdown(
-    f"Over **{len(res.table) - len(res.dropped)} samples**, {v.a} is more precise than {v.b} in **{wins}** and less "
-    f"in **{losses}**; the mean difference is **{100 * paired.estimate:+.2f} points** ({v.level:.1%} interval "
+    f"Over **{len(res.table) - len(res.dropped)} samples**, {esc(v.a)} is more precise than {esc(v.b)} in **{wins}** "
+    f"and less in **{losses}**; the mean difference is **{100 * paired.estimate:+.2f} points** ({v.level:.1%} interval "
     f"{100 * paired.low:+.2f} to {100 * paired.high:+.2f}; Cohen's d_z = {res.cohens_dz:.2f}). "
     + ("The paired tests " + ("agree: significant" if (res.tests["p_value"].iloc[:3] < alpha).all() else
                               "agree: not significant" if (res.tests["p_value"].iloc[:3] >= alpha).all() else
                               "disagree") + f" at alpha = {alpha:.3g}."))
 if res.dropped:
-    st.caption(f"Left out, because a measure accepted nothing there: samples {', '.join(res.dropped)}.")
+    st.caption(f"Left out, because a measure accepted nothing there: samples {esc(', '.join(res.dropped))}.")
 st.dataframe(res.tests, hide_index=True, column_config={"p_value": st.column_config.NumberColumn(format="%.4g")})
 st.caption("Paired tests use each sample's pair of precisions; Welch's t-test treats them as two independent "
            "groups and is shown for contrast: it ignores that both measures face the same sample.")

@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore.figures import paper as figures
 from evalcore.stats.intervals import INTERVAL_LABELS, INTERVAL_METHODS
-from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, default_n_range, n_grid
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, default_n_range, n_grid
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
@@ -16,8 +16,8 @@ N = candidates.n_candidates
 if not v.band_measures:
     common.update(band_measures=candidates.measures[:2])
 
-widgets.bound(st.multiselect, "Measures (1 to 3)", "band_measures", options=list(candidates.measures),
-             max_selections=3)
+widgets.bound(st.multiselect, f"Measures (1 to {MAX_BANDS})", "band_measures", options=list(candidates.measures),
+             max_selections=MAX_BANDS)
 low, high, step = n_grid(N)
 n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
 c1, c2 = st.columns(2)

@@ -4,8 +4,9 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.errors import EvalcoreError
-from evalcore.io import ENCODING_CHOICES, combine_samples, suggest_roles
+from evalcore.io import ENCODING_CHOICES, combine_samples
 from evalcore.samples import sample_table
+from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
 from ui import cached, common, guards, widgets
@@ -29,7 +30,7 @@ with upload_col:
     file_ids = tuple(u.file_id for u in uploads or ())
     if file_ids and st.session_state.get("uploaded") != file_ids:
         st.session_state["uploaded"] = file_ids
-        with st.spinner(f"Storing and reading {', '.join(u.name for u in uploads)} ..."):
+        with st.spinner(f"Storing and reading {esc(', '.join(u.name for u in uploads))} ..."):
             try:
                 if len(uploads) == 1:
                     content, name = uploads[0].getvalue(), uploads[0].name
@@ -44,7 +45,7 @@ with upload_col:
                     del st.session_state[key]
                 common.update(dataset=dataset_id, **ROLE_RESET)
     if "upload_error" in st.session_state:
-        st.error(st.session_state["upload_error"])
+        st.error(esc(st.session_state["upload_error"]))
 with sample_col:
     sample = st.selectbox("Or start from a sample", list(cached.SAMPLES), key="w_sample_dataset")
     if st.button("Use this sample", key="w_use_sample"):
@@ -60,16 +61,14 @@ if v.dataset is None:
 try:
     table, name = cached.raw_table(v.dataset)
 except EvalcoreError as exc:
-    st.error(str(exc))
+    st.error(esc(exc))
     common.stop()
 
-if v.label is None and not v.scores:  # a fresh data set: start from the suggested roles
-    roles = suggest_roles(table)
-    common.update(label=roles.label, scores=roles.scores, keys=roles.keys, sample_column=roles.sample)
-    v = common.view()
+guards.apply_roles(table)  # the link's column roles checked, a fresh data set's suggested
+v = common.view()
 columns = [str(c) for c in table.columns]
 
-st.subheader(f"Columns of {name}")
+st.subheader(f"Columns of {esc(name)}")
 if "encoding" in table.attrs:  # text: the encoding it was read as, and a choice of another
     origin, chosen = st.session_state.setdefault("recoded", {}).get(v.dataset, (v.dataset, table.attrs["encoding"]))
     options = list(dict.fromkeys([chosen, *ENCODING_CHOICES]))
@@ -79,7 +78,7 @@ if "encoding" in table.attrs:  # text: the encoding it was read as, and a choice
         try:
             recoded = cached.reencoded(origin, picked)
         except EvalcoreError as exc:
-            st.error(str(exc))
+            st.error(esc(exc))
         else:
             st.session_state["recoded"][recoded] = (origin, picked)
             common.update(dataset=recoded, **ROLE_RESET)
@@ -115,7 +114,7 @@ m4.metric("Measures", len(candidates.measures))
 if v.sample_column is not None:
     full = cached.whole(v)
     per_sample = sample_table(full)
-    st.markdown(f"**{len(per_sample):,} samples** in column `{v.sample_column}`: N from {per_sample['N'].min():,} "
+    st.markdown(f"**{len(per_sample):,} samples** in column {esc(v.sample_column)}: N from {per_sample['N'].min():,} "
                 f"to {per_sample['N'].max():,}, TPs from {per_sample['TPs'].min():,} to {per_sample['TPs'].max():,}. "
                 "The Validation, Across samples and Unanimous improvement pages compare them.")
     widgets.bound(st.selectbox, "The single-sample pages (Precision to Threshold) use", "sample",

@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore.figures import pairwise as pairfigures
 from evalcore.stats.multitest import CORRECTIONS
-from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
@@ -14,10 +14,10 @@ candidates = guards.require_data()
 v = common.view()
 measures = list(candidates.measures)
 if not v.measures:
-    common.update(measures=tuple(measures[:10]))
+    common.update(measures=tuple(measures[:MAX_MEASURES]))
 c1, c2 = st.columns([2, 1])
 with c1:
-    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=10)
+    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=MAX_MEASURES)
 with c2:
     widgets.bound(st.selectbox, "Correction across the pairs", "correction", options=list(CORRECTIONS),
                  format_func=CORRECTIONS.get)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.figures import paper as figures
-from evalcore.viewstate import default_n_range, n_grid
+from evalcore.viewstate import BETA_MAX, BETA_MIN, MAX_MEASURES, default_n_range, n_grid
 from ui import annotate, cached, common, guards, widgets
 
 common.ensure_router()
@@ -20,8 +20,8 @@ if not v.measures:
     common.update(measures=candidates.measures[:4])
     v = common.view()
 
-widgets.bound(st.multiselect, "Measures (up to 10)", "measures", options=list(candidates.measures),
-             max_selections=10)
+widgets.bound(st.multiselect, f"Measures (up to {MAX_MEASURES})", "measures", options=list(candidates.measures),
+             max_selections=MAX_MEASURES)
 low, high, step = n_grid(N)
 n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
 t1, t2, t3 = st.columns(3)
@@ -31,7 +31,7 @@ with t2:
     widgets.bound(st.toggle, "Show F-beta", "show_f")
 with t3:
     if v.show_f:
-        widgets.bound(st.number_input, "beta", "beta", min_value=0.1, max_value=10.0, step=0.5)
+        widgets.bound(st.number_input, "beta", "beta", min_value=BETA_MIN, max_value=BETA_MAX, step=0.5)
 v = common.view()
 if not v.measures:
     st.info("Pick at least one measure.")
@@ -43,9 +43,11 @@ fig = figures.precision_figure(shown, baseline=candidates.baseline, show_recall=
                                beta=v.beta, n_range=(n_min, n_max))
 st.plotly_chart(fig, key="precision_chart", theme=None)
 
-if v.n_at is None or not n_min <= v.n_at <= n_max:
+if v.n_at is None:
     common.update(n_at=n_max)
-    st.session_state.pop("w_n_at", None)
+elif not n_min <= v.n_at <= n_max:
+    common.correct(f"n = {v.n_at:,} for the values is outside the range {n_min:,} to {n_max:,}; showing n = {n_max:,}.",
+                   n_at=n_max)
 at = widgets.bound(st.number_input, "Values at n", "n_at", min_value=n_min, max_value=n_max, step=1, convert=int)
 values = analysis.precision_at(table, int(at))
 percent = {c: st.column_config.NumberColumn(c, format="percent") for c in

@@ -4,8 +4,9 @@ import streamlit as st
 
 from evalcore.figures import roc as rocfigures
 from evalcore.errors import EvalcoreError
+from evalcore.text import markdown_text as esc
 from evalcore.roc import AUC_INTERVAL_LABELS
-from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES, RESAMPLES_MAX, RESAMPLES_MIN
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
@@ -18,7 +19,7 @@ if not v.measures:
     common.update(measures=tuple(measures[:4]))
 c1, c2 = st.columns([2, 1])
 with c1:
-    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=10)
+    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=MAX_MEASURES)
 with c2:
     kind = widgets.bound(st.radio, "Curve", "curve_kind", options=list(rocfigures.CURVE_KINDS),
                          format_func=rocfigures.CURVE_KINDS.get)
@@ -40,7 +41,7 @@ try:
     curves = cached.roc_curves(cached.roles(v), v.measures, v.ties, v.seed, kind)
     table = cached.roc_table(cached.roles(v), v.measures, v.ties, v.seed, v.level, v.auc_method, v.resamples)
 except EvalcoreError as exc:
-    st.warning(str(exc))
+    st.warning(esc(exc))
     common.stop()
 fig = rocfigures.curve_figure(kind, curves, table, baseline=candidates.baseline, level=v.level)
 st.plotly_chart(fig, key="roc_chart", theme=None)

@@ -77,9 +77,11 @@ st.plotly_chart(diff_fig, key="difference_chart", theme=None)
 st.caption(EFFECT_NOTES)
 cached.downloads(diff_fig, result.table(), "difference")
 
-if v.n_at is None or not n_min <= v.n_at <= n_max:
+if v.n_at is None:
     common.update(n_at=n_min)
-    st.session_state.pop("w_n_at", None)
+elif not n_min <= v.n_at <= n_max:
+    common.correct(f"n = {v.n_at:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
+                   f"n = {n_min:,}.", n_at=n_min)
 at = widgets.bound(st.slider, "Look at the n-best lists for n =", "n_at", min_value=n_min, max_value=n_max,
                   step=1, convert=int)
 row = result.comparison[result.comparison["n"] == at].iloc[0]

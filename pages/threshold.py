@@ -5,6 +5,7 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.figures import paper as figures
+from evalcore.text import markdown_text as esc
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
@@ -24,16 +25,22 @@ with c2:
 v = common.view()
 ranking = cached.rankings(cached.roles(v), (v.threshold_measure,), v.ties, v.seed)[v.threshold_measure]
 positions = analysis.threshold_quantiles(ranking)
+if not len(positions):
+    st.warning(f"{esc(v.threshold_measure)} has no finite score (all are NaN or infinite): no threshold cuts it. "
+               "Choose another measure.")
+    common.stop()
 if v.threshold_mode == "n":
     if v.threshold_n is None:
         common.update(threshold_n=min(1000, candidates.n_candidates))
     n = widgets.bound(st.slider, "n", "threshold_n", min_value=1, max_value=candidates.n_candidates, convert=int)
     gamma = analysis.gamma_for_n(ranking, n)
 else:
-    if v.gamma is None or v.gamma not in positions:
-        nearest = positions[np.argmin(np.abs(positions - (v.gamma if v.gamma is not None else np.median(positions))))]
-        common.update(gamma=float(nearest))
-        st.session_state.pop("w_gamma", None)
+    if v.gamma is None:
+        common.update(gamma=float(positions[np.argmin(np.abs(positions - np.median(positions)))]))
+    elif v.gamma not in positions:
+        nearest = float(positions[np.argmin(np.abs(positions - v.gamma))])
+        common.correct(f"gamma = {v.gamma:.6g} is not a position of the slider of {v.threshold_measure}; using the "
+                       f"nearest, {nearest:.6g}.", gamma=nearest)
     gamma = widgets.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma",
                          options=[float(p) for p in positions], format_func=lambda g: f"{g:.6g}", convert=float)
 res = analysis.threshold_result(ranking, gamma, confidence_level=common.view().level,
@@ -57,17 +64,21 @@ st.dataframe(analysis.threshold_neighbours(candidates, ranking, int(res["size"])
 with st.expander("Compare with another measure at its own threshold"):
     other = widgets.bound(st.selectbox, "Second measure", "compare_measure", options=[None] + measures,
                          format_func=lambda m: "(none)" if m is None else m)
-    if other is not None:
-        other_ranking = cached.rankings(cached.roles(v), (other,), v.ties, v.seed)[other]
-        other_positions = [float(p) for p in analysis.threshold_quantiles(other_ranking)]
-        if common.view().compare_gamma not in other_positions:
+    other_ranking = None if other is None else cached.rankings(cached.roles(v), (other,), v.ties, v.seed)[other]
+    other_positions = [] if other is None else [float(p) for p in analysis.threshold_quantiles(other_ranking)]
+    if other is not None and not other_positions:
+        st.warning(f"{esc(other)} has no finite score: no threshold cuts it. Choose another measure.")
+    if other_positions:
+        if common.view().compare_gamma is None:
             common.update(compare_gamma=other_positions[len(other_positions) // 2])
-            st.session_state.pop("w_compare_gamma", None)
+        elif common.view().compare_gamma not in other_positions:
+            common.correct(f"gamma = {common.view().compare_gamma:.6g} is not a position of the slider of {other}; "
+                           "using its median.", compare_gamma=other_positions[len(other_positions) // 2])
         gamma_b = widgets.bound(st.select_slider, "its gamma", "compare_gamma", options=other_positions,
                                format_func=lambda g: f"{g:.6g}", convert=float)
         cmp = analysis.compare_thresholds(ranking, gamma, other_ranking, gamma_b, confidence_level=v.level)
-        st.write(f"Acceptance sets: {cmp['size_a']:,} ({v.threshold_measure}) and {cmp['size_b']:,} ({other}); "
-                 f"Fisher's exact test on the difference regions: p = {cmp['p_value']:.4g}")
+        st.markdown(f"Acceptance sets: {cmp['size_a']:,} ({esc(v.threshold_measure)}) and {cmp['size_b']:,} "
+                    f"({esc(other)}); Fisher's exact test on the difference regions: p = {cmp['p_value']:.4g}")
         if cmp["unequal"]:
             st.warning("The two acceptance sets differ much in size. Comparing their precision is unfair: the "
                        "smaller set tends to win whatever the measures are worth (Evert 2004, footnote 13). "

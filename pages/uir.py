@@ -4,6 +4,7 @@ import streamlit as st
 
 from evalcore.figures import samples as samplefigures
 from evalcore.errors import EvalcoreError
+from evalcore.text import markdown_text as esc
 from evalcore.viewstate import UIR_BETAS
 from ui import cached, common, guards, widgets
 
@@ -29,22 +30,23 @@ betas = tuple(float(b) for b in v.uir_betas)
 try:
     res = cached.uir(key, tuple(cuts.items()), v.a, v.b, betas, v.uir_threshold, v.ties, v.seed)
 except EvalcoreError as exc:
-    st.warning(str(exc))
+    st.warning(esc(exc))
     common.stop()
 
 p = res.pair
 metrics = ", ".join(["precision", "recall"] + [f"F{b:g}" for b in betas])
-st.markdown(f"On {metrics}: {v.a} is at least as good as {v.b} on every metric in **{p.a_unanimous}** of "
-            f"{p.k} samples, {v.b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
-            f"**UIR({v.a}, {v.b}) = {p.uir:+.3f}**: {p.verdict}.")
+name_a, name_b = esc(v.a), esc(v.b)
+st.markdown(f"On {metrics}: {name_a} is at least as good as {name_b} on every metric in **{p.a_unanimous}** of "
+            f"{p.k} samples, {name_b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
+            f"**UIR({name_a}, {name_b}) = {p.uir:+.3f}**: {p.verdict}.")
 if res.flips:
     st.markdown("Mean F_α over the samples ranks them differently depending on α: the order flips at α = "
                 + ", ".join(f"**{a:.3f}**" for a in res.flips) + ". A fixed F would hide this.")
 else:
     better = v.a if res.sweep["difference"].mean() > 0 else v.b
-    st.markdown(f"Mean F_α ranks **{better}** first for every α from 0 to 1.")
+    st.markdown(f"Mean F_α ranks **{esc(better)}** first for every α from 0 to 1.")
 if res.dropped:
-    st.caption(f"Left out, because a measure accepted nothing or a sample has no TPs: {', '.join(res.dropped)}.")
+    st.caption(f"Left out, because a measure accepted nothing or a sample has no TPs: {esc(', '.join(res.dropped))}.")
 sweep_fig = samplefigures.f_sweep_figure(res.sweep, res.flips, a=v.a, b=v.b)
 st.plotly_chart(sweep_fig, key="uir_sweep", theme=None)
 st.subheader("Every pair: UIR of the row measure against the column measure")

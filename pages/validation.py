@@ -4,6 +4,7 @@ import streamlit as st
 
 from evalcore.figures import samples as samplefigures
 from evalcore.errors import EvalcoreError
+from evalcore.text import markdown_text as esc
 from evalcore.stats.intervals import INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
 from ui import cached, common, guards, widgets
@@ -30,7 +31,7 @@ cuts = widgets.cut_controls(candidates, [m], {m: cached.gamma_positions(key, m)}
 try:
     res = cached.validation(key, m, cuts[m], v.ties, v.seed, v.level, v.interval)
 except EvalcoreError as exc:
-    st.warning(str(exc))
+    st.warning(esc(exc))
     common.stop()
 
 level = f"{v.level:.1%}"
@@ -42,7 +43,7 @@ k3.metric("SD observed / predicted", f"{res.sd_ratio:.2f}",
 k4.metric(f"{level} intervals missing π", f"{res.misses} of {res.k}",
           help=f"expected {res.expected_misses:.1f}; binomial test p = {res.coverage_test.p_value:.3g}")
 st.markdown(
-    f"Over **{res.k} samples** the precision of {cuts[m].label(m, candidates.higher_is_better(m))} has standard "
+    f"Over **{res.k} samples** the precision of {cuts[m].label(esc(m), candidates.higher_is_better(m))} has standard "
     f"deviation **{res.sd_observed:.4f}**, **{res.sd_ratio:.2f} times** the {res.sd_predicted:.4f} the binomial "
     f"model predicts (Evert 2004 found 1.2 to 1.4 times on real data). Kolmogorov-Smirnov test of the fit: "
     f"D = {res.ks.statistic:.3f}, **p = {res.ks.p_value:.3g}** ({res.ks.method}). The {level} "

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalcore.viewstate import (DEFAULTS, ViewSettings, check_against_data, cut_gammas, default_n_range, from_query,
-                                n_step, to_query, with_cut_gamma)
+from evalcore.viewstate import (DEFAULTS, MAX_BANDS, MAX_MEASURES, QUERY_NAMES, ViewSettings, check_against_data,
+                                check_columns, check_settings, cut_gammas, default_n_range, from_query, n_grid,
+                                n_step, to_query, with_cut_gamma, with_roles)
 
 names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12)
 
@@ -72,8 +73,9 @@ def test_bad_values_in_a_link_are_reported_and_replaced(params, field, expected,
     assert len(problems) == 1 and message in problems[0]
 
 
-def test_unknown_parameters_are_ignored():
-    assert from_query({"utm_source": "mail"}) == (DEFAULTS, [])
+def test_unknown_parameters_are_ignored_with_a_message():
+    assert from_query({"utm_source": "mail"}) == (DEFAULTS, ["The link's 'utm_source' is not a setting of this "
+                                                             "dashboard; ignored."])
 
 
 @pytest.mark.parametrize("n, step", [(50, 1), (1000, 1), (5102, 10), (100_000, 100), (1_000_000, 1000),
@@ -90,7 +92,7 @@ def test_default_n_range_is_the_papers():
 
 def test_check_against_data_snaps_n_to_the_slider_and_drops_unknown_measures():
     view = ViewSettings(n_min=333, n_max=99999, n_at=0, measures=("log.like", "nope"), a="chisq", b="gone")
-    fixed, problems = check_against_data(view, columns=["x"], measures=["log.like", "chisq"], n_candidates=5102)
+    fixed, problems = check_against_data(view, measures=["log.like", "chisq"], n_candidates=5102)
     assert (fixed.n_min, fixed.n_max, fixed.n_at) == (330, 5100, None)  # the grid: 10, 20, ..., 5100
     assert fixed.measures == ("log.like",) and fixed.a == "chisq" and fixed.b is None
     text = " ".join(problems)
@@ -98,8 +100,7 @@ def test_check_against_data_snaps_n_to_the_slider_and_drops_unknown_measures():
 
 
 def test_reversed_range_is_swapped():
-    fixed, problems = check_against_data(ViewSettings(n_min=2000, n_max=100), columns=[], measures=[],
-                                         n_candidates=5102)
+    fixed, problems = check_against_data(ViewSettings(n_min=2000, n_max=100), measures=[], n_candidates=5102)
     assert (fixed.n_min, fixed.n_max) == (100, 2000) and "reversed" in problems[0]
 
 
@@ -117,7 +118,102 @@ def test_cut_gammas_set_and_cleared_per_measure():
 
 def test_thresholds_and_validation_measure_unknown_to_the_data_are_dropped():
     view = replace(with_cut_gamma(DEFAULTS, "nope", 1.0), v_measure="gone")
-    fixed, problems = check_against_data(view, columns=[], measures=["G2"], n_candidates=100)
+    fixed, problems = check_against_data(view, measures=["G2"], n_candidates=100)
     assert fixed.cut_gammas == () and fixed.v_measure is None
     assert any("thresholds for measures" in p and "nope" in p for p in problems)
     assert any("'gone'" in p for p in problems)
+
+
+# ---------------------------------------------------------------- every link gives a valid view (issue 9)
+
+link_values = st.one_of(st.text(max_size=8), st.sampled_from(["nan", "inf", "-inf", "1e400", "9" * 40, "9" * 5000,
+                                                               "-1", "0", "0.95", "1", "true", "stable", "n"]))
+link = st.dictionaries(st.one_of(st.sampled_from(sorted(QUERY_NAMES.values())), st.text(max_size=5)),
+                       st.one_of(link_values, st.lists(link_values, max_size=4)), max_size=12)
+
+
+@settings(max_examples=300)
+@given(link)
+def test_any_query_gives_a_view_that_round_trips(params):
+    view, problems = from_query(params)
+    assert from_query(to_query(view)) == (view, [])
+    assert check_settings(view) == (view, [])
+    assert all(len(p) < 600 for p in problems)  # a 5,000-digit value is quoted cut short
+
+
+@settings(max_examples=300)
+@given(link, st.integers(2, 20_000))
+def test_the_data_checks_correct_once_and_for_good(params, n_candidates):
+    view, _ = from_query(params)
+    measures = ["good", "flat", "stable", "n", "1"] + [f"m{i}" for i in range(12)]
+    fixed, _ = check_against_data(view, measures=measures, n_candidates=n_candidates, columns=measures + ["label"])
+    assert check_against_data(fixed, measures=measures, n_candidates=n_candidates, columns=measures + ["label"]) \
+        == (fixed, [])
+    assert from_query(to_query(fixed)) == (fixed, [])
+    low, high, step = n_grid(n_candidates)
+    lo, hi = fixed.n_min or default_n_range(n_candidates)[0], fixed.n_max or default_n_range(n_candidates)[1]
+    assert low <= lo < hi <= high  # a range of two or more n, in order, on the slider
+    assert len(fixed.measures) <= MAX_MEASURES and len(fixed.band_measures) <= MAX_BANDS
+
+
+@pytest.mark.parametrize("params, expected, message", [
+    ({"n_min": "500"}, (500, None), None),
+    ({"n_min": "3000"}, (2000, 3000), "3,000 to 2,000 (one end is the default) is reversed"),
+    ({"n_max": "50"}, (50, 100), "100 to 50 (one end is the default) is reversed"),
+    ({"n_min": "700", "n_max": "700"}, (700, 710), "holds a single n"),
+    ({"n_min": "5100", "n_max": "5100"}, (5090, 5100), "holds a single n"),
+    ({"n_min": "900", "n_max": "300"}, (300, 900), "is reversed"),
+    ({"n_min": "9" * 40}, (2000, 5100), "is not on the n slider"),
+])
+def test_n_ranges_from_a_link(params, expected, message):
+    view, problems = from_query(params)
+    fixed, problems = check_against_data(view, measures=[], n_candidates=5102)
+    assert (fixed.n_min, fixed.n_max) == expected
+    assert (message is None and problems == []) or any(message in p for p in problems), problems
+
+
+def test_more_measures_than_a_page_draws_are_cut_with_a_message():
+    names = [f"m{i}" for i in range(15)]
+    fixed, problems = check_against_data(ViewSettings(measures=tuple(names), band_measures=tuple(names[:5])),
+                                         measures=names, n_candidates=100)
+    assert fixed.measures == tuple(names[:MAX_MEASURES]) and fixed.band_measures == tuple(names[:MAX_BANDS])
+    assert any("15 measures" in p for p in problems) and any("5 confidence bands" in p for p in problems)
+
+
+def test_a_key_given_twice_uses_the_last_and_says_so():
+    view, problems = from_query({"ties": ["stable", "optimistic"], "m": ["a", "b"]})
+    assert view.ties == "optimistic" and view.measures == ("a", "b")
+    assert problems == ["The link gives ties 2 times; using the last, 'optimistic'."]
+
+
+def test_beta_outside_the_input_is_clamped():
+    assert from_query({"beta": "50"})[0].beta == 10.0 and from_query({"beta": "0.01"})[0].beta == 0.1
+    assert from_query({"beta": "-2"})[0].beta == 1.0
+
+
+def test_long_values_are_quoted_short():
+    view, problems = from_query({"ties": "x" * 10_000, "n_min": "1" * 4000, "seed": "2" * 4000,
+                                 "resamples": "3" * 4000, "cut_n": "-" + "4" * 4000})
+    assert view.ties == "random" and max(len(p) for p in problems) < 200
+    fixed, problems = check_against_data(view, measures=[], n_candidates=100)
+    assert max(len(p) for p in problems) < 200
+
+
+def test_columns_from_a_link_are_checked_against_the_table():
+    view = ViewSettings(label="nope", scores=("good", "gone", "label"), keys=("label", "word", "x"), lower=("y",),
+                        sample_column="label")
+    fixed, problems = check_columns(view, ["label", "good", "word", "sample"])
+    assert fixed.label is None and fixed.sample_column == "label"
+    assert fixed.scores == ("good",) and fixed.keys == ("word",) and fixed.lower == ()
+    assert len(problems) == 6
+
+
+def test_the_label_cannot_be_the_sample_column():
+    fixed, problems = check_columns(ViewSettings(label="is_tp", sample_column="is_tp"), ["is_tp", "s"])
+    assert fixed.sample_column is None and "both the label and the sample column" in problems[0]
+
+
+def test_suggested_roles_fill_only_what_the_link_left_open():
+    view = ViewSettings(sample_column="run", keys=("w",))
+    filled = with_roles(view, label="is_tp", scores=("good", "run"), keys=("w", "v"), sample=None)
+    assert (filled.label, filled.sample_column, filled.scores, filled.keys) == ("is_tp", "run", ("good",), ("w",))

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from evalcore.text import markdown_text
+
 from evalcore import analysis, estimates
 from evalcore.annotations import AnnotationStore, annotated_candidate_set, annotator_agreement
 from evalcore.candidates import CandidateSet
@@ -120,7 +122,7 @@ def draw_clicked(v: ViewSettings) -> None:
 
 def show_draw_error() -> None:
     if "draw_error" in st.session_state:
-        st.error(st.session_state.pop("draw_error"))
+        st.error(markdown_text(st.session_state.pop("draw_error")))
 
 
 def mark(v: ViewSettings, candidate: int, label: str) -> None:
@@ -204,7 +206,7 @@ def safe(fn, *args):
     try:
         return fn(*args)
     except EvalcoreError as exc:
-        st.error(str(exc))
+        st.error(markdown_text(exc))
         stop()
 
 

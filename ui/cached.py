@@ -14,6 +14,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.io.store import DatasetStore
+from evalcore.text import spreadsheet_csv
 from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
@@ -125,7 +126,8 @@ def downloads(fig, table, stem: str) -> None:
     """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with the current
     view's signature (drawn by ui/report.py; without a signature, as below).
 
-    Images are rendered only when clicked (deferred data), since that takes a second.
+    Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
+    spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
     """
     from ui import report  # ui/report.py builds on this module
 
@@ -139,7 +141,7 @@ def downloads(fig, table, stem: str) -> None:
                             mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
     cols[2].download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
                             file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: table.to_csv(index=False), file_name=f"{stem}.csv",
+    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
 
 

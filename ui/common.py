@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from evalcore.ranking import resolve_seed
-from evalcore.viewstate import ViewSettings, from_query, to_query
+from evalcore.text import markdown_text as esc
+from evalcore.viewstate import QUERY_NAMES, ViewSettings, from_query, to_query
 
 PAGES = {}  # filled by app.py: name -> st.Page
 
@@ -61,6 +62,8 @@ def view() -> ViewSettings:
             initial = replace(initial, seed=resolve_seed("random", None))
         st.session_state["view"] = initial
         st.session_state["link_problems"] = problems
+        st.session_state["link_view"] = initial  # what the link asked for, after the checks that need no data
+        st.session_state["link_fields"] = {f for f, q in QUERY_NAMES.items() if q in params}
     return st.session_state["view"]
 
 
@@ -80,6 +83,21 @@ def update(**changes) -> None:
     st.session_state["view"] = replace(view(), **changes)
 
 
+def correct(message: str, **changes) -> None:
+    """Change settings that the page cannot show (a value off its slider, outside its range), and say so with
+    ``message`` when a changed value is still the one the link gave: a link is corrected with a message, a
+    user's own earlier choice that no longer fits (e.g. after narrowing the range) is adjusted quietly."""
+    v = view()
+    link, given = st.session_state.get("link_view"), st.session_state.get("link_fields", set())
+    from_link = link is not None and any(name in given and getattr(link, name) is not None
+                                         and getattr(v, name) == getattr(link, name) for name in changes)
+    update(**changes)
+    for name in changes:  # the widget shows the view again
+        st.session_state.pop(f"w_{name}", None)
+    if from_link:
+        st.warning(esc(message))
+
+
 def sync_url() -> None:
     """Write the whole view into the URL (a page switch clears the query string)."""
     wanted = to_query(view())
@@ -90,11 +108,19 @@ def sync_url() -> None:
 
 
 def share_link() -> str:
-    base = st.context.url or ""
+    """The link to this view: the server, this page's path and the view's query.
+
+    The path is the page that runs, not the one the browser asked for: a link to an unknown page runs the
+    Data page (Streamlit says "Page not found"), and its link must name the Data page.
+    """
+    parts = urlsplit(st.context.url or "")
+    base = st.get_option("server.baseUrlPath").strip("/")
+    path = "/" + "/".join(p for p in (base, st.session_state.get("_page", "")) if p)
+    url = f"{parts.scheme}://{parts.netloc}{path}" if parts.netloc else path
     query = urlencode(to_query(view()), doseq=True)
-    return f"{base}?{query}" if query else base
+    return f"{url}?{query}" if query else url
 
 
 def show_link_problems() -> None:
     for problem in st.session_state.pop("link_problems", []):
-        st.warning(problem)
+        st.warning(esc(problem))

@@ -10,9 +10,23 @@ from evalcore.errors import EvalcoreError
 from evalcore.io import suggest_roles
 from evalcore.samples import default_cut_n, min_sample_size
 from evalcore.io.store import UnknownDatasetError
-from evalcore.viewstate import check_against_data, check_samples
+from evalcore.text import markdown_text as esc
+from evalcore.viewstate import check_against_data, check_columns, check_samples, with_roles
 from ui.cached import candidates_for, raw_table, roles, whole
-from ui.common import PAGES, show_link_problems, stop, update, view
+from ui.common import PAGES, show_link_problems, stop, view
+
+
+def apply_roles(table) -> None:
+    """Check the view's column roles against the data set's table (a message for each column a link names
+    wrongly) and fill the roles still open with the suggested ones."""
+    v, problems = check_columns(view(), [str(c) for c in table.columns])
+    if v.label is None and not v.scores:  # a fresh data set (or a link naming only it): suggested roles
+        roles_ = suggest_roles(table)
+        v = with_roles(v, label=roles_.label, scores=roles_.scores, keys=roles_.keys, sample=roles_.sample)
+    v, more = check_columns(v, [str(c) for c in table.columns])
+    st.session_state["view"] = v
+    for problem in problems + more:
+        st.warning(esc(problem))
 
 
 def require_data(link_to_data: bool = True, min_candidates: int = 2) -> CandidateSet:
@@ -24,36 +38,34 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
         st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
         stop()
     try:
-        if v.label is None and not v.scores:  # a fresh data set (or a link naming only it): suggested roles
-            roles_ = suggest_roles(raw_table(v.dataset)[0])
-            update(label=roles_.label, scores=roles_.scores, keys=roles_.keys, sample_column=roles_.sample)
-            v = view()
+        apply_roles(raw_table(v.dataset)[0])
+        v = view()
         full = whole(v)
         v, problems = check_samples(v, full.sample_ids, min_sample_size(full) if full.samples is not None else 0,
                                     default_cut_n(full) if full.samples is not None else 0)
         st.session_state["view"] = v
         for problem in problems:
-            st.warning(problem)
+            st.warning(esc(problem))
         candidates = candidates_for(*roles(v))
     except EvalcoreError as exc:
-        st.error(str(exc))
+        st.error(esc(exc))
         if link_to_data:
             gone = isinstance(exc, UnknownDatasetError)  # removed, set aside as damaged, or never stored here
             st.page_link(PAGES["data"], label="Upload it again on the Data page" if gone else "Fix it on the Data page",
                          icon=":material/upload:")
         stop()
     if v.sample is not None:
-        st.caption(f"Sample **{v.sample}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data page).")
+        st.caption(f"Sample **{esc(v.sample)}** of {len(full.sample_ids)} (choose another, or all pooled, on the Data "
+                   "page).")
     if candidates.n_candidates < min_candidates:
         st.warning(f"The data set has {candidates.n_candidates} candidate; curves and tests need at least "
                    f"{min_candidates} (in practice hundreds). Upload a larger candidate set on the Data page.")
         stop()
-    fixed, problems = check_against_data(v, columns=[], measures=candidates.measures,
-                                         n_candidates=candidates.n_candidates)
+    fixed, problems = check_against_data(v, measures=candidates.measures, n_candidates=candidates.n_candidates)
     if fixed != v:
         st.session_state["view"] = fixed
     for problem in problems:
-        st.warning(problem)
+        st.warning(esc(problem))
     return candidates
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
+from evalcore.text import markdown_text
 from evalcore.figures import style as figures
 from evalcore.report import ReportSettings, build_report, default_sizes, report_results
 from evalcore.report.build import report_signature
@@ -107,10 +108,10 @@ def sidebar() -> None:
     report, why = current()
     st.markdown("**Signature**")
     if report is None:
-        st.caption(why)
+        st.caption(markdown_text(why))  # it quotes link values and names
         return
     st.text(report.signature)
-    st.caption("It names the evalcore version, the data's SHA-256 and every setting; `evalcore reproduce` checks "
+    st.caption("It names the evalcore version, the data's SHA-256 and every setting; the command evalcore reproduce checks "
                "the numbers with it.")
     v = common.view()
     role_key, link = cached.roles(v), common.share_link()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.samples import Cut, min_sample_size
+from evalcore.text import markdown_text as esc
 from evalcore.viewstate import cut_gammas, with_cut_gamma
 
 from ui.common import stop, update, view
@@ -60,7 +61,11 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
     with c2:
         label = ("n: the list size in every sample" if mode == "n" else
                  "n: a threshold's default accepts n candidates per sample on average (as the paper's §4)")
-        n = bound(st.slider, label, "cut_n", min_value=1, max_value=smallest, convert=int)
+        if smallest > 1:
+            n = bound(st.slider, label, "cut_n", min_value=1, max_value=smallest, convert=int)
+        else:  # a slider needs two values
+            n = view().cut_n
+            st.caption(f"{label}: n = {n}, since the smallest sample has a single candidate.")
     if mode == "n":
         return {m: Cut("n", n) for m in measures}
     chosen = cut_gammas(view())
@@ -79,7 +84,7 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
             update(**{"cut_gammas": with_cut_gamma(view(), m, None if new == defaults[m] else new).cut_gammas})
 
         with columns[i % len(columns)]:
-            gamma = st.select_slider(f"γ for {m}" + (" (default)" if m not in chosen else ""), options=options,
+            gamma = st.select_slider(f"γ for {esc(m)}" + (" (default)" if m not in chosen else ""), options=options,
                                      key=key, on_change=changed, format_func=lambda g: f"{g:.6g}")
         cuts[m] = Cut("gamma", float(gamma))
     return cuts

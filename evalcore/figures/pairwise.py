@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from html import escape
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from ..errors import ParameterError
+from ..text import plotly_text
 from .style import PALETTE, _layout
 
 __all__ = ["pvalue_heatmap"]
@@ -47,7 +46,7 @@ def pvalue_heatmap(matrix: pd.DataFrame, *, alpha: float, n: int, correction_lab
     with np.errstate(divide="ignore"):
         z = np.minimum(-np.log10(p), 10.0)
     text = [[_p_text(v, alpha) for v in row] for row in p]
-    names = [str(m) for m in matrix.index]
+    names = [plotly_text(m) for m in matrix.index]  # tick labels and hover: text, not HTML
     threshold = -np.log10(alpha)
     fig = go.Figure(go.Heatmap(
         z=z, x=names, y=names, customdata=p, text=text, texttemplate="%{text}", zmin=0, zmax=10,
@@ -58,6 +57,7 @@ def pvalue_heatmap(matrix: pd.DataFrame, *, alpha: float, n: int, correction_lab
         hovertemplate="%{y} vs %{x}<br>p = %{customdata:.3g}<extra></extra>"))
     _layout(fig, title=title)
     fig.update_xaxes(showgrid=False, automargin=True,
-                     title_text=f"Fisher's exact test on D1/D2 at n = {n:,}; correction: {escape(correction_label)}")
+                     title_text=f"Fisher's exact test on D1/D2 at n = {n:,}; "
+                                f"correction: {plotly_text(correction_label)}")
     fig.update_yaxes(showgrid=False, autorange="reversed", automargin=True)
     return fig

@@ -13,12 +13,12 @@ into the figure as numpy arrays, which plotly sends as compact binary (base64) a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from ..errors import ColumnError, EvalcoreError, ParameterError
+from ..text import plotly_text
 
 from .style import (
     PALETTE,
@@ -162,7 +162,7 @@ def precision_figure(curves: pd.DataFrame, *, baseline: float, metric: str = "pr
 def _band_traces(name: str, n: np.ndarray, lower: np.ndarray, upper: np.ndarray, colour: str,
                  label: str, alpha: float) -> tuple[go.Scatter, go.Scatter]:
     """Lower bound (invisible), then upper bound filled down to it ("tonexty")."""
-    common = dict(mode="lines", legendgroup=name, line=dict(width=0, color=colour), hoverinfo="skip")
+    common = dict(mode="lines", legendgroup=plotly_text(name), line=dict(width=0, color=colour), hoverinfo="skip")
     low = go.Scatter(x=n, y=lower, name=f"{label} (lower)", showlegend=False, **common)
     high = go.Scatter(x=n, y=upper, name=label, fill="tonexty", fillcolor=_rgba(colour, alpha), **common)
     return low, high
@@ -217,7 +217,7 @@ def confidence_figure(curves: pd.DataFrame, *, baseline: float, level: float, me
         y, lower, upper = (_percent(table[c].to_numpy()) for c in ("precision", "lower", "upper"))
         idx = downsample(n, y, lower, upper, max_points=max_points)
         fig.add_traces(_band_traces(name, n[idx], lower[idx], upper[idx], colour,
-                                    f"{name}: {level_text} {method_label}", 0.2))
+                                    f"{plotly_text(name)}: {level_text} {method_label}", 0.2))
         fig.add_trace(_line_trace(name, n[idx], y[idx], table["tp"].to_numpy()[idx], colour, dash,
                                   bounds=(lower[idx], upper[idx])))
     extent = _x_extent([g for _, _, g in groups], n_range)
@@ -383,7 +383,8 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         if show_bands and {"lower", "upper"} <= set(table.columns):
             lower, upper = _percent(table["lower"].to_numpy()), _percent(table["upper"].to_numpy())
             band = downsample(n, lower, upper, max_points=max_points)
-            bands += _band_traces(name, n[band], lower[band], upper[band], colour, f"{name}: confidence band", 0.12)
+            bands += _band_traces(name, n[band], lower[band], upper[band], colour,
+                                  f"{plotly_text(name)}: confidence band", 0.12)
         pos = np.minimum(np.searchsorted(n, marked_n), n.size - 1)
         keep = np.zeros(n.size, dtype=bool)
         keep[pos[n[pos] == marked_n]] = True
@@ -475,7 +476,7 @@ def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, n
         raise ParameterError(f"`max_triangles` must be a positive whole number or None; got {max_triangles!r}")
     _require(comparison, DIFFERENCE_COLUMNS, "comparison")
     comparison = _in_range(_by_n(comparison), n_range, "comparison")
-    name_a, name_b = (escape(str(v)) for v in names)
+    name_a, name_b = (plotly_text(str(v)) for v in names)
     n = comparison["n"].to_numpy()
     y, low, high = (_percent(comparison[c].to_numpy()) for c in ("diff", "diff_low", "diff_high"))
     extent = _x_extent([comparison], n_range)
@@ -485,7 +486,7 @@ def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, n
     idx = downsample(n, y, low, high, max_points=max_points, keep=keep)
     colour = PALETTE[0]
     traces = list(_band_traces("difference", n[idx], low[idx], high[idx], colour,
-                               f"{level_text} interval ({escape(interval_label)})", 0.2))
+                               f"{level_text} interval ({plotly_text(interval_label)})", 0.2))
     traces.append(go.Scatter(
         x=n[idx], y=y[idx], customdata=np.column_stack([low[idx], high[idx]]), mode="lines", name="Π_A − Π_B",
         line=dict(color=colour, width=2),
@@ -652,7 +653,7 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
                   annotation=dict(text=f"γ = {gamma:.4g}<br>{accepted}", font=dict(size=12),
                                   bgcolor="rgba(255,255,255,0.8)"),
                   annotation_position="top right" if higher_is_better else "top left")
-    fig.update_xaxes(title_text=f"score ({measure})")
+    fig.update_xaxes(title_text=f"score ({plotly_text(measure)})")
     if log_count:
         fig.update_yaxes(title_text="candidates", type="log", dtick=1, minor=dict(ticks="outside"))
     else:

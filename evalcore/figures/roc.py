@@ -7,14 +7,13 @@ points is cut down by :func:`evalcore.figures.downsample` to about ``max_points`
 
 from __future__ import annotations
 
-from html import escape
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from scipy import special
 
 from ..errors import ParameterError
+from ..text import plotly_text
 from .style import REFERENCE_GREY, _layout, downsample, style
 
 __all__ = ["CURVE_KINDS", "roc_figure", "det_figure", "pr_figure", "curve_figure"]
@@ -31,9 +30,9 @@ def _lines(fig: go.Figure, curves: pd.DataFrame, x: str, y: str, label, max_poin
         xs, ys = xs[ok], ys[ok]
         idx = downsample(np.arange(xs.size), xs, ys, max_points=max_points) if xs.size > max_points else slice(None)
         colour, dash = style(styles.get(measure, i) if styles else i)
-        fig.add_trace(go.Scatter(x=xs[idx], y=ys[idx], mode="lines", name=label(str(measure)),
+        fig.add_trace(go.Scatter(x=xs[idx], y=ys[idx], mode="lines", name=label(str(measure)),  # label() escapes
                                  line=dict(color=colour, dash=dash, width=2),
-                                 hovertemplate=f"<b>{escape(str(measure))}</b><br>{x} %{{x:.4f}}<br>"
+                                 hovertemplate=f"<b>{plotly_text(measure)}</b><br>{x} %{{x:.4f}}<br>"
                                                f"{y} %{{y:.4f}}<extra></extra>"))
 
 
@@ -43,8 +42,9 @@ def _auc_label(table: pd.DataFrame | None, column: str, level: float):
     def label(measure: str) -> str:
         r = rows.get(measure)
         if r is None:
-            return measure
-        return (f"{measure}: {column.upper()} {r[column]:.3f} [{r[column + '_low']:.3f}, {r[column + '_high']:.3f}]")
+            return plotly_text(measure)
+        return (f"{plotly_text(measure)}: {column.upper()} {r[column]:.3f} "
+                f"[{r[column + '_low']:.3f}, {r[column + '_high']:.3f}]")
     return label
 
 
@@ -66,7 +66,7 @@ def det_figure(curves: pd.DataFrame, *, max_points: int = 2000, measure_styles=N
                title: str | None = None) -> go.Figure:
     """DET curves on normal-deviate axes (columns measure, fpr_probit, fnr_probit), ticks labelled in percent."""
     fig = go.Figure()
-    _lines(fig, curves, "fpr_probit", "fnr_probit", str, max_points, measure_styles)
+    _lines(fig, curves, "fpr_probit", "fnr_probit", plotly_text, max_points, measure_styles)
     ticks = special.ndtri(DET_TICKS)
     text = [f"{100 * t:g}%" for t in DET_TICKS]
     _layout(fig, title=title)

@@ -7,14 +7,13 @@ figures sit beside the single-sample ones in a paper.
 
 from __future__ import annotations
 
-from html import escape
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from scipy import stats
 
 from ..errors import ParameterError
+from ..text import plotly_text
 from .style import PALETTE, REFERENCE_GREY, _layout, _percent
 from ..validate import Validation
 
@@ -66,7 +65,7 @@ def validation_histogram(result: Validation, *, title: str | None = None) -> go.
         hovertemplate=f"mean precision {100 * pi:.2f}%<extra></extra>"))
     _layout(fig, title=title, legend="inside")
     fig.update_layout(bargap=0)
-    fig.update_xaxes(title_text=f"precision of {escape(result.measure)} (%), one value per sample")
+    fig.update_xaxes(title_text=f"precision of {plotly_text(result.measure)} (%), one value per sample")
     fig.update_yaxes(title_text="density (per percentage point)", rangemode="tozero")
     return fig
 
@@ -81,7 +80,7 @@ def qq_figure(result: Validation, *, title: str | None = None) -> go.Figure:
     x = _percent(qq["theoretical"])
     y = _percent(qq["observed"])
     fig = go.Figure(go.Scatter(
-        x=x, y=y, mode="markers", text=qq["sample"].astype(str), name="samples",
+        x=x, y=y, mode="markers", text=[plotly_text(s) for s in qq["sample"]], name="samples",
         marker=dict(color=PALETTE[0], size=7), hovertemplate="sample %{text}<br>model %{x:.1f}%, "
                                                              "observed %{y:.1f}%<extra></extra>"))
     lo, hi = float(min(x.min(), y.min())), float(max(x.max(), y.max()))
@@ -109,7 +108,8 @@ def coverage_figure(result: Validation, *, title: str | None = None) -> go.Figur
         part = table["covers"].astype(bool) == covers
         p = table.loc[part, "precision"].to_numpy(float)
         fig.add_trace(go.Scatter(
-            x=position[part.to_numpy()], y=_percent(p), mode="markers", name=name, text=table.loc[part, "sample"],
+            x=position[part.to_numpy()], y=_percent(p), mode="markers", name=name,
+            text=[plotly_text(s) for s in table.loc[part, "sample"]],
             customdata=np.column_stack([_percent(table.loc[part, "lower"]), _percent(table.loc[part, "upper"]),
                                         table.loc[part, "size"]]),
             marker=dict(color=colour, size=6),
@@ -147,7 +147,7 @@ def differences_figure(table: pd.DataFrame, *, a: str, b: str, estimate: float, 
     diff = table["difference"].to_numpy(float)
     colours = np.where(diff > 0, PALETTE[0], np.where(diff < 0, PALETTE[1], REFERENCE_GREY))
     fig = go.Figure(go.Bar(
-        x=table["sample"].astype(str), y=_percent(diff), marker_color=colours, name="A − B per sample",
+        x=[plotly_text(s) for s in table["sample"]], y=_percent(diff), marker_color=colours, name="A − B per sample",
         hovertemplate="sample %{x}<br>difference %{y:+.2f} points<extra></extra>", showlegend=False))
     level = f"{100 * confidence_level:.10g}%"
     if np.isfinite(low) and np.isfinite(high):
@@ -160,7 +160,7 @@ def differences_figure(table: pd.DataFrame, *, a: str, b: str, estimate: float, 
     fig.add_hline(y=0, line=dict(color=REFERENCE_GREY, width=1))
     _layout(fig, title=title)
     fig.update_xaxes(title_text="sample", type="category")
-    fig.update_yaxes(title_text=f"precision of {escape(a)} − {escape(b)} (points)")
+    fig.update_yaxes(title_text=f"precision of {plotly_text(a)} − {plotly_text(b)} (points)")
     return fig
 
 
@@ -173,9 +173,9 @@ def f_sweep_figure(sweep: pd.DataFrame, flips, *, a: str, b: str, title: str | N
     fig = go.Figure()
     for i, (column, name) in enumerate((("f_a", a), ("f_b", b))):
         fig.add_trace(go.Scatter(
-            x=sweep["alpha"], y=_percent(sweep[column]), mode="lines", name=name,
+            x=sweep["alpha"], y=_percent(sweep[column]), mode="lines", name=plotly_text(name),
             line=dict(color=PALETTE[i], width=2.5, dash="solid" if i == 0 else "dash"),
-            hovertemplate=f"<b>{escape(name)}</b><br>α = %{{x:.2f}}<br>mean F_α = %{{y:.2f}}%<extra></extra>"))
+            hovertemplate=f"<b>{plotly_text(name)}</b><br>α = %{{x:.2f}}<br>mean F_α = %{{y:.2f}}%<extra></extra>"))
     for alpha in flips:
         fig.add_vline(x=float(alpha), line=dict(color=REFERENCE_GREY, dash="dot", width=1.5),
                       annotation=dict(text=f"flip at α = {alpha:.3f}", font=dict(size=12)),
@@ -198,7 +198,7 @@ def uir_heatmap(matrix: pd.DataFrame, *, threshold: float, title: str | None = N
     z = matrix.to_numpy(float)
     text = np.vectorize(lambda v: f"{v:+.2f}" + (" *" if abs(v) >= threshold else ""))(z)
     np.fill_diagonal(text, "")
-    names = [str(m) for m in matrix.index]
+    names = [plotly_text(m) for m in matrix.index]  # tick labels and hover: text, not HTML
     fig = go.Figure(go.Heatmap(
         z=z, x=names, y=names, text=text, texttemplate="%{text}", zmin=-1, zmax=1, zmid=0,
         colorscale=[[0, PALETTE[1]], [0.5, "#FFFFFF"], [1, PALETTE[0]]],

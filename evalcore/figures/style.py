@@ -9,7 +9,6 @@ pair :func:`style` ``(i)``, so a measure can keep its look from figure to figure
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from html import escape
 
 import numpy as np
 import pandas as pd
@@ -17,6 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..errors import ColumnError, EvalcoreError, ParameterError
+from ..text import plotly_text
 
 __all__ = ["PALETTE", "DASHES", "style", "downsample", "export", "EXPORT_FORMATS", "for_print", "print_style",
            "print_size", "PRINT_WIDTH_CM", "PRINT_DPI", "PRINT_TEMPLATE"]
@@ -271,6 +271,7 @@ TEMPLATE = go.layout.Template(layout=dict(
 
 
 def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.Figure:
+    """The shared layout; ``title`` is text (it may name a data set or a measure), shown as written."""
     legends = {
         "inside": dict(x=0.99, y=0.99, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.85)",
                        bordercolor="#CCCCCC", borderwidth=1),
@@ -279,7 +280,7 @@ def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.
     fig.update_layout(
         template=TEMPLATE, font=FONT, legend=dict(font=dict(size=13), **legends[legend]),
         margin=dict(l=70, r=20, t=60 if title else 20, b=60), hoverlabel=dict(font_size=13),
-        title=dict(text=title, x=0.5, xanchor="center") if title else None,
+        title=dict(text=plotly_text(title), x=0.5, xanchor="center") if title else None,
     )
     return fig
 
@@ -287,7 +288,7 @@ def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.
 def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, colour: str, dash: str,
                 quantity: str = "precision", *, width: float = 2.0, showlegend: bool = True,
                 bounds: tuple[np.ndarray, np.ndarray] | None = None) -> go.Scatter:
-    label = escape(name)
+    label = plotly_text(name)  # a measure name is text, not Plotly's HTML or a %{field}
     if tp is None:
         customdata, extra, tp_line = None, "", ""
     elif bounds is None:
@@ -297,7 +298,7 @@ def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, 
         tp_line = "TPs = %{customdata[0]:,}<br>"
         extra = " [%{customdata[1]:.1f}%, %{customdata[2]:.1f}%]"
     return go.Scatter(
-        x=n, y=y, customdata=customdata, mode="lines", name=name, legendgroup=name, showlegend=showlegend,
+        x=n, y=y, customdata=customdata, mode="lines", name=label, legendgroup=label, showlegend=showlegend,
         line=dict(color=colour, dash=dash, width=width),
         hovertemplate=(f"<b>{label}</b><br>n = %{{x:,}}<br>{tp_line}"
                        f"{quantity} = %{{y:.1f}}%{extra}<extra></extra>"),

@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from evalcore.io.store import DatasetStore
+from hostile import plain
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/precision.py", "pages/confidence.py", "pages/significance.py", "pages/threshold.py"]
@@ -111,7 +112,7 @@ def test_url_restores_the_widgets(krenn_id):
 
 def test_a_misaligned_n_in_the_url_is_snapped_and_reported(krenn_id):
     at = app({"dataset": krenn_id, "n_min": "333"})
-    assert any("n = 333 is not on the n slider" in w.value for w in at.warning)
+    assert any("n = 333 is not on the n slider" in plain(w.value) for w in at.warning)
     at.switch_page("pages/precision.py")
     at.run()
     assert at.slider(key="w_n_range").value[0] == 330
@@ -178,7 +179,7 @@ def test_dev_run_opens_on_the_sample(monkeypatch):
 
 def test_a_link_to_an_unknown_sample_is_refused():
     at = app({"dataset": "sample:nope"})
-    assert any("no sample data set 'nope'" in e.value for e in at.error)
+    assert any("no sample data set 'nope'" in plain(e.value) for e in at.error)
 
 
 def test_a_latin1_file_is_read_with_its_umlauts():

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hostile import plain
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
@@ -67,9 +68,9 @@ def upload(at: AppTest, name: str, content: bytes) -> AppTest:
 
 def shown_text(at: AppTest) -> list[str]:
     """Every message and text element on the page and in the sidebar."""
-    texts = [e.value for kind in ("error", "warning", "info", "success", "caption", "markdown") for e in
+    texts = [plain(e.value) for kind in ("error", "warning", "info", "success", "caption", "markdown") for e in
              getattr(at, kind)]
-    return texts + [e.value for kind in ("caption", "markdown", "code") for e in getattr(at.sidebar, kind)]
+    return texts + [plain(e.value) for kind in ("caption", "markdown", "code") for e in getattr(at.sidebar, kind)]
 
 
 def assert_no_server_path(at: AppTest, *places: Path) -> None:
@@ -169,7 +170,7 @@ def test_disk_full_is_a_message_and_nothing_is_kept(store_root, monkeypatch):
     monkeypatch.setattr(store_module, "tempfile", types.SimpleNamespace(NamedTemporaryFile=full_disk))
     content = candidates(3)
     at = upload(app(), "good.tsv", content)
-    assert [e.value for e in at.error] == [
+    assert [plain(e.value) for e in at.error] == [
         f"The server's disk is full: the data set ({format_size(len(content))}) could not be stored, and nothing "
         "of it was kept. Try a smaller file, or ask whoever runs this server to free disk space or to lower the "
         "store's size limit (now 5 GB)."]
@@ -183,7 +184,7 @@ def test_an_unwritable_store_folder_is_a_message(tmp_path, monkeypatch):
     blocker.write_bytes(b"")
     monkeypatch.setenv("EVALCORE_STORE", str(blocker / "store"))  # root is not stopped by chmod; a file is
     at = upload(app(), "good.tsv", candidates(4))
-    [message] = [e.value for e in at.error]
+    [message] = [plain(e.value) for e in at.error]
     assert message.startswith("The server cannot write to the folder where it keeps uploaded data sets")
     assert "Ask whoever runs this server to make the data set store writable." in message
     assert at.session_state["view"].dataset is None and not at.metric
@@ -196,7 +197,7 @@ def test_a_file_larger_than_the_quota_is_refused(store_root, monkeypatch):
     kept = DatasetStore().put(b"label,score\nTP,1\nFP,2\n", "small.csv")
     content = candidates(5)
     at = upload(app(), "big.tsv", content)
-    [message] = [e.value for e in at.error]
+    [message] = [plain(e.value) for e in at.error]
     assert message.startswith(f"The file is {format_size(len(content))}, more than this server keeps for all "
                               "uploaded data sets together (5 kB); it was not stored.")
     assert DatasetStore().ids() == [kept]  # nothing was removed for it
@@ -213,7 +214,7 @@ def test_an_upload_at_the_quota_removes_the_least_recently_opened(store_root, mo
     assert not at.error and at.metric
     assert store.ids() == sorted([older, dataset_id(candidates(8))])  # "newer" was opened least recently
     link = app({"dataset": newer}, "pages/precision.py")
-    assert any("was removed from this server on" in e.value and "('newer.tsv')" in e.value for e in link.error)
+    assert any("was removed from this server on" in e.value and "('newer.tsv')" in plain(e.value) for e in link.error)
 
 
 # -- links to data sets that are gone --------------------------------------------------
@@ -234,7 +235,7 @@ def evicted_data_set(monkeypatch) -> tuple[str, bytes]:
 def test_a_link_to_an_evicted_data_set_says_so_and_points_to_the_data_page(store_root, monkeypatch, page):
     ds_id, _ = evicted_data_set(monkeypatch)
     at = app({"dataset": ds_id}, page)
-    [message] = [e.value for e in at.error]
+    [message] = [plain(e.value) for e in at.error]
     assert message.startswith(f"The data set {ds_id[:12]}… ('first.tsv') was removed from this server on ")
     assert "the server keeps at most 20 kB of uploaded data and removes the data sets opened least recently" in message
     assert message.endswith("Upload the file again on the Data page: the same file gets the same id, so links to "
@@ -248,7 +249,7 @@ def test_a_link_to_an_evicted_data_set_says_so_and_points_to_the_data_page(store
 def test_uploading_an_evicted_file_again_brings_the_link_back(store_root, monkeypatch):
     ds_id, content = evicted_data_set(monkeypatch)
     at = app({"dataset": ds_id})  # the Data page: the message, and the uploader right there
-    assert any("was removed from this server" in e.value for e in at.error) and at.file_uploader
+    assert any("was removed from this server" in plain(e.value) for e in at.error) and at.file_uploader
     upload(at, "first again.tsv", content)
     assert not at.error and at.session_state["view"].dataset == ds_id
     assert app({"dataset": ds_id}, "pages/precision.py").get("plotly_chart")
@@ -257,7 +258,7 @@ def test_uploading_an_evicted_file_again_brings_the_link_back(store_root, monkey
 def test_a_link_to_a_data_set_never_stored_here_says_so_and_points_to_the_data_page(store_root):
     unknown = dataset_id(b"never uploaded")
     at = app({"dataset": unknown}, "pages/confidence.py")
-    [message] = [e.value for e in at.error]
+    [message] = [plain(e.value) for e in at.error]
     assert message == (f"No data set with id {unknown[:12]}… is stored on this server: the link may come from "
                        "another server, or the data set was removed. Upload the file again on the Data page.")
     assert [link.proto.label for link in to_data_page(at)] == ["Upload it again on the Data page"]
@@ -273,7 +274,7 @@ def test_a_damaged_copy_is_refused_set_aside_and_never_shown(store_root, page):
     data_path = store_root / ds_id[:2] / ds_id / DATA_FILE
     data_path.write_bytes(content.replace(b"\tTP\t", b"\tFP\t", 1))  # one label flipped: same size, other data
     at = app({"dataset": ds_id}, page)  # (with a page: the Data page, where the router starts, read it first)
-    [message] = [e.value for e in at.error]
+    [message] = [plain(e.value) for e in at.error]
     again = "Upload the file again on the Data page: the same file gets the same id, so links to it work again."
     assert message == (f"The stored copy of data set {ds_id[:12]}… ('damaged.tsv') is damaged (its content no "
                        f"longer matches its id); it was set aside and is not shown. {again}" if page is None else
@@ -284,6 +285,6 @@ def test_a_damaged_copy_is_refused_set_aside_and_never_shown(store_root, page):
     if page:
         assert [link.proto.label for link in to_data_page(at)] == ["Upload it again on the Data page"]
     later = app({"dataset": ds_id}, "pages/precision.py")  # the next visitor: set aside, still a message
-    assert any("was found damaged and set aside" in e.value for e in later.error)
+    assert any("was found damaged and set aside" in plain(e.value) for e in later.error)
     assert_no_server_path(at, store_root)
     assert_no_server_path(later, store_root)

@@ -30,19 +30,25 @@ STARTUP_TIMEOUT_S = 60
 # Counts the app's script runs in the page. Streamlit writes the run state into the attribute
 # data-test-script-state of [data-testid="stApp"] ("initial", "running", "notRunning", "rerunRequested", ...);
 # after a widget change it stays "notRunning" until the server reports the new run, so a wait for
-# "notRunning" alone can return before the run has even started. The observer sees every change.
+# "notRunning" alone can return before the run has even started. The observer reads every change from its
+# records (with the old values), so that a run shorter than one observer callback is counted too:
+# ``started`` counts changes into "running", ``finished`` changes out of it.
 RUN_COUNTER = """
 (() => {
-  const st = window.__stRuns = {runs: 0, state: null};
+  const st = window.__stRuns = {started: 0, finished: 0, state: null};
   const attach = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app) { setTimeout(attach, 10); return; }
-    const read = () => {
-      const s = app.getAttribute('data-test-script-state');
-      if (s !== st.state) { if (s === 'running') st.runs += 1; st.state = s; }
-    };
-    read();
-    new MutationObserver(read).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+    st.state = app.getAttribute('data-test-script-state');
+    if (st.state === 'running') st.started += 1;
+    new MutationObserver(records => {
+      const values = records.map(r => r.oldValue).concat([app.getAttribute('data-test-script-state')]);
+      for (let i = 1; i < values.length; i++) {
+        if (values[i - 1] !== 'running' && values[i] === 'running') st.started += 1;
+        if (values[i - 1] === 'running' && values[i] !== 'running') st.finished += 1;
+      }
+      st.state = values[values.length - 1];
+    }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
   };
   attach();
 })();

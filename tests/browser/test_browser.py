@@ -16,21 +16,35 @@ from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 FIRST_RUN_MS = 60_000  # a first computation (ranking 9 measures, Fisher's test at every n) may take a while
 
-APP_STATE = "document.querySelector('[data-testid=\"stApp\"]')"
-RUN_FINISHED = f"""([runsBefore, t0]) => {{
-  const app = {APP_STATE};
+# The page has settled after a run: the run has finished (the app is not running and is connected), the page
+# shows what that run drew, and every figure of it is drawn. Streamlit updates the page AFTER it reports the
+# run state: the elements of a run arrive a moment later, and each chart first shows a skeleton while the
+# Plotly bundle loads, then an undrawn plot; and a page opened from a link first runs once without content
+# (ui/common.ensure_router). So: at least one element in the main area, none stale (left from an earlier run),
+# no skeleton, and every chart element (a graphic element container) holds a Plotly figure with all its traces
+# drawn and shown (unless in a tab not open). The number of charts is the number of chart elements the run
+# drew, whatever the page, or the number a test expects: never the first figure, never a fixed time.
+SETTLED = """([finishedBefore, figures]) => {
+  const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
-  // a run has started and finished since the action; a run too short to be seen at all counts after 3 s
-  return window.__stRuns.runs > runsBefore || performance.now() - t0 > 3000;
-}}"""
-FIGURES_DRAWN = """() => {
-  const plots = Array.from(document.querySelectorAll('.js-plotly-plot'));
-  return plots.length > 0 && plots.every(gd => gd._fullLayout && gd._fullData
-      && gd._fullData.length === gd.data.length && gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm'));
+  if (window.__stRuns.finished <= finishedBefore) return false;  // the run the action started has finished
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+  const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
+  const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic');
+  if (charts.length !== slots.length || (figures !== null && charts.length !== figures)) return false;
+  return charts.every(chart => {
+    const gd = chart.querySelector('.js-plotly-plot');
+    return !!gd && !!gd._fullLayout && !!gd._fullData && gd._fullData.length === gd.data.length
+        && (gd.offsetParent === null || gd.style.visibility !== 'hidden')  // (shown once drawn; not in a hidden tab)
+        && !!gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm');
+  });
 }"""
 
 
@@ -40,24 +54,49 @@ def assert_no_traceback(page: Page) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0, timeout=1_000)
 
 
-def wait_for_app(page: Page, timeout: float = FIRST_RUN_MS) -> None:
-    """After page.goto: the first run of the session has finished."""
-    page.wait_for_function(RUN_FINISHED, arg=[0, float("inf")], timeout=timeout)  # t0 = inf: a run must be seen
+PAGE_STATE = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return {runs: window.__stRuns, state: app && app.getAttribute('data-test-script-state'),
+          connection: app && app.getAttribute('data-test-connection-state'),
+          elements: document.querySelectorAll('[data-testid="stMain"] [data-testid="stElementContainer"]').length,
+          stale: document.querySelectorAll('[data-stale="true"]').length,
+          skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
+          charts: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
+          graphics: document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic').length,
+          plots: Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => [!!gd._fullLayout,
+              gd.data && gd.data.length, gd._fullData && gd._fullData.length, gd.style.visibility,
+              !!gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm')])};
+}"""
+
+
+def _settle(page: Page, finished_before: int, figures: int | None, timeout: float) -> None:
+    try:
+        page.wait_for_function(SETTLED, arg=[finished_before, figures], timeout=timeout)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"the page did not settle in {timeout / 1000:.0f} s after run {finished_before}"
+                             f"{'' if figures is None else f' with {figures} figures'}: "
+                             f"{page.evaluate(PAGE_STATE)}") from None
     assert_no_traceback(page)
+
+
+def wait_for_app(page: Page, timeout: float = FIRST_RUN_MS, figures: int | None = None) -> None:
+    """After page.goto: the session's first runs have finished and the page shows them, figures drawn."""
+    _settle(page, 0, figures, timeout)
 
 
 @contextmanager
-def rerun(page: Page, timeout: float = FIRST_RUN_MS):
-    """Around a user action: wait until the run it triggers has finished (no fixed sleep)."""
-    before, t0 = page.evaluate("[window.__stRuns.runs, performance.now()]")
+def rerun(page: Page, timeout: float = FIRST_RUN_MS, figures: int | None = None):
+    """Around a user action: wait until the run it triggers has finished and the page shows it, figures drawn
+    (no fixed sleep)."""
+    before = page.evaluate("window.__stRuns.finished")
     yield
-    page.wait_for_function(RUN_FINISHED, arg=[before, t0], timeout=timeout)
-    assert_no_traceback(page)
+    _settle(page, before, figures, timeout)
 
 
-def wait_for_figures(page: Page, timeout: float = FIRST_RUN_MS) -> None:
+def wait_for_figures(page: Page, figures: int | None = None, timeout: float = FIRST_RUN_MS) -> None:
+    """The page has settled with every figure it draws (``figures`` of them, if given; at least one)."""
+    _settle(page, 0, figures, timeout)
     expect(page.get_by_test_id("stPlotlyChart").first).to_be_visible(timeout=timeout)
-    page.wait_for_function(FIGURES_DRAWN, timeout=timeout)
 
 
 # ---------------------------------------------------------------- what the user does
@@ -107,9 +146,12 @@ def slider_thumb(page: Page, label: str, which: int = 0):
 
 
 def press(page: Page, thumb, *keys: str) -> None:
-    thumb.focus()
-    with rerun(page):
-        for key in keys:
+    """Press keys on a slider thumb, waiting for the run of each: a quick series may or may not be sent as one
+    value (Streamlit debounces sliders), and no run may be left pending when the test reads the page. Each key
+    must move the slider."""
+    for key in keys:
+        thumb.focus()
+        with rerun(page):
             thumb.press(key)
 
 
@@ -226,7 +268,7 @@ def save_screenshot(page: Page, path) -> None:
         page.evaluate("() => document.activeElement && document.activeElement.blur()")
         page.mouse.move(full["width"] - 5, full["height"] - 5)
         if has_figures:
-            page.wait_for_function(FIGURES_DRAWN)
+            page.wait_for_function(SETTLED, arg=[0, None])
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         page.screenshot(path=str(path), full_page=True)
     finally:

@@ -1,0 +1,185 @@
+"""User text shown as text: escaping for Streamlit's Markdown and Plotly's HTML, and CSV that spreadsheets
+do not execute.
+
+A file name, a column or measure name, a sample id, a key value or a value read from a link is data, not
+markup. Everything the dashboard shows of it passes through one of these functions:
+
+- :func:`markdown_text` for every place Streamlit renders Markdown: ``st.markdown``, captions, headers,
+  messages (``st.error``/``st.warning``/``st.info``), widget labels and help, metric labels, expander and
+  tab labels, the options of ``st.radio`` and the values shown by ``st.select_slider``. (Selectbox and
+  multiselect options and table cells are shown as plain text by Streamlit and need no escaping.)
+- :func:`plotly_text` for every text of a Plotly figure: trace names (legends), axis titles and category
+  ticks, annotations, hover templates and ``text`` arrays, which Plotly renders as a subset of HTML
+  (``<a href>``, ``<b>``, ``<br>``, entities) and fills by ``%{...}`` templates.
+- :func:`spreadsheet_csv` for tables downloaded from the dashboard: cells a spreadsheet would run as a
+  formula get a leading ``'`` (OWASP, "CSV Injection"); numbers are left exactly as they are. The command
+  line writes exact CSV (``DataFrame.to_csv``), since its output feeds programs, not spreadsheets.
+
+This module is pure (no Streamlit, no Plotly import).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pandas as pd
+
+__all__ = ["markdown_text", "plotly_text", "spreadsheet_csv", "spreadsheet_safe", "FORMULA_STARTS"]
+
+# CommonMark lets a backslash escape every ASCII punctuation character, and the escaped character is
+# always shown as itself. Escaping all of them (not a hand-picked few) also covers Streamlit's and GFM's
+# extensions that start with punctuation: $...$ (KaTeX), :red[...] (coloured text), :material/...: (icons),
+# :smile: (emoji), ~~...~~, tables (|), bare links (http://, www., a@b.c) and HTML (<b>, &amp;).
+_ASCII_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+# Some of Streamlit's Markdown plugins rewrite the text AFTER parsing, so that escapes do not stop them:
+# <- -> <-> -- >= <= ~= become arrows, dashes and relations; :streamlit: becomes a logo; bare
+# http://..., www.... and a@b.c become links (GFM autolink literals). A WORD JOINER (U+2060: invisible,
+# no width, not a word character) inside each pattern keeps them as typed: after a colon that a name or a
+# slash follows (":smile:", ":streamlit:", "http://"), before an @ after a word character, between "www"
+# and its dot, and between the two characters of each pair. (Only there: "row 2: 'x'" stays as it is.)
+WORD_JOINER = "\u2060"
+_TEXT_PATTERNS = re.compile(r"(?<=[-<>~=])(?=[-<>=])|(?<=:)(?=[\w/+-])|(?<=[\w.+-])(?=@)|(?i:(?<=www)(?=\.))")
+# Line breaks and other control characters would start a new Markdown block (a heading, a list, a code
+# block) inside a sentence; they are shown as one space.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def markdown_text(value: object) -> str:
+    r"""``value`` as Markdown source that Streamlit shows literally, as plain text.
+
+    Parameters
+    ----------
+    value : object
+        Any value; it is converted with ``str``.
+
+    Returns
+    -------
+    str
+        The text with every ASCII punctuation character backslash-escaped, an invisible word joiner
+        (U+2060) after a ``:`` that a name or ``/`` follows, before an ``@`` after a word character,
+        after ``www`` before a dot and between the characters of ``<- -> -- >= <= ~=``, and control
+        characters (line breaks, tabs) replaced by a space. Rendered by Streamlit, it shows the
+        original text: no link, image, formula, HTML tag, emphasis, code, coloured text, icon,
+        emoji, logo or arrow. (Text copied from the page carries the invisible word joiners.)
+
+    Notes
+    -----
+    CommonMark §2.4: "Any ASCII punctuation character may be backslash-escaped"; the escaped
+    character is shown as a literal. Streamlit's extensions (KaTeX ``$...$``, ``:color[...]``,
+    ``:material/name:``, emoji shortcodes) all begin with punctuation and so are broken by the
+    same escapes. The typographic replacements (``->`` to an arrow), the ``:streamlit:`` logo
+    and GFM's autolink literals (``www.x.org``, ``http://x.org``, ``a@x.org``) run on the parsed
+    text, so only a character inside the pattern stops them.
+
+    References
+    ----------
+    CommonMark Spec 0.31.2, §2.4 Backslash escapes. https://spec.commonmark.org/0.31.2/#backslash-escapes
+
+    Examples
+    --------
+    >>> markdown_text("[x](http://evil)")
+    '\\[x\\]\\(http\\:\u2060\\/\\/evil\\)'
+    >>> markdown_text("log.like")
+    'log\\.like'
+    """
+    text = _CONTROL.sub(" ", str(value))
+    text = _TEXT_PATTERNS.sub(WORD_JOINER, text)
+    return _ASCII_PUNCTUATION.sub(r"\\\1", text)
+
+
+def plotly_text(value: object) -> str:
+    """``value`` as text for a Plotly figure, shown literally.
+
+    Parameters
+    ----------
+    value : object
+        Any value; it is converted with ``str``.
+
+    Returns
+    -------
+    str
+        The text with ``&``, ``<`` and ``>`` written as HTML entities (``&amp;``, ``&lt;``,
+        ``&gt;``) and the ``{`` of every ``%{`` as ``&#123;``. Plotly shows the original text:
+        no tag (``<a href>``, ``<b>``, ``<br>``) and no template field (``%{x}``) is interpreted.
+
+    Notes
+    -----
+    Plotly renders trace names, titles, annotations, tick labels and hover labels through a
+    small HTML subset and decodes entities, so an escaped ``&lt;b&gt;`` is drawn as ``<b>``.
+    Hover and text templates substitute ``%{name}`` before that, and have no escape of their
+    own; ``%&#123;`` is not a field, and is drawn as ``%{``.
+
+    Examples
+    --------
+    >>> plotly_text("<b>G2</b> & %{y}")
+    '&lt;b&gt;G2&lt;/b&gt; &amp; %&#123;y}'
+    """
+    return html.escape(str(value), quote=False).replace("%{", "%&#123;")
+
+
+def _neutralised(column: pd.Series) -> pd.Series:
+    """A column with ``'`` before every text cell that starts like a formula; other cells unchanged."""
+    values = column.astype(object)
+    risky = values.map(lambda v: isinstance(v, str) and v.startswith(FORMULA_STARTS)).to_numpy(bool)
+    if not risky.any():
+        return column
+    values = values.copy()
+    values[risky] = "'" + values[risky]
+    return values
+
+
+def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``table`` that a spreadsheet opens without running any cell as a formula.
+
+    Parameters
+    ----------
+    table : DataFrame
+
+    Returns
+    -------
+    DataFrame
+        Every text cell, and every column name, that starts with ``=``, ``+``, ``-``, ``@``, a tab
+        or a carriage return gets a leading ``'``. Numeric, boolean and date columns, and numbers
+        in mixed columns, are unchanged (``-0.5`` stays the number ``-0.5``).
+
+    Notes
+    -----
+    OWASP, "CSV Injection": prefix such cells with a single quote, so that Excel, LibreOffice
+    and Google Sheets show them as text. A spreadsheet shows the quote; a program reading the
+    CSV sees it. The command line therefore writes exact CSV, and only the dashboard's
+    downloads, which people open in spreadsheets, go through this function.
+
+    References
+    ----------
+    OWASP Foundation. CSV Injection. https://owasp.org/www-community/attacks/CSV_Injection
+    """
+    out = table.copy()
+    for i, (name, column) in enumerate(table.items()):
+        if pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_datetime64_any_dtype(column.dtype):
+            continue  # numbers and booleans (numeric to pandas), dates: never text
+        out.isetitem(i, _neutralised(column))
+    out.columns = [f"'{c}" if isinstance(c, str) and c.startswith(FORMULA_STARTS) else c for c in table.columns]
+    return out
+
+
+def spreadsheet_csv(table: pd.DataFrame, **to_csv) -> str:
+    """``table`` as CSV text for a spreadsheet: :func:`spreadsheet_safe`, then ``DataFrame.to_csv``.
+
+    Parameters
+    ----------
+    table : DataFrame
+    **to_csv
+        Passed to :meth:`pandas.DataFrame.to_csv`; ``index`` defaults to False and the line end to
+        ``"\\r\\n"`` (RFC 4180), so that a cell holding a carriage return or a line feed is quoted: with
+        ``"\\n"`` alone, a bare ``"\\r"`` would end the row in a spreadsheet and could start a formula.
+
+    Returns
+    -------
+    str
+    """
+    to_csv.setdefault("index", False)
+    to_csv.setdefault("lineterminator", "\r\n")
+    return spreadsheet_safe(table).to_csv(**to_csv)
