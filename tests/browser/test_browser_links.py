@@ -25,7 +25,7 @@ def test_a_link_to_an_unknown_page_runs_the_data_page_and_says_so(new_page):
 def test_a_corrected_link_reopens_the_same_view_with_nothing_to_correct(new_page):
     page = new_page("/significance?dataset=sample%3Acollocations_sim&n_min=900&n_max=305&n=5&ties=stable"
                     "&ties=optimistic&level=2&a=nope&beta=-1&utm_source=mail")
-    wait_for_app(page, figures=1)
+    wait_for_app(page, figures=2)  # Figure 3 and the difference panel under it
     warnings = page.get_by_test_id("stAlertContentWarning")
     for text in ("ties 2 times", "is reversed", "not on the n slider", "Confidence level 2", "'nope'",
                  "beta from 0.1 to 10", "'utm_source' is not a setting", "n = 5 for the 2x2 table"):
@@ -38,7 +38,7 @@ def test_a_corrected_link_reopens_the_same_view_with_nothing_to_correct(new_page
     figure = fingerprint(page)
 
     other = new_page(link)
-    wait_for_app(other, figures=1)
+    wait_for_app(other, figures=2)
     expect(other.get_by_test_id("stMarkdownContainer").filter(has_text="Fisher's exact test")).to_have_text(sentence)
     assert fingerprint(other) == figure
     expect(other.get_by_test_id("stAlertContentWarning")).to_have_count(0)
