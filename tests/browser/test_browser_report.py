@@ -64,7 +64,7 @@ def test_report_button_downloads_the_zip(new_page, krenn_tsv, screenshot_dir):
     # a figure downloaded from the page carries the same signature; the CSV's signature comes beside it
     png = download(page, page.get_by_role("button", name="Figure as PNG").first, timeout=120_000)
     assert read_signature(png, "png") == signature
-    sidecar = download(page, page.get_by_role("button", name="Signature (.txt)"), timeout=30_000)
+    sidecar = download(page, page.get_by_role("button", name="Signature (.txt)").first, timeout=30_000)
     assert sidecar.decode().strip() == signature
 
 
