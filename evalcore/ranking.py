@@ -209,11 +209,14 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
 
     Notes
     -----
-    Sorting is stable on a key that is the score (negated when higher is better),
-    after the candidates were put in the tie policy's order: a random permutation,
-    file order, or labels (TPs first for "optimistic", FPs first for "pessimistic").
-    Cost O(N log N). Under "random" every order within a tie group is equally likely,
-    which is what the paper's jitter amounts to (Evert 2004, footnote 6).
+    The ranking orders by (key, t): the key is the score (negated when higher is better),
+    and t the candidate's place in the tie policy's order: a random permutation (seeded),
+    file order, or labels (TPs first for "optimistic", FPs first for "pessimistic"), i.e.
+    a stable sort of the key after putting the candidates in that order. It is computed as
+    one unstable (SIMD) argsort of the key; where ties exist, the tie groups are put in
+    t order by one sort of the 64-bit words ``group << b | t`` (b bits hold any t < N),
+    see :func:`_order`. Cost O(N log N). Under "random" every order within a tie group is
+    equally likely, which is what the paper's jitter amounts to (Evert 2004, footnote 6).
 
     Examples
     --------
@@ -239,37 +242,94 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
     finite = np.isfinite(scores)
     key = -scores if higher_is_better else scores.copy()
     key[~finite] = np.inf
-    if ties == "random":
-        pre = np.random.default_rng(seed).permutation(n_total)
-    elif ties == "stable":
-        pre = np.arange(n_total)
-    else:
-        tp_first = ties == "optimistic"
-        pre = np.argsort(labels if not tp_first else ~labels, kind="stable")
-    order = pre[np.argsort(key[pre], kind="stable")]
-    sorted_key = key[order]
-    new_group = np.r_[True, sorted_key[1:] != sorted_key[:-1]]
-    starts = np.flatnonzero(new_group)
-    ends = np.r_[starts[1:], n_total]
-    group_id = np.cumsum(new_group) - 1
+    order, sorted_key = _order(key, ties, seed, labels)
+    del key
+    new_group = np.empty(n_total, dtype=bool)
+    new_group[:1] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new_group[1:])
+    del sorted_key
     ranks = np.empty(n_total, dtype=np.int64)
     ranks[order] = np.arange(1, n_total + 1)
+    if new_group.all():  # no ties: every candidate is its own group
+        group_start, group_end = np.arange(n_total, dtype=np.int64), np.arange(1, n_total + 1, dtype=np.int64)
+    else:
+        starts = np.flatnonzero(new_group)
+        group_id = np.cumsum(new_group, dtype=np.int64)
+        group_id -= 1
+        group_start = starts[group_id]
+        group_end = np.take(np.r_[starts[1:], n_total], group_id, out=group_id)  # in place of group_id
     tp = np.zeros(n_total + 1, dtype=np.int64)
     np.cumsum(labels[order], out=tp[1:])
     return Ranking(
         measure=measure,
-        order=_readonly(order.astype(np.int64)),
+        order=_readonly(order.astype(np.int64, copy=False)),
         ranks=_readonly(ranks),
         tp=_readonly(tp),
         sorted_scores=_readonly(scores[order]),
-        group_start=_readonly(starts[group_id].astype(np.int64)),
-        group_end=_readonly(ends[group_id].astype(np.int64)),
+        group_start=_readonly(group_start),
+        group_end=_readonly(group_end),
         ties=ties,
         seed=seed,
         n_nonfinite=int(n_total - finite.sum()),
         higher_is_better=higher_is_better,
         annotated_ranks=None if annotated is None else _readonly(np.sort(ranks[annotated])),
     )
+
+
+def _tie_positions(ties: str, seed: int | None, labels: np.ndarray, n_total: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The tie policy's order of the candidates: ``(pre, t)`` with ``pre`` the candidates in that
+    order and ``t`` each candidate's place in it (``t[pre] = 0..N-1``); None for "stable" (both are
+    0..N-1). For the label policies ``t`` is counted directly (no sort) and ``pre`` is its inverse."""
+    if ties == "stable":
+        return None, None
+    if ties == "random":
+        pre = np.random.default_rng(seed).permutation(n_total)
+        t = np.empty(n_total, dtype=np.int64)
+        t[pre] = np.arange(n_total, dtype=np.int64)
+        return pre, t
+    first = labels if ties == "optimistic" else ~labels  # these come first, each part in file order
+    n_first = int(first.sum())
+    t = np.where(first, np.cumsum(first) - 1, n_first + np.cumsum(~first) - 1).astype(np.int64)
+    pre = np.empty(n_total, dtype=np.int64)
+    pre[t] = np.arange(n_total, dtype=np.int64)
+    return pre, t
+
+
+def _order(key: np.ndarray, ties: str, seed: int | None, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ranking (candidate indices ordered by ``(key, t)``, see :func:`rank_scores`) and the sorted key.
+
+    The same order as ``pre[np.argsort(key[pre], kind="stable")]`` for the policy's order ``pre``,
+    found faster: NumPy's unstable argsort (SIMD-accelerated, about 3 times faster than its stable
+    one on 10^7 floats) puts equal keys together in some order; then, only if some keys tie, the
+    words ``group << b | t`` (group: the tie group's index along the sorted key, t < 2^b) are
+    sorted as integers, which orders the groups and, within each, t; the low b bits then give t
+    back, and t the candidate. Needs 2b <= 63 bits, i.e. N <= 2^31; larger sets take the
+    stable-sort route.
+    """
+    n_total = key.shape[0]
+    bits = max(1, int(n_total - 1).bit_length())
+    if 2 * bits > 63:  # pragma: no cover - over 2^31 candidates
+        pre, _ = _tie_positions(ties, seed, labels, n_total)
+        if pre is None:
+            pre = np.arange(n_total)
+        order = pre[np.argsort(key[pre], kind="stable")]
+        return order, key[order]
+    order = np.argsort(key)
+    sorted_key = key[order]
+    tied = sorted_key[1:] == sorted_key[:-1]
+    if not tied.any():
+        return order, sorted_key
+    pre, t = _tie_positions(ties, seed, labels, n_total)
+    words = np.zeros(n_total, dtype=np.int64)
+    np.cumsum(~tied, dtype=np.int64, out=words[1:])
+    words <<= bits
+    words |= order if t is None else np.take(t, order)
+    del t
+    words.sort()
+    words &= (np.int64(1) << bits) - 1  # t of the candidate at each rank
+    # t -> candidate; in place (out[i] needs only words[i]; mode "clip" takes no buffered copy)
+    order = words if pre is None else np.take(pre, words, out=words, mode="clip")
+    return order, sorted_key  # equal keys within each group: the sort by t leaves the sorted key as it was
 
 
 def rank(candidates: CandidateSet, measure: str, *, ties: str = "random", seed: int | None = None) -> Ranking:
