@@ -200,7 +200,7 @@ def _load(args) -> CandidateSet:
     candidates = load_candidates(
         args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
         exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
-        limits=_limits(args))
+        limits=_limits(args), where="cli")
     if candidates.excluded_unlabelled:
         _note(f"{args.file}: left out {candidates.excluded_unlabelled} rows with an empty label "
               f"(--exclude-unlabelled)")
@@ -359,66 +359,47 @@ def _cmd_auc_test(args) -> None:
 
 
 # ------------------------------------------------------------------ estimates from an annotated sample
-_EXPORT_BOOKKEEPING = ("candidate", "row", "sample_position")  # columns of an evalcore annotation export
+def _load_annotated_sample(args):
+    """The partly annotated candidate set and its sampling frame (evalcore.io.load_annotated_sample).
 
-
-def _load_annotated_sample(args) -> CandidateSet:
-    """A partly annotated candidate set: rows with an empty label are unannotated.
-
-    A stand-in until the loader (evalcore.io) builds partly annotated sets itself: it reads the table,
-    parses the labels keeping the empty ones out, builds the candidate set with those cells filled,
-    and marks them unannotated.
+    The seed of random ties is fixed here (and kept in ``args.seed``), so that the rankings and
+    the frame's top-k lists use the same one.
     """
-    import numpy as np
+    import dataclasses
 
-    from . import io as reading
-    from .candidates import CandidateSet
+    from .io import load_annotated_sample
+    from .ranking import resolve_seed
 
-    table = reading.read_table(args.file, encoding=args.encoding, sheet=args.sheet)
-    roles = reading.suggest_roles(table)
-    label = args.label or roles.label
-    if label is None or label not in table.columns:
-        raise ParameterError(f"{args.file}: name the label column with --label (its empty cells mark the "
-                             "unannotated candidates)")
-    labels, kept = reading.parse_labels(table[label], column=str(label), source=args.file, exclude_unlabelled=True)
-    if not kept.any():
-        raise ParameterError(f"{args.file}: label column {label!r} is empty in every row; annotate a sample first")
-    filled = table.copy()
-    filled[label] = np.where(kept, table[label].astype(object), "FALSE")
-    scores = args.measure
-    if scores is None and any(str(c).startswith("annotator:") for c in table.columns):
-        scores = [c for c in roles.scores if c != label and c not in _EXPORT_BOOKKEEPING]
-    built = reading.build_candidate_set(filled, label=label, scores=scores, sample=None,
-                                        lower_is_better=tuple(args.lower_is_better), source=args.file)
-    full = np.zeros(built.n_candidates, dtype=bool)
-    full[kept] = labels
-    candidates = CandidateSet(labels=full, scores=dict(built.scores), directions=dict(built.directions),
-                              keys=built.keys, source=built.source, label_column=str(label), rows=built.rows,
-                              annotated=kept)
-    _note(f"{args.file}: {candidates.n_annotated:,} of {candidates.n_candidates:,} candidates annotated "
-          f"({int(labels.sum()):,} TPs); the others are unannotated (--annotated-sample)")
-    return candidates
+    if args.exclude_unlabelled:
+        raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
+                             "keeps them as unannotated candidates of a random sample; choose one")
+    args.seed = resolve_seed(args.ties, args.seed)
+    sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
+                                   lower_is_better=tuple(args.lower_is_better), min_annotated=1,
+                                   encoding=args.encoding, sheet=args.sheet, limits=_limits(args), where="cli")
+    sample = dataclasses.replace(sample, frame=_sample_frame(args, sample.candidates.measures))
+    _note(f"{args.file}: {sample.n_annotated:,} of {sample.candidates.n_candidates:,} candidates annotated "
+          f"({sample.n_annotated_tp:,} TPs); the others are unannotated (--annotated-sample)")
+    _note(f"assumed: the annotated candidates are {sample.frame.describe()}")
+    return sample
 
 
-def _sample_frame(args, candidates: CandidateSet, seed: int | None) -> tuple:
-    """The sampling frame the options describe, and its mask over the candidates (None: the whole set)."""
+def _sample_frame(args, measures: Sequence[str]):
+    """The sampling frame --sample-frame describes (the whole set without it)."""
     from . import estimates
 
-    frame = estimates.SamplingFrame()
-    if args.sample_frame:
-        names, sep, k = args.sample_frame.rpartition(":")
-        measures = tuple(m for m in names.split(",") if m)
-        try:
-            frame = estimates.SamplingFrame(measures=measures, k=int(k), ties=args.ties, seed=seed)
-        except ValueError:
-            sep = ""
-        unknown = [m for m in measures if m not in candidates.measures]
-        if not sep or not measures or unknown:
-            raise ParameterError(f"--sample-frame {args.sample_frame!r}: give MEASURE[,MEASURE...]:K with measures "
-                                 f"among {', '.join(candidates.measures)}, e.g. {candidates.measures[0]}:1000")
-    mask = frame.mask(candidates)
-    _note(f"assumed: the annotated candidates are {frame.describe()}")
-    return frame, mask
+    if not args.sample_frame:
+        return estimates.SamplingFrame()
+    names, sep, k = args.sample_frame.rpartition(":")
+    chosen = tuple(m for m in names.split(",") if m)
+    try:
+        frame = estimates.SamplingFrame(measures=chosen, k=int(k), ties=args.ties, seed=args.seed)
+    except ValueError:
+        sep = ""
+    if not sep or not chosen or any(m not in measures for m in chosen):
+        raise ParameterError(f"--sample-frame {args.sample_frame!r}: give MEASURE[,MEASURE...]:K with measures "
+                             f"among {', '.join(measures)}, e.g. {measures[0]}:1000")
+    return frame
 
 
 def _curves_from_sample(args) -> None:
@@ -429,10 +410,11 @@ def _curves_from_sample(args) -> None:
 
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
-    candidates = _load_annotated_sample(args)
+    sample = _load_annotated_sample(args)
+    candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     rankings = _rankings(candidates, candidates.measures, args)
-    _, mask = _sample_frame(args, candidates, rankings[0].seed)
+    mask = sample.frame_mask({r.measure: r for r in rankings})
     base = estimates.baseline_estimate(rankings[0], frame=mask, confidence_level=args.confidence_level,
                                        interval=args.sample_interval)
     _note(f"baseline estimated from the sample: {base.k}/{base.m} = {base.estimate:.4f} "
@@ -457,10 +439,11 @@ def _compare_from_sample(args) -> None:
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
                              "default) runs on the annotated candidates of D1 and D2")
-    candidates = _load_annotated_sample(args)
+    sample = _load_annotated_sample(args)
+    candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     a, b = _rankings(candidates, args.measure, args)
-    _, mask = _sample_frame(args, candidates, a.seed)
+    mask = sample.frame_mask({a.measure: a, b.measure: b})
     table = estimates.compare_estimates(a, b, sizes, frame=mask, confidence_level=args.confidence_level,
                                         alternative=args.alternative)
     inside = table["in_frame"].to_numpy()
@@ -572,7 +555,7 @@ def _load_experiment(args) -> CandidateSet:
         source, name = args.files[0], None
     candidates = load_candidates(source, name=name, label=args.label, scores=args.measure, sample=sample,
                                  lower_is_better=tuple(args.lower_is_better),
-                                 exclude_unlabelled=args.exclude_unlabelled, limits=_limits(args))
+                                 exclude_unlabelled=args.exclude_unlabelled, limits=_limits(args), where="cli")
     require_samples(candidates)
     args.file = name or args.files[0]
     return candidates

@@ -336,7 +336,11 @@ def test_empty_labels(tmp_path):
     with pytest.raises(LabelError) as e:
         load_candidates(path)
     msg = str(e.value)
-    assert "e.csv" in msg and "'is_tp'" in msg and "2 row(s): rows 2, 3" in msg and "--exclude-unlabelled" in msg
+    assert "e.csv" in msg and "'is_tp'" in msg and "2 row(s): rows 2, 3" in msg
+    assert "leave out the rows with an empty label" in msg and "Annotate page" in msg and "--" not in msg
+    with pytest.raises(LabelError) as e:  # the command line's words name its options
+        load_candidates(path, where="cli")
+    assert "--exclude-unlabelled" in str(e.value) and "--annotated-sample" in str(e.value)
     cs = load_candidates(path, exclude_unlabelled=True)
     assert cs.excluded_unlabelled == 2
     assert cs.rows.tolist() == [1, 4]

@@ -63,11 +63,13 @@ Modules
 :mod:`~evalcore.io.xlsx`, :mod:`~evalcore.io.parquet`, :mod:`~evalcore.io.rfiles`,
 :mod:`~evalcore.io.read` (:func:`read_table`), :mod:`~evalcore.io.cells` (typing of cells),
 :mod:`~evalcore.io.roles` (suggested roles), :mod:`~evalcore.io.build` (labels, scores, the
-candidate set), :mod:`~evalcore.io.messages`, :mod:`~evalcore.io.limits`.
+candidate set), :mod:`~evalcore.io.annotated` (partly annotated sets: empty labels as unannotated
+candidates, and the sampling frame), :mod:`~evalcore.io.messages`, :mod:`~evalcore.io.limits`.
 """
 
 from __future__ import annotations
 
+from .annotated import AnnotatedSample, build_annotated_sample, load_annotated_sample
 from .build import build_candidate_set, combine_samples, load_candidates, parse_labels, parse_scores
 from .cells import LABEL_VOCABULARY
 from .encodings import ENCODING_CHOICES, detect_encoding
@@ -87,6 +89,9 @@ __all__ = [
     "parse_scores",
     "build_candidate_set",
     "load_candidates",
+    "AnnotatedSample",
+    "build_annotated_sample",
+    "load_annotated_sample",
     "combine_samples",
     "Limits",
     "LimitError",

@@ -26,7 +26,8 @@ from .cells import (
 )
 from .limits import Limits, limits_from
 from .messages import (
-    MAX_EXAMPLES, columns_text, examples, label_number_hint, plain, row_list, row_numbers, score_hints, series,
+    MAX_EXAMPLES, check_where, columns_text, examples, label_number_hint, no_label_column_advice,
+    nothing_annotated_advice, plain, row_list, row_numbers, score_hints, series, unlabelled_advice,
 )
 from .read import Source, display_name, read_table
 from .roles import ColumnRoles, suggest_roles
@@ -41,6 +42,7 @@ def parse_labels(
     source: str,
     exclude_unlabelled: bool = False,
     rows: Any = None,
+    where: str = "page",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Turn a label column into booleans (True = TP).
 
@@ -59,6 +61,9 @@ def parse_labels(
     rows : array-like of int, optional
         Row numbers for messages; default the ``row`` index of a Series from
         :func:`read_table`, else 1..N.
+    where : {"page", "cli"}
+        Whose words the advice in a message uses: the dashboard's (also for Python) or the
+        command line's options (:data:`evalcore.io.messages.WHERE`).
 
     Returns
     -------
@@ -85,13 +90,13 @@ def parse_labels(
             f"{examples(numbers[bad], shown, len(bad))}.{_numeric_label_hint(codes, uniques, states)} "
             f"Accepted labels: {LABEL_VOCABULARY}. Correct these cells, or choose another label column."
         )
+    check_where(where)
     missing = state == LABEL_STATES[MISSING]
     if missing.any() and not exclude_unlabelled:
-        where = numbers[missing]
+        empty = numbers[missing]
         raise LabelError(
-            f"{source}: label column {column!r} is empty in {len(where)} row(s): rows {row_list(where)}. "
-            "Every candidate needs a TP/FP label: fill them in, or exclude unannotated rows "
-            "(option exclude_unlabelled; --exclude-unlabelled on the command line)."
+            f"{source}: label column {column!r} is empty in {len(empty)} row(s): rows {row_list(empty)}. "
+            f"A candidate with an empty label is not annotated: {unlabelled_advice(where)}."
         )
     kept = ~missing
     return state[kept] == LABEL_STATES[True], kept
@@ -198,6 +203,7 @@ def build_candidate_set(
     lower_is_better: Sequence[str] = (),
     exclude_unlabelled: bool = False,
     source: str = "<data>",
+    where: str = "page",
 ) -> CandidateSet:
     """Validate a table and build a :class:`CandidateSet` from it.
 
@@ -223,6 +229,8 @@ def build_candidate_set(
         :attr:`CandidateSet.excluded_unlabelled`) instead of raising.
     source : str
         File name for messages.
+    where : {"page", "cli"}
+        Whose words the advice in messages uses (see :func:`parse_labels`).
 
     Returns
     -------
@@ -239,7 +247,7 @@ def build_candidate_set(
         The table has no rows.
     """
     return _build(df, None, label=label, scores=scores, keys=keys, sample=sample, lower_is_better=lower_is_better,
-                  exclude_unlabelled=exclude_unlabelled, source=source)
+                  exclude_unlabelled=exclude_unlabelled, source=source, where=where)
 
 
 def _build(
@@ -253,6 +261,7 @@ def _build(
     lower_is_better: Sequence[str],
     exclude_unlabelled: bool,
     source: str,
+    where: str = "page",
 ) -> CandidateSet:
     """:func:`build_candidate_set`, with the table's suggested roles if already known."""
     if df.columns.duplicated().any():
@@ -302,10 +311,12 @@ def _build(
 
     all_rows = row_numbers(df, len(df))
     labels, kept = parse_labels(
-        df[label], column=str(label), source=source, exclude_unlabelled=exclude_unlabelled, rows=all_rows
+        df[label], column=str(label), source=source, exclude_unlabelled=exclude_unlabelled, rows=all_rows,
+        where=where,
     )
     if not kept.any():
-        raise LabelError(f"{source}: label column {label!r} is empty in every row; no annotated candidate is left")
+        raise LabelError(f"{source}: label column {label!r} is empty in every row: "
+                         f"{nothing_annotated_advice(where)}.")
     rows = all_rows if kept.all() else all_rows[kept]
     table = df if kept.all() else df[kept]
     score_arrays = {str(c): parse_scores(table[c], column=str(c), source=source, rows=rows, copy=False)
@@ -345,6 +356,7 @@ def load_candidates(
     sheet: str | int | None = None,
     name: str | None = None,
     limits: Limits | None = None,
+    where: str = "page",
 ) -> CandidateSet:
     """Read a file and build its :class:`CandidateSet` in one step.
 
@@ -357,8 +369,9 @@ def load_candidates(
     source, encoding, sheet, name, limits
         As for :func:`read_table`; ``source`` may also be a DataFrame that
         :func:`read_table` returned (it is then not read again).
-    label, scores, keys, sample, lower_is_better, exclude_unlabelled
-        As for :func:`build_candidate_set`.
+    label, scores, keys, sample, lower_is_better, exclude_unlabelled, where
+        As for :func:`build_candidate_set`. For a label column with empty cells taken as a
+        random sample of annotated candidates, see :func:`evalcore.io.load_annotated_sample`.
 
     Returns
     -------
@@ -369,6 +382,7 @@ def load_candidates(
     EvalcoreError
         Any subclass, with a message naming the file and what to do.
     """
+    check_where(where)
     if isinstance(source, pd.DataFrame):
         df = source
     else:
@@ -380,8 +394,7 @@ def load_candidates(
         if label is None:
             raise ColumnError(
                 f"{display}: no label column found: no column holds only TP/FP values ({LABEL_VOCABULARY}). "
-                f"The columns are: {columns_text(df.columns)}. Name the label column explicitly "
-                "(--label on the command line)."
+                f"The columns are: {columns_text(df.columns)}. {no_label_column_advice(where)}."
             )
     if sample is False:
         sample = None
@@ -397,6 +410,7 @@ def load_candidates(
         lower_is_better=lower_is_better,
         exclude_unlabelled=exclude_unlabelled,
         source=display,
+        where=where,
     )
 
 

@@ -95,3 +95,50 @@ def label_number_hint(uniques: Sequence[Any], counts: Sequence[int]) -> str:
     return (f" The column holds numbers other than 0 and 1: {shown}{more}. A numeric label must be 1 for a true "
             "positive and 0 for a false positive; if the numbers are grades or counts, make a 0/1 column from them "
             "(e.g. 1 where the grade is high enough).")
+
+
+# ------------------------------------------------------------ what to do about labels, where it is read
+WHERE = ("page", "cli")
+"""Where a message is shown: ``"page"`` (the dashboard, and Python: no command line options named)
+or ``"cli"`` (the command line: its options named)."""
+
+_UNLABELLED_ADVICE = {
+    "page": "fill them in; or leave out the rows with an empty label; or, if the labelled rows are a random "
+            "sample of the candidates, estimate from that sample (annotate it, or more of it, on the Annotate "
+            "page)",
+    "cli": "fill them in; or leave those rows out (--exclude-unlabelled); or, if the labelled rows are a random "
+           "sample of the candidates, estimate from that sample (--annotated-sample)",
+}
+_NOTHING_ANNOTATED_ADVICE = {
+    "page": "nothing is annotated yet. Annotate a random sample of the candidates on the Annotate page: the "
+            "estimates then come from the sample",
+    "cli": "nothing is annotated yet. Annotate a random sample of the candidates (the dashboard's Annotate page "
+           "draws one and exports it), then read the export with --annotated-sample",
+}
+_NO_LABEL_COLUMN_ADVICE = {
+    "page": "Choose the label column; if the candidates are not annotated yet, annotate a random sample of them "
+            "on the Annotate page",
+    "cli": "Name the label column with --label; if the candidates are not annotated yet, annotate a random "
+           "sample of them (the dashboard's Annotate page) and read its export with --annotated-sample",
+}
+
+
+def check_where(where: str) -> str:
+    if where not in WHERE:
+        raise ParameterError(f"`where` must be one of {', '.join(WHERE)}; got {where!r}")
+    return where
+
+
+def unlabelled_advice(where: str) -> str:
+    """What to do about rows with an empty label, in the words of ``where`` ("page" or "cli")."""
+    return _UNLABELLED_ADVICE[check_where(where)]
+
+
+def nothing_annotated_advice(where: str) -> str:
+    """What to do when the label column is empty in every row (nothing annotated)."""
+    return _NOTHING_ANNOTATED_ADVICE[check_where(where)]
+
+
+def no_label_column_advice(where: str) -> str:
+    """What to do when no column holds TP/FP labels."""
+    return _NO_LABEL_COLUMN_ADVICE[check_where(where)]
