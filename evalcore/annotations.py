@@ -513,7 +513,8 @@ def write_export(frame: pd.DataFrame, fmt: str, sample: SampleInfo | None = None
         return text.encode("utf-8")
     table = pa.Table.from_pandas(frame, preserve_index=False)
     if sample is not None:
-        meta = {"sample": sample.name, "seed": sample.seed, "frame": sample.frame.to_dict(), "created": sample.created}
+        meta = {"dataset": sample.dataset, "sample": sample.name, "seed": sample.seed, "frame": sample.frame.to_dict(),
+                "created": sample.created}
         table = table.replace_schema_metadata({**(table.schema.metadata or {}),
                                                PARQUET_METADATA_KEY: json.dumps(meta).encode()})
     buffer = io.BytesIO()
@@ -523,13 +524,19 @@ def write_export(frame: pd.DataFrame, fmt: str, sample: SampleInfo | None = None
 
 @dataclass(frozen=True)
 class ImportedAnnotations:
-    """What :func:`read_export` found: long annotations, the sample's order, and its design if the file kept it."""
+    """What :func:`read_export` found: long annotations, the sample's order, and its design if the file kept it.
+
+    ``table`` is the file as read (CSV and TSV cells as text), for :func:`export_mismatches`;
+    ``dataset`` the data set id a Parquet export names (None for CSV and TSV).
+    """
 
     annotations: pd.DataFrame
     sample_candidates: np.ndarray
     seed: int | None
     frame: SamplingFrame
     name: str | None
+    table: pd.DataFrame | None = None
+    dataset: str | None = None
 
 
 def read_export(data: bytes, fmt: str) -> ImportedAnnotations:
@@ -561,17 +568,110 @@ def read_export(data: bytes, fmt: str) -> ImportedAnnotations:
     return ImportedAnnotations(
         annotations=pd.DataFrame(rows, columns=["candidate", "annotator", "label"]),
         sample_candidates=candidate[in_sample][order], seed=meta.get("seed"),
-        frame=SamplingFrame.from_dict(meta["frame"]) if "frame" in meta else SamplingFrame(), name=meta.get("sample"))
+        frame=SamplingFrame.from_dict(meta["frame"]) if "frame" in meta else SamplingFrame(), name=meta.get("sample"),
+        table=frame, dataset=meta.get("dataset"))
+
+
+_MAX_SHOWN = 3  # mismatching candidates shown per column
+
+
+def _cell_text(values) -> np.ndarray:
+    """Cells as comparable text: missing (None, NaN, NA, empty) as "", numbers in their shortest form."""
+    out = []
+    for v in values:
+        if v is None or v is pd.NA or (isinstance(v, float) and np.isnan(v)) or v == "":
+            out.append("")
+        elif isinstance(v, (float, np.floating)):
+            out.append(repr(float(v)))
+        else:
+            out.append(str(v))
+    return np.array(out, dtype=object)
+
+
+def _numbers(values) -> np.ndarray:
+    text = pd.Series(values, dtype=object).where(pd.Series(values, dtype=object).notna(), None)
+    return pd.to_numeric(text.replace("", None), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _shown(value) -> str:
+    """A cell in a message: numbers in their shortest form (whole ones without ".0"), text quoted."""
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        return "empty" if np.isnan(v) else str(int(v)) if v.is_integer() and abs(v) < 2**53 else repr(v)
+    return "empty" if value == "" else repr(str(value))
+
+
+def _differing(column: str, got: np.ndarray, want: np.ndarray, candidate: np.ndarray, equal: np.ndarray) -> str | None:
+    bad = np.flatnonzero(~equal)
+    if not bad.size:
+        return None
+    shown = ", ".join(f"candidate {int(candidate[i])}: {_shown(got[i])} in the file, {_shown(want[i])} in the data set"
+                      for i in bad[:_MAX_SHOWN])
+    return f"column {column!r} differs at {bad.size:,} candidate(s) ({shown}{', ...' if bad.size > _MAX_SHOWN else ''})"
+
+
+def export_mismatches(found: ImportedAnnotations, candidates: CandidateSet, dataset: str | None = None) -> list[str]:
+    """What in a read export does not match the data set it is imported into; empty when it matches.
+
+    Checked: the data set id a Parquet export names (against ``dataset``); the number of
+    candidates; the ``candidate`` column (each of 0..N-1 once); and, candidate by candidate,
+    the ``row`` column, every score column (numbers, exactly: exports write them in their
+    shortest exact form) and every key column (as text). A column of the data set missing from
+    the file is reported too.
+    """
+    problems = []
+    if dataset is not None and found.dataset is not None and found.dataset != dataset:
+        problems.append(f"the file was exported from data set {found.dataset!r}, not {dataset!r}")
+    table = found.table
+    if table is None:
+        return problems + ["the file's columns were not kept; read it with read_export"]
+    n = candidates.n_candidates
+    if len(table) != n:
+        return problems + [f"the file has {len(table):,} candidates, the data set {n:,}"]
+    candidate = _numbers(table["candidate"].to_numpy(dtype=object))
+    if np.isnan(candidate).any() or not np.array_equal(np.sort(candidate), np.arange(n)):
+        return problems + [f"its 'candidate' column does not hold each of 0..{n - 1} once"]
+    candidate = candidate.astype(np.int64)
+    missing = [c for c in ("row", *candidates.scores, *(candidates.keys.columns if candidates.keys is not None
+                                                         else ())) if c not in table.columns]
+    if missing:
+        problems.append(f"the file lacks the data set's column(s) {', '.join(map(repr, map(str, missing)))}")
+    if "row" in table.columns:
+        got = _numbers(table["row"].to_numpy(dtype=object))
+        want = candidates.rows[candidate].astype(np.float64)
+        problems.append(_differing("row", got, want, candidate, got == want))
+    for name, values in candidates.scores.items():
+        if name in table.columns:
+            got, want = _numbers(table[name].to_numpy(dtype=object)), values[candidate]
+            problems.append(_differing(name, got, want, candidate, (got == want) | (np.isnan(got) & np.isnan(want))))
+    if candidates.keys is not None:
+        for name in candidates.keys.columns:
+            if name in table.columns:
+                got = _cell_text(table[name].to_numpy(dtype=object))
+                want = _cell_text(candidates.keys[name].to_numpy(dtype=object)[candidate])
+                problems.append(_differing(str(name), got, want, candidate, got == want))
+    return [p for p in problems if p]
 
 
 def import_export(store: AnnotationStore, dataset: str, data: bytes, fmt: str, *, name: str | None = None,
-                  seed: int | None = None, frame: SamplingFrame | None = None) -> SampleInfo:
+                  seed: int | None = None, frame: SamplingFrame | None = None,
+                  candidates: CandidateSet | None = None) -> SampleInfo:
     """Re-import an export into the database: the sample (created or checked) and every annotation.
 
     ``name``, ``seed`` and ``frame`` default to what a Parquet export kept; CSV and TSV keep the
     sample's order but not its seed or frame (give them, or the frame is taken as the whole set).
+
+    With ``candidates`` (the data set's candidate set, as the export was made from it), the
+    file is first checked against it and ``dataset`` (:func:`export_mismatches`): if anything
+    differs, nothing is written and an :class:`AnnotationError` lists what does not match.
+    Without it, only the candidate indices are checked against nothing: pass it.
     """
     found = read_export(data, fmt)
+    if candidates is not None:
+        problems = export_mismatches(found, candidates, dataset)
+        if problems:
+            raise AnnotationError("the file does not match this data set, so its annotations were not imported: "
+                                  + "; ".join(problems) + ". Import it into the data set it was exported from.")
     name = name or found.name
     if name is None:
         raise ParameterError("give the sample a name (CSV and TSV exports do not keep it)")

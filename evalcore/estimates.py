@@ -322,6 +322,15 @@ def _guess_bounds(k: np.ndarray, m: np.ndarray, n: np.ndarray, tail: float) -> t
     return np.floor(low * n).astype(np.int64), np.ceil(high * n).astype(np.int64)
 
 
+def check_min_annotated(min_annotated) -> int:
+    """``min_annotated`` as a whole number >= 0 (the display rule for "too few annotated candidates")."""
+    if isinstance(min_annotated, (bool, np.bool_)) or not isinstance(min_annotated, (int, np.integer)) \
+            or min_annotated < 0:
+        raise ParameterError(f"`min_annotated` must be a whole number >= 0 (e.g. {MIN_ANNOTATED}); got "
+                             f"{min_annotated!r}")
+    return int(min_annotated)
+
+
 def _whole(name: str, values: np.ndarray) -> np.ndarray:
     arr = np.asarray(values)
     if arr.dtype.kind in "iu":
@@ -404,6 +413,7 @@ def _constant(name: str, size: int) -> pd.Categorical:
 
 def _estimate_table(ranking: Ranking, sizes: np.ndarray, frame, confidence_level: float, interval: str,
                     min_annotated: int) -> pd.DataFrame:
+    min_annotated = check_min_annotated(min_annotated)
     m, k = ranking.annotated_counts(sizes)
     in_frame = (sizes >= 1) & (sizes <= frame_limit(ranking, frame))
     estimate = np.full(sizes.size, np.nan)
@@ -634,7 +644,11 @@ def compare_estimates(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | Non
     alternative : {"two-sided", "less", "greater"}
         As :func:`evalcore.compare.compare_rankings` ("greater": A's region has the higher TP rate).
     min_annotated : int
-        ``enough`` is False where D1 or D2 holds fewer annotated candidates.
+        The rule for "too few" (pages grey those n out): ``enough`` is True where the lists
+        are inside the frame and D1 and D2 each hold at least ``min_annotated`` annotated
+        candidates (default :data:`MIN_ANNOTATED` = 10). With fewer, a region's TP rate is
+        hardly estimated and the test has little power; a display hint, the test is exact at
+        any counts. 0 marks every n inside the frame as enough.
 
     Returns
     -------
@@ -654,6 +668,7 @@ def compare_estimates(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | Non
     """
     level = check_confidence_level(confidence_level)
     check_alternative(alternative)
+    min_annotated = check_min_annotated(min_annotated)
     sizes = check_sizes(n, a.n_candidates)
     frame = _check_frame(a, frame)
     _check_frame(b, frame)

@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalcore.annotations import (AnnotationError, AnnotationStore, annotated_candidate_set, annotator_table,
-                                  combine_labels, default_path, export_table, import_export, read_export,
-                                  write_export)
+                                  combine_labels, default_path, export_mismatches, export_table, import_export,
+                                  read_export, write_export)
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ParameterError
 from evalcore.estimates import SamplingFrame, draw_sample
@@ -273,3 +273,64 @@ def test_import_refuses_a_file_that_is_not_an_export(store):
         import_export(store, DATASET, b"a,b\n1,2\n", "csv", name="s")
     with pytest.raises(ParameterError, match="fmt"):
         read_export(b"", "xlsx")
+
+
+# ------------------------------------------------------------- re-import checked against the data set
+def _exported(tmp_path, candidates, fmt):
+    store = AnnotationStore(tmp_path / "x.sqlite3")
+    info = store.draw(DATASET, "s", candidates, 8, seed=2)
+    for c in info.candidates[:5]:
+        store.annotate(DATASET, "s", int(c), "ann", "TP" if candidates.labels[c] else "FP")
+    export = export_table(candidates, store.table(DATASET, "s"), info)
+    return store.table(DATASET, "s"), info, export
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])
+def test_a_checked_reimport_into_the_same_data_set_writes_every_annotation(tmp_path, candidates, fmt):
+    table, info, export = _exported(tmp_path, candidates, fmt)
+    data = write_export(export, fmt, info)
+    assert export_mismatches(read_export(data, fmt), candidates, DATASET) == []
+    fresh = AnnotationStore(tmp_path / "fresh.sqlite3")
+    again = import_export(fresh, DATASET, data, fmt, candidates=candidates, name="s", seed=2)
+    assert again.candidates.tolist() == info.candidates.tolist()
+    pd.testing.assert_frame_equal(fresh.table(DATASET, "s"), table)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])
+def test_a_reimport_into_another_data_set_says_what_differs_and_writes_nothing(tmp_path, candidates, fmt):
+    _, info, export = _exported(tmp_path, candidates, fmt)
+    changed = export.copy()
+    changed.loc[changed["candidate"] == 7, "a"] = 99.5        # one score changed
+    changed.loc[changed["candidate"].isin([3, 4]), "PP"] = "x"  # two keys changed
+    data = write_export(changed, fmt, info)
+    found = read_export(data, fmt)
+    problems = export_mismatches(found, candidates, DATASET)
+    assert len(problems) == 2
+    assert problems[0].startswith("column 'a' differs at 1 candidate(s) (candidate 7: 99.5 in the file, ")
+    assert problems[1].startswith("column 'PP' differs at 2 candidate(s) (candidate 3: 'x' in the file, 'pp3' in")
+    fresh = AnnotationStore(tmp_path / "fresh.sqlite3")
+    with pytest.raises(AnnotationError, match="does not match this data set.*column 'a' differs"):
+        import_export(fresh, DATASET, data, fmt, candidates=candidates, name="s")
+    assert fresh.samples(DATASET).empty  # nothing written
+
+
+def test_reimport_checks_size_candidates_columns_and_the_named_data_set(tmp_path, candidates):
+    _, info, export = _exported(tmp_path, candidates, "parquet")
+    data = write_export(export, "parquet", info)
+    assert export_mismatches(read_export(data, "parquet"), candidates, OTHER) == [
+        f"the file was exported from data set {DATASET!r}, not {OTHER!r}"]
+    fewer = write_export(export.iloc[:30], "csv")
+    assert export_mismatches(read_export(fewer, "csv"), candidates) == ["the file has 30 candidates, the data set 40"]
+    shuffled = export.copy()
+    shuffled["candidate"] = shuffled["candidate"].replace({5: 6})
+    assert export_mismatches(read_export(write_export(shuffled, "csv"), "csv"), candidates) == [
+        "its 'candidate' column does not hold each of 0..39 once"]
+    reordered = export.sample(frac=1.0, random_state=1)  # rows in another order still match, candidate by candidate
+    assert export_mismatches(read_export(write_export(reordered, "tsv"), "tsv"), candidates) == []
+    no_b = export.drop(columns=["b"])
+    assert export_mismatches(read_export(write_export(no_b, "csv"), "csv"), candidates) == [
+        "the file lacks the data set's column(s) 'b'"]
+    moved = export.copy()
+    moved["row"] = moved["row"] + 1
+    assert export_mismatches(read_export(write_export(moved, "csv"), "csv"), candidates)[0].startswith(
+        "column 'row' differs at 40 candidate(s) (candidate 0: 2 in the file, 1 in the data set")

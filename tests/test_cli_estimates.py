@@ -96,3 +96,25 @@ def test_without_the_mode_empty_labels_still_stop(krenn, krenn_tsv, tmp_path):
     path = _hide(krenn_tsv, tmp_path, draw_sample(krenn.n_candidates, 100, seed=2))
     code, _, err = run("curves", path, "--label", "is.colloc", "--ties", "stable")
     assert code == 2 and "is empty in 5002 row(s)" in err
+
+
+def test_the_mode_and_excluding_unlabelled_rows_are_not_combined(krenn, krenn_tsv, tmp_path):
+    path = _hide(krenn_tsv, tmp_path, draw_sample(krenn.n_candidates, 100, seed=2))
+    code, _, err = run("curves", path, "--label", "is.colloc", "--annotated-sample", "--exclude-unlabelled")
+    assert code == 2 and "choose one" in err
+    code, out, err = run("curves", path, "--label", "is.colloc", "--exclude-unlabelled", "--measure", "log.like",
+                         "--n", "10", "--ties", "stable")  # still: the 100 annotated rows only, full-data curves
+    assert code == 0 and "left out 5002 rows with an empty label" in err
+    assert pd.read_csv(io.StringIO(out))["n"].tolist() == [10]
+
+
+def test_nothing_annotated_says_how_to_annotate_a_sample(krenn_tsv, tmp_path):
+    table = pd.read_csv(krenn_tsv, sep="\t")
+    table["is.colloc"] = ""
+    path = tmp_path / "unannotated.tsv"
+    table.to_csv(path, sep="\t", index=False)
+    code, _, err = run("curves", path, "--label", "is.colloc", "--annotated-sample", "--ties", "stable")
+    assert code == 2 and "label column 'is.colloc' is empty in every row: nothing is annotated yet" in err
+    assert "Annotate page" in err and "--annotated-sample" in err
+    code, _, err = run("curves", path, "--label", "is.colloc", "--ties", "stable")
+    assert code == 2 and "--exclude-unlabelled" in err and "--annotated-sample" in err
