@@ -801,9 +801,13 @@ def expected_difference_width(a: Ranking, b: Ranking, n: int, extra, *, frame: n
     """Expected width of the interval for pi_D1 - pi_D2 at n after annotating ``extra`` more candidates.
 
     A simple plug-in: the annotated counts of D1 and D2 grow by their expected shares of the
-    new draws, ``extra * (unannotated in D_i) / (unannotated in the frame)``, at the current
-    posterior-mean TP rates ``(k + prior) / (m + 2 prior)``; the width is that of
+    new draws, ``extra * (unannotated in D_i) / (unannotated in the frame)``, the new ones TPs
+    at the current posterior-mean TP rates ``(k + prior) / (m + 2 prior)`` (the TPs already
+    seen are kept: with ``extra = 0`` the width is the current one); the width is that of
     ``difference_interval(k1, m1, k2, m2, confidence_level)`` at those (non-integer) counts.
+    It is the width at the expected counts, not the expected width: by Jensen's inequality
+    they differ a little (the plug-in was 0.6% and 2.8% above a simulation of annotating 60 and 240
+    more at random in the tests, where the mean width fell from 0.70 to 0.35).
     Pass the effect-size module's interval to swap it in.
 
     Returns
@@ -826,7 +830,7 @@ def expected_difference_width(a: Ranking, b: Ranking, n: int, extra, *, frame: n
     e_m2 = m2 + share * (size_d - m2)
     p1 = (k1 + prior) / (m1 + 2 * prior)
     p2 = (k2 + prior) / (m2 + 2 * prior)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        low, high = difference_interval(p1 * e_m1, e_m1, p2 * e_m2, e_m2, confidence_level)
+    with np.errstate(invalid="ignore", divide="ignore"):  # the TPs seen, plus the expected TPs of the new ones
+        low, high = difference_interval(k1 + p1 * (e_m1 - m1), e_m1, k2 + p2 * (e_m2 - m2), e_m2, confidence_level)
     return pd.DataFrame({"extra": extras.astype(np.int64), "expected_m_d1": e_m1, "expected_m_d2": e_m2,
                          "expected_width": np.asarray(high) - np.asarray(low)})
