@@ -162,7 +162,7 @@ def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
     candidates = load_candidates(path, label=settings.label, scores=list(settings.measures),
                                  lower_is_better=settings.lower, exclude_unlabelled=settings.exclude_unlabelled,
                                  encoding=settings.encoding, sheet=settings.sheet,
-                                 sample=settings.sample_column or False)
+                                 sample=settings.sample_column or False, where="cli")
     if settings.sample is not None:
         candidates = candidates.subset(candidates.sample_mask(settings.sample),
                                        source=f"{candidates.source}, sample {settings.sample}")
@@ -172,7 +172,7 @@ def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
 def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, CandidateSet]:
     probe = load_candidates(args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
                             exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
-                            sample=args.sample_column or False)
+                            sample=args.sample_column or False, where="cli")
     if args.sample is not None:
         probe = probe.subset(probe.sample_mask(args.sample), source=f"{probe.source}, sample {args.sample}")
     n = probe.n_candidates
