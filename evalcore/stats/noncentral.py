@@ -24,9 +24,12 @@ keeps full relative precision however small it is.
 Roots are found by Halley's method on an increasing function of theta (the mean minus x, the
 log of the upper tail minus log alpha, or log alpha minus the log of the lower tail), safeguarded
 by a bracket and bisection, until the error left after a step (at most ``|h'' / 2h'| step^2``)
-is below 1e-14 (1 + |theta|): the returned theta is exact to rounding. Consecutive tables of a
-curve (n and n + 1) start from the previous roots, which leaves about two evaluations per root,
-and a table equal to the previous one copies its result.
+is below 1e-14 (1 + |theta|): the returned theta is exact to rounding. Each distinct table is
+solved once (along a curve most tables recur), in order of first appearance; a table next to the
+previous one starts from the previous roots moved by as much as Woolf's logit approximations of
+the same roots move between the two tables. That start is within about 1e-7 of the root, so the
+first Halley step lands within rounding: one evaluation per root (two without the shift, when a
+TP enters or leaves a region and the roots move by about 1e-4).
 
 These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
 """
@@ -319,8 +322,22 @@ def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float,
 
 
 @njit(cache=True)
+def _woolf(a: float, b: float, c: float, d: float, z_lo: float, z_hi: float) -> tuple:
+    """Woolf's logit approximations (1/2 added to each cell) of the three roots: (centre, lower, upper)."""
+    centre = math.log((a + 0.5) * (d + 0.5) / ((b + 0.5) * (c + 0.5)))
+    spread = math.sqrt(1.0 / (a + 0.5) + 1.0 / (b + 0.5) + 1.0 / (c + 0.5) + 1.0 / (d + 0.5))
+    return centre, centre - z_lo * spread, centre + z_hi * spread
+
+
+@njit(cache=True)
 def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo, need_hi, out, first, stop):
-    """Tables first..stop-1 in order; a table next to the previous one starts from its roots."""
+    """Tables first..stop-1 in order; a table next to the previous one starts from its roots.
+
+    The start is the previous root moved by as much as Woolf's approximation of the same root
+    moves between the two tables: the approximation is off by O(1/n) but its change from one
+    table to the next is the exact root's change to about 1e-7, so that the first Halley step
+    usually lands within rounding and one evaluation decides the root.
+    """
     starts = np.empty(3)
     row = np.empty(3)
     for i in range(first, stop):
@@ -334,10 +351,12 @@ def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo,
             near = (abs(a[i] - a[i - 1]) + abs(b[i] - b[i - 1]) + abs(c[i] - c[i - 1])
                     + abs(d[i] - d[i - 1])) <= 4.0
             if near:
+                now = _woolf(a[i], b[i], c[i], d[i], z_lo, z_hi)
+                before = _woolf(a[i - 1], b[i - 1], c[i - 1], d[i - 1], z_lo, z_hi)
                 for r in range(3):
                     v = out[i - 1, r]
                     if abs(v) < THETA_MAX:
-                        starts[r] = v
+                        starts[r] = v + (now[r] - before[r])
         _odds_ratio_one(a[i], a[i] + c[i], b[i] + d[i], a[i] + b[i], log_alpha_lo, log_alpha_hi, z_lo, z_hi,
                         need_lo, need_hi, starts, row)
         out[i, 0] = row[0]
@@ -362,23 +381,53 @@ def _odds_ratio_parallel(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, nee
 _CHUNK = 4096  # tables per run of warm starts in the parallel kernel
 
 
+def _distinct_tables(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of the first occurrence of each distinct table, in order of appearance, and for every
+    table the position of its table among them (``distinct[position] `` holds its cells).
+
+    Along a curve most tables recur (the same table at several n, and often again after a step
+    away and back): each is solved once.
+    """
+    cells = (a, b, c, d)
+    bits = int(max(float(v.max()) for v in cells)).bit_length()
+    if np.array_equal(a + b, c + d):  # two n-best lists: equal rows, d = a + b - c
+        cells = cells[:3]
+    if bits * len(cells) <= 63:  # one int64 key per table
+        key = sum(v.astype(np.int64) << (bits * i) for i, v in enumerate(cells))
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(np.stack(cells, axis=1), axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(first, kind="stable")  # the distinct tables in order of appearance
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return first[order], rank[inverse]
+
+
 def log_odds_ratios(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, alpha_lo: float,
                     alpha_hi: float, z_lo: float, z_hi: float) -> np.ndarray:
     """log of (conditional MLE, lower bound, upper bound) of the odds ratio of each table, shape (len, 3).
 
     ``alpha_lo`` / ``alpha_hi``: the tail probability at the lower / upper bound (0 to leave that
     bound at 0 / infinity); ``z_lo``, ``z_hi`` the matching normal quantiles (cold starts only).
+    Each distinct table is solved once, in order of first appearance (neighbours along a curve
+    stay neighbours, so warm starts still apply).
     """
     size = a.shape[0]
-    out = np.empty((size, 3))
+    if size == 0:
+        return np.empty((0, 3))
     need_lo, need_hi = alpha_lo > 0.0, alpha_hi > 0.0
     log_lo = math.log(alpha_lo) if need_lo else 0.0
     log_hi = math.log(alpha_hi) if need_hi else 0.0
-    if size < PARALLEL_MIN:
-        bounds = np.array([0, size], dtype=np.int64)
+    rows, position = _distinct_tables(a, b, c, d)
+    a, b, c, d = (np.ascontiguousarray(v[rows]) for v in (a, b, c, d))
+    distinct = rows.size
+    out = np.empty((distinct, 3))
+    if distinct < PARALLEL_MIN:
+        bounds = np.array([0, distinct], dtype=np.int64)
         _odds_ratio_serial(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
-        return out
-    bounds = np.unique(np.r_[np.arange(0, size, _CHUNK), size]).astype(np.int64)
-    with PARALLEL_LOCK:
-        _odds_ratio_parallel(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
-    return out
+    else:
+        bounds = np.unique(np.r_[np.arange(0, distinct, _CHUNK), distinct]).astype(np.int64)
+        with PARALLEL_LOCK:
+            _odds_ratio_parallel(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
+    return out[position] if distinct < size else out
