@@ -29,7 +29,10 @@ solved once (along a curve most tables recur), in order of first appearance; a t
 previous one starts from the previous roots moved by as much as Woolf's logit approximations of
 the same roots move between the two tables. That start is within about 1e-7 of the root, so the
 first Halley step lands within rounding: one evaluation per root (two without the shift, when a
-TP enters or leaves a region and the roots move by about 1e-4).
+TP enters or leaves a region and the roots move by about 1e-4). With both bounds wanted at a
+usual level, that evaluation is one walk for the three roots: the ratio of consecutive weights
+is computed once for three chains of weights, one per root's start, and both tails at x are
+summed from their own terms; a root whose Halley step is not certain then goes on alone.
 
 These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
 """
@@ -49,6 +52,7 @@ _SMALL_TAIL = 1e-3  # a tail below this share of the total is summed again from 
 _TOL = 1e-14        # roots: stop after a step below _TOL * (1 + |theta|) ...
 _ACCEPT = 1e-14     # ... or once the error left after the step is below _ACCEPT * (1 + |theta|)
 _MAX_ITER = 200
+_LOG_WARM_TAIL = math.log(2e-3)  # three roots in one walk for tails above this (levels below 99.6%)
 
 
 # What a root solves: 0 the conditional MLE (mean = x), 1 the upper bound (P(X <= x) = alpha),
@@ -264,6 +268,234 @@ def solve_theta(kind: int, x: float, log_alpha: float, m: float, n: float, k: fl
 
 
 @njit(cache=True)
+def _walk3_up(j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
+               m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
+               sums: np.ndarray) -> tuple:
+    """One walk for the three roots at once: terms j + 1, ..., `stop` at three log odds ratios.
+
+    The ratio of consecutive weights is computed once for the three chains (the division is
+    a walk's cost; three chains also keep the processor busy where one waits on its own
+    products). ``t*`` are the weights w(j) psi^j relative to the origin's of the estimate's (m),
+    the lower (l) and the upper bound's (u) chain, ``p*`` their psi. Adds ``sum t (j - origin)^p``
+    for p = 0, 1, 2 (and 3 for m) into ``sums`` (rows m, l, u); stops once every chain's rest is
+    below 1e-17 of its total plus its sums so far (tested every 8 terms: a few more terms
+    cost less than the test). Returns (j, tm, tl, tu) at the last term.
+    """
+    nk = n - k
+    m0 = m1 = m2 = m3 = 0.0
+    l0 = l1 = l2 = 0.0
+    u0 = u1 = u2 = 0.0
+    count = 0
+    while j < stop:
+        r = ((m - j) * (k - j)) / ((j + 1.0) * (nk + j + 1.0))
+        j += 1.0
+        qm = r * pm
+        ql = r * pl
+        qu = r * pu
+        tm *= qm
+        tl *= ql
+        tu *= qu
+        dj = j - origin
+        v = tm * dj
+        m0 += tm
+        m1 += v
+        v *= dj
+        m2 += v
+        m3 += v * dj
+        v = tl * dj
+        l0 += tl
+        l1 += v
+        l2 += v * dj
+        v = tu * dj
+        u0 += tu
+        u1 += v
+        u2 += v * dj
+        count += 1
+        if count & 7 == 0 and tm * qm < _EPS_TAIL * (total_m + m0) * (1.0 - qm) \
+                and tl * ql < _EPS_TAIL * (total_l + l0) * (1.0 - ql) \
+                and tu * qu < _EPS_TAIL * (total_u + u0) * (1.0 - qu):
+            break
+    sums[0, 0] += m0
+    sums[0, 1] += m1
+    sums[0, 2] += m2
+    sums[0, 3] += m3
+    sums[1, 0] += l0
+    sums[1, 1] += l1
+    sums[1, 2] += l2
+    sums[2, 0] += u0
+    sums[2, 1] += u1
+    sums[2, 2] += u2
+    return j, tm, tl, tu
+
+
+@njit(cache=True)
+def _walk3_down(j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
+                 m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
+                 sums: np.ndarray) -> tuple:
+    """As :func:`_walk3_up`, downward: terms j - 1, ..., `stop`; ``p*`` are 1 / psi."""
+    nk = n - k
+    m0 = m1 = m2 = m3 = 0.0
+    l0 = l1 = l2 = 0.0
+    u0 = u1 = u2 = 0.0
+    count = 0
+    while j > stop:
+        r = (j * (nk + j)) / ((m - j + 1.0) * (k - j + 1.0))
+        j -= 1.0
+        qm = r * pm
+        ql = r * pl
+        qu = r * pu
+        tm *= qm
+        tl *= ql
+        tu *= qu
+        dj = j - origin
+        v = tm * dj
+        m0 += tm
+        m1 += v
+        v *= dj
+        m2 += v
+        m3 += v * dj
+        v = tl * dj
+        l0 += tl
+        l1 += v
+        l2 += v * dj
+        v = tu * dj
+        u0 += tu
+        u1 += v
+        u2 += v * dj
+        count += 1
+        if count & 7 == 0 and tm * qm < _EPS_TAIL * (total_m + m0) * (1.0 - qm) \
+                and tl * ql < _EPS_TAIL * (total_l + l0) * (1.0 - ql) \
+                and tu * qu < _EPS_TAIL * (total_u + u0) * (1.0 - qu):
+            break
+    sums[0, 0] += m0
+    sums[0, 1] += m1
+    sums[0, 2] += m2
+    sums[0, 3] += m3
+    sums[1, 0] += l0
+    sums[1, 1] += l1
+    sums[1, 2] += l2
+    sums[2, 0] += u0
+    sums[2, 1] += u1
+    sums[2, 2] += u2
+    return j, tm, tl, tu
+
+
+@njit(cache=True)
+def _accept(theta: float, h: float, h1: float, h2: float) -> float:
+    """Halley's step from theta, if the error left after it is below rounding (as in
+    :func:`solve_theta`); NaN otherwise."""
+    if h == 0.0:
+        return theta
+    if not (h1 > 0.0):
+        return math.nan
+    step = h / h1
+    denom = 1.0 - 0.5 * step * h2 / h1
+    if denom > 0.5:
+        step = step / denom
+    if abs(step) * (1.0 + abs(0.5 * h2 / h1) * abs(step)) <= _TOL * (1.0 + abs(theta)) \
+            or abs(0.5 * h2 / h1) * step * step <= _ACCEPT * (1.0 + abs(theta)):
+        return theta - step
+    return math.nan
+
+
+@njit(cache=True)
+def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: float, log_alpha_lo: float,
+                      log_alpha_hi: float, starts: np.ndarray, out: np.ndarray) -> bool:
+    """The three roots from warm starts (lo < x < hi, both bounds wanted): one walk evaluates all
+    three, and a root whose Halley step is not certain goes on alone in :func:`solve_theta`.
+    False (nothing written) where a chain's weights overflow: its start is far from the
+    estimate's and the support long (the caller then solves each root alone).
+
+    The walk from the origin (the mode at the estimate's start) toward x stops before x; the
+    term at x and the terms beyond are summed apart, so that both tails, P(X <= x) and
+    P(X >= x), are sums of their own terms (no difference of sums). A tail below 1e-3 of its
+    total is left to :func:`solve_theta`, which sums small tails again from x (the caller uses
+    this function only for levels below 99.6%, where that is rare).
+    """
+    origin = _mode(starts[0], m, n, k, lo, hi)
+    pm, pl, pu = math.exp(starts[0]), math.exp(starts[1]), math.exp(starts[2])
+    near = np.zeros((3, 4))   # the side away from x, the origin and the terms strictly between it and x
+    far = np.zeros((3, 4))    # x and beyond
+    if x == origin:
+        far[:, 0] = 1.0       # the origin is x
+    else:
+        near[:, 0] = 1.0
+    dx = x - origin
+    up = x > origin
+    # the side of the origin away from x (both sides at x == origin: x's side then starts at x)
+    if up or x == origin:
+        _walk3_down(origin, lo, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
+    else:
+        _walk3_up(origin, hi, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
+    if x == origin:
+        tm = tl = tu = 1.0
+        wm = wl = wu = 1.0
+        j = x
+    else:
+        step = 1.0 if up else -1.0
+        if up:
+            j, tm, tl, tu = _walk3_up(origin, x - 1.0, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin,
+                                      near[0, 0], near[1, 0], near[2, 0], near)
+            r = ((m - j) * (k - j)) / ((j + 1.0) * (n - k + j + 1.0))
+            wm, wl, wu = tm * r * pm, tl * r * pl, tu * r * pu
+        else:
+            j, tm, tl, tu = _walk3_down(origin, x + 1.0, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k,
+                                        origin, near[0, 0], near[1, 0], near[2, 0], near)
+            r = (j * (n - k + j)) / ((m - j + 1.0) * (k - j + 1.0))
+            wm, wl, wu = tm * r / pm, tl * r / pl, tu * r / pu
+        if j != x - step:  # the walk stopped before x: every chain's tail beyond is negligible
+            return False
+        j = x
+        for row, w in ((0, wm), (1, wl), (2, wu)):
+            far[row, 0] += w
+            far[row, 1] += w * dx
+            far[row, 2] += w * dx * dx
+            far[row, 3] += w * dx * dx * dx
+    total_m, total_l, total_u = near[0, 0] + far[0, 0], near[1, 0] + far[1, 0], near[2, 0] + far[2, 0]
+    if up or (x == origin):
+        _walk3_up(j, hi, wm, wl, wu, pm, pl, pu, m, n, k, origin, total_m, total_l, total_u, far)
+    else:
+        _walk3_down(j, lo, wm, wl, wu, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, total_m, total_l, total_u, far)
+    for row in range(3):
+        if not math.isfinite(near[row, 0] + far[row, 0] + near[row, 2] + far[row, 2]):
+            return False
+    for row in range(3):
+        s0 = near[row, 0] + far[row, 0]
+        s1 = near[row, 1] + far[row, 1]
+        s2 = near[row, 2] + far[row, 2]
+        c1 = s1 / s0
+        mean = origin + c1
+        var = max(s2 / s0 - c1 * c1, 0.0)
+        if row == 0:
+            s3 = near[0, 3] + far[0, 3]
+            m3 = s3 / s0 - 3.0 * c1 * s2 / s0 + 2.0 * c1 * c1 * c1
+            root = _accept(starts[0], mean - x, var, m3)
+            out[0] = root if root == root else solve_theta(MLE, x, 0.0, m, n, k, lo, hi, starts[0])
+            continue
+        # far = x and beyond: P(X >= x) where x is at or above the origin, else P(X <= x); the other
+        # tail is the near part plus the term at x
+        w = wl if row == 1 else wu
+        if (row == 1) == (up or x == origin):
+            p0, p1, p2 = far[row, 0], far[row, 1], far[row, 2]
+        else:
+            p0, p1, p2 = near[row, 0] + w, near[row, 1] + w * dx, near[row, 2] + w * dx * dx
+        root = math.nan
+        if p0 >= _SMALL_TAIL * s0:
+            c = p1 / p0
+            log_tail = math.log(p0) - math.log(s0) if p0 < s0 else 0.0
+            var_tail = max(p2 / p0 - c * c, 0.0)
+            if row == 1:
+                root = _accept(starts[1], log_tail - log_alpha_lo, origin + c - mean, var_tail - var)
+            else:
+                root = _accept(starts[2], log_alpha_hi - log_tail, mean - origin - c, var - var_tail)
+        if not (root == root):
+            root = solve_theta(LOWER if row == 1 else UPPER, x, log_alpha_lo if row == 1 else log_alpha_hi,
+                               m, n, k, lo, hi, starts[row])
+        out[row] = root
+    return True
+
+
+@njit(cache=True)
 def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float, log_alpha_hi: float,
                     z_lo: float, z_hi: float, need_lo: bool, need_hi: bool, starts: np.ndarray,
                     out: np.ndarray) -> None:
@@ -278,6 +510,10 @@ def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float,
         out[1] = -math.inf
         out[2] = math.inf
         return
+    if need_lo and need_hi and lo < x < hi and min(log_alpha_lo, log_alpha_hi) > _LOG_WARM_TAIL \
+            and abs(starts[0]) < THETA_MAX and abs(starts[1]) < THETA_MAX and abs(starts[2]) < THETA_MAX:
+        if _solve_three_warm(x, m, n, k, lo, hi, log_alpha_lo, log_alpha_hi, starts, out):
+            return
     # the conditional MLE
     if x == lo:
         out[0] = -math.inf
