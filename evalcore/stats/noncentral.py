@@ -381,26 +381,26 @@ def _walk3_down(j: float, stop: float, tm: float, tl: float, tu: float, pm: floa
 
 
 @njit(cache=True)
-def _accept(theta: float, h: float, h1: float, h2: float) -> float:
-    """Halley's step from theta, if the error left after it is below rounding (as in
-    :func:`solve_theta`); NaN otherwise."""
+def _accept(theta: float, h: float, h1: float, h2: float) -> tuple:
+    """Halley's step from theta: (the root, if the error left after the step is below rounding as
+    in :func:`solve_theta`, else NaN; where to go on from: the step's end where it is sane)."""
     if h == 0.0:
-        return theta
+        return theta, theta
     if not (h1 > 0.0):
-        return math.nan
+        return math.nan, theta
     step = h / h1
     denom = 1.0 - 0.5 * step * h2 / h1
     if denom > 0.5:
         step = step / denom
     if abs(step) * (1.0 + abs(0.5 * h2 / h1) * abs(step)) <= _TOL * (1.0 + abs(theta)) \
             or abs(0.5 * h2 / h1) * step * step <= _ACCEPT * (1.0 + abs(theta)):
-        return theta - step
-    return math.nan
+        return theta - step, theta - step
+    return math.nan, (theta - step if abs(step) < 1.0 else theta)
 
 
 @njit(cache=True)
 def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: float, log_alpha_lo: float,
-                      log_alpha_hi: float, starts: np.ndarray, out: np.ndarray) -> bool:
+                      log_alpha_hi: float, starts: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> bool:
     """The three roots from warm starts (lo < x < hi, both bounds wanted): one walk evaluates all
     three, and a root whose Halley step is not certain goes on alone in :func:`solve_theta`.
     False (nothing written) where a chain's weights overflow: its start is far from the
@@ -414,8 +414,9 @@ def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: flo
     """
     origin = _mode(starts[0], m, n, k, lo, hi)
     pm, pl, pu = math.exp(starts[0]), math.exp(starts[1]), math.exp(starts[2])
-    near = np.zeros((3, 4))   # the side away from x, the origin and the terms strictly between it and x
-    far = np.zeros((3, 4))    # x and beyond
+    scratch[:] = 0.0
+    near = scratch[0]         # the side away from x, the origin and the terms strictly between it and x
+    far = scratch[1]          # x and beyond
     if x == origin:
         far[:, 0] = 1.0       # the origin is x
     else:
@@ -469,8 +470,8 @@ def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: flo
         if row == 0:
             s3 = near[0, 3] + far[0, 3]
             m3 = s3 / s0 - 3.0 * c1 * s2 / s0 + 2.0 * c1 * c1 * c1
-            root = _accept(starts[0], mean - x, var, m3)
-            out[0] = root if root == root else solve_theta(MLE, x, 0.0, m, n, k, lo, hi, starts[0])
+            root, then = _accept(starts[0], mean - x, var, m3)
+            out[0] = root if root == root else solve_theta(MLE, x, 0.0, m, n, k, lo, hi, then)
             continue
         # far = x and beyond: P(X >= x) where x is at or above the origin, else P(X <= x); the other
         # tail is the near part plus the term at x
@@ -480,17 +481,18 @@ def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: flo
         else:
             p0, p1, p2 = near[row, 0] + w, near[row, 1] + w * dx, near[row, 2] + w * dx * dx
         root = math.nan
+        then = starts[row]
         if p0 >= _SMALL_TAIL * s0:
             c = p1 / p0
             log_tail = math.log(p0) - math.log(s0) if p0 < s0 else 0.0
             var_tail = max(p2 / p0 - c * c, 0.0)
             if row == 1:
-                root = _accept(starts[1], log_tail - log_alpha_lo, origin + c - mean, var_tail - var)
+                root, then = _accept(starts[1], log_tail - log_alpha_lo, origin + c - mean, var_tail - var)
             else:
-                root = _accept(starts[2], log_alpha_hi - log_tail, mean - origin - c, var - var_tail)
+                root, then = _accept(starts[2], log_alpha_hi - log_tail, mean - origin - c, var - var_tail)
         if not (root == root):
             root = solve_theta(LOWER if row == 1 else UPPER, x, log_alpha_lo if row == 1 else log_alpha_hi,
-                               m, n, k, lo, hi, starts[row])
+                               m, n, k, lo, hi, then)
         out[row] = root
     return True
 
@@ -498,7 +500,7 @@ def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: flo
 @njit(cache=True)
 def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float, log_alpha_hi: float,
                     z_lo: float, z_hi: float, need_lo: bool, need_hi: bool, starts: np.ndarray,
-                    out: np.ndarray) -> None:
+                    out: np.ndarray, scratch: np.ndarray) -> None:
     """log of (estimate, lower, upper) into out[0:3]; `starts` holds warm starts (NaN: none).
 
     Infinite logs mark 0 and infinity; NaN an undefined estimate (a zero margin).
@@ -512,7 +514,7 @@ def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float,
         return
     if need_lo and need_hi and lo < x < hi and min(log_alpha_lo, log_alpha_hi) > _LOG_WARM_TAIL \
             and abs(starts[0]) < THETA_MAX and abs(starts[1]) < THETA_MAX and abs(starts[2]) < THETA_MAX:
-        if _solve_three_warm(x, m, n, k, lo, hi, log_alpha_lo, log_alpha_hi, starts, out):
+        if _solve_three_warm(x, m, n, k, lo, hi, log_alpha_lo, log_alpha_hi, starts, out, scratch):
             return
     # the conditional MLE
     if x == lo:
@@ -576,6 +578,7 @@ def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo,
     """
     starts = np.empty(3)
     row = np.empty(3)
+    scratch = np.empty((2, 3, 4))
     for i in range(first, stop):
         if i > first and a[i] == a[i - 1] and b[i] == b[i - 1] and c[i] == c[i - 1] and d[i] == d[i - 1]:
             out[i, 0] = out[i - 1, 0]  # the same table as at the previous n (a third of all n, typically)
@@ -594,7 +597,7 @@ def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo,
                     if abs(v) < THETA_MAX:
                         starts[r] = v + (now[r] - before[r])
         _odds_ratio_one(a[i], a[i] + c[i], b[i] + d[i], a[i] + b[i], log_alpha_lo, log_alpha_hi, z_lo, z_hi,
-                        need_lo, need_hi, starts, row)
+                        need_lo, need_hi, starts, row, scratch)
         out[i, 0] = row[0]
         out[i, 1] = row[1]
         out[i, 2] = row[2]
