@@ -268,15 +268,15 @@ def solve_theta(kind: int, x: float, log_alpha: float, m: float, n: float, k: fl
 
 
 @njit(cache=True)
-def _walk3_up(j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
-               m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
-               sums: np.ndarray) -> tuple:
-    """One walk for the three roots at once: terms j + 1, ..., `stop` at three log odds ratios.
+def _walk3(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
+                m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
+                sums: np.ndarray) -> tuple:
+    """One walk for the three roots at once: terms j +- 1, ..., `stop` (upward if `up`) at three log odds ratios.
 
     The ratio of consecutive weights is computed once for the three chains (the division is
     a walk's cost; three chains also keep the processor busy where one waits on its own
     products). ``t*`` are the weights w(j) psi^j relative to the origin's of the estimate's (m),
-    the lower (l) and the upper bound's (u) chain, ``p*`` their psi. Adds ``sum t (j - origin)^p``
+    the lower (l) and the upper bound's (u) chain, ``p*`` their psi (1 / psi downward). Adds ``sum t (j - origin)^p``
     for p = 0, 1, 2 (and 3 for m) into ``sums`` (rows m, l, u); stops once every chain's rest is
     below 1e-17 of its total plus its sums so far (tested every 8 terms: a few more terms
     cost less than the test). Returns (j, tm, tl, tu) at the last term.
@@ -286,61 +286,13 @@ def _walk3_up(j: float, stop: float, tm: float, tl: float, tu: float, pm: float,
     l0 = l1 = l2 = 0.0
     u0 = u1 = u2 = 0.0
     count = 0
-    while j < stop:
-        r = ((m - j) * (k - j)) / ((j + 1.0) * (nk + j + 1.0))
-        j += 1.0
-        qm = r * pm
-        ql = r * pl
-        qu = r * pu
-        tm *= qm
-        tl *= ql
-        tu *= qu
-        dj = j - origin
-        v = tm * dj
-        m0 += tm
-        m1 += v
-        v *= dj
-        m2 += v
-        m3 += v * dj
-        v = tl * dj
-        l0 += tl
-        l1 += v
-        l2 += v * dj
-        v = tu * dj
-        u0 += tu
-        u1 += v
-        u2 += v * dj
-        count += 1
-        if count & 7 == 0 and tm * qm < _EPS_TAIL * (total_m + m0) * (1.0 - qm) \
-                and tl * ql < _EPS_TAIL * (total_l + l0) * (1.0 - ql) \
-                and tu * qu < _EPS_TAIL * (total_u + u0) * (1.0 - qu):
-            break
-    sums[0, 0] += m0
-    sums[0, 1] += m1
-    sums[0, 2] += m2
-    sums[0, 3] += m3
-    sums[1, 0] += l0
-    sums[1, 1] += l1
-    sums[1, 2] += l2
-    sums[2, 0] += u0
-    sums[2, 1] += u1
-    sums[2, 2] += u2
-    return j, tm, tl, tu
-
-
-@njit(cache=True)
-def _walk3_down(j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
-                 m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
-                 sums: np.ndarray) -> tuple:
-    """As :func:`_walk3_up`, downward: terms j - 1, ..., `stop`; ``p*`` are 1 / psi."""
-    nk = n - k
-    m0 = m1 = m2 = m3 = 0.0
-    l0 = l1 = l2 = 0.0
-    u0 = u1 = u2 = 0.0
-    count = 0
-    while j > stop:
-        r = (j * (nk + j)) / ((m - j + 1.0) * (k - j + 1.0))
-        j -= 1.0
+    while (j < stop) if up else (j > stop):
+        if up:
+            r = ((m - j) * (k - j)) / ((j + 1.0) * (nk + j + 1.0))
+            j += 1.0
+        else:
+            r = (j * (nk + j)) / ((m - j + 1.0) * (k - j + 1.0))
+            j -= 1.0
         qm = r * pm
         ql = r * pl
         qu = r * pu
@@ -425,9 +377,9 @@ def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: flo
     up = x > origin
     # the side of the origin away from x (both sides at x == origin: x's side then starts at x)
     if up or x == origin:
-        _walk3_down(origin, lo, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
+        _walk3(False, origin, lo, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
     else:
-        _walk3_up(origin, hi, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
+        _walk3(True, origin, hi, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
     if x == origin:
         tm = tl = tu = 1.0
         wm = wl = wu = 1.0
@@ -435,12 +387,12 @@ def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: flo
     else:
         step = 1.0 if up else -1.0
         if up:
-            j, tm, tl, tu = _walk3_up(origin, x - 1.0, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin,
+            j, tm, tl, tu = _walk3(True, origin, x - 1.0, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin,
                                       near[0, 0], near[1, 0], near[2, 0], near)
             r = ((m - j) * (k - j)) / ((j + 1.0) * (n - k + j + 1.0))
             wm, wl, wu = tm * r * pm, tl * r * pl, tu * r * pu
         else:
-            j, tm, tl, tu = _walk3_down(origin, x + 1.0, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k,
+            j, tm, tl, tu = _walk3(False, origin, x + 1.0, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k,
                                         origin, near[0, 0], near[1, 0], near[2, 0], near)
             r = (j * (n - k + j)) / ((m - j + 1.0) * (k - j + 1.0))
             wm, wl, wu = tm * r / pm, tl * r / pl, tu * r / pu
@@ -454,9 +406,9 @@ def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: flo
             far[row, 3] += w * dx * dx * dx
     total_m, total_l, total_u = near[0, 0] + far[0, 0], near[1, 0] + far[1, 0], near[2, 0] + far[2, 0]
     if up or (x == origin):
-        _walk3_up(j, hi, wm, wl, wu, pm, pl, pu, m, n, k, origin, total_m, total_l, total_u, far)
+        _walk3(True, j, hi, wm, wl, wu, pm, pl, pu, m, n, k, origin, total_m, total_l, total_u, far)
     else:
-        _walk3_down(j, lo, wm, wl, wu, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, total_m, total_l, total_u, far)
+        _walk3(False, j, lo, wm, wl, wu, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, total_m, total_l, total_u, far)
     for row in range(3):
         if not math.isfinite(near[row, 0] + far[row, 0] + near[row, 2] + far[row, 2]):
             return False
