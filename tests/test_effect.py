@@ -412,7 +412,8 @@ def test_each_distinct_table_solved_once_changes_nothing(start):
 
 def test_distinct_tables_with_unequal_rows():
     rng = np.random.default_rng(5)
-    cells = [rng.integers(0, 4, 600) * 20_000 + rng.integers(0, 3, 600) for _ in range(4)]  # no int64 key: rows compared
+    # cells above 2^15 and rows unequal: no int64 key, the tables are compared row by row
+    cells = [rng.integers(0, 4, 600) * 20_000 + rng.integers(0, 3, 600) for _ in range(4)]
     together = odds_ratio(*cells)
     for i in rng.choice(600, 20, replace=False):
         alone = odds_ratio(*(c[i] for c in cells))
