@@ -83,6 +83,7 @@ class PairResult:
     detectable: pd.DataFrame | None = None
     power: float = 0.8
     confidence_level: float = 0.95
+    difference_method: str = "newcombe"  # the interval of Pi_A - Pi_B (a key of names.DIFFERENCE_INTERVALS)
 
     def table(self) -> pd.DataFrame:
         """``comparison`` with the minimum detectable difference (``mdd_pi, mdd``; NaN at n it was not computed at)."""
@@ -125,7 +126,9 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`),
     the effect sizes with intervals at every n and the minimum detectable difference at `power`
     (:mod:`evalcore.stats.effect`, :mod:`evalcore.stats.power`). The rankings are compared once; the
-    cheap tests' p-values for ``counts`` come from that one table."""
+    cheap tests' p-values for ``counts`` come from that one table. `difference_method` (a key of
+    ``names.DIFFERENCE_INTERVALS``) and `power` (e.g. one of ``names.POWER_LEVELS``) are the page's choices; the
+    result records both."""
     check_correction(correction)
     sizes = np.arange(n_range[0], n_range[1] + 1)
     alpha = 1 - confidence_level
@@ -149,7 +152,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
         up_to=significant_up_to(comparison),
         n_significant=int(comparison["significant"].sum()),
         test=test, correction=correction, counts=significance_counts(tables, alpha),
-        detectable=detectable, power=power, confidence_level=confidence_level,
+        detectable=detectable, power=power, confidence_level=confidence_level, difference_method=difference_method,
     )
 
 

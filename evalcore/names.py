@@ -66,5 +66,23 @@ DIFFERENCE_INTERVALS = {
 POWER_TESTS = {"fisher": "Fisher's exact test on D1/D2 (two-sided)",
                "mcnemar": "exact McNemar test on the discordant TPs (two-sided)"}
 
+#: Powers the minimum detectable difference can be asked at (the Significance page's choice); the default first.
+POWER_LEVELS = (0.8, 0.5, 0.9, 0.95, 0.99)
+DEFAULT_POWER = POWER_LEVELS[0]
+
+#: How the intervals relate to Fisher's test, for the Significance page (plain text: no Markdown).
+INTERVAL_AND_TEST_NOTE = (
+    "For two n-best lists of one size, the exact interval of the odds ratio excludes 1 at exactly the n where "
+    "Fisher's test on D1 and D2 is significant at the same level (both come from the same conditional "
+    "distribution); the interval of the difference of precision is a score interval of another approximation, "
+    "so near the boundary it can include 0 where the test is significant, or exclude 0 where it is not.")
+
+#: Why the pages show the minimum detectable difference and not "observed power" (plain text: no Markdown).
+OBSERVED_POWER_NOTE = (
+    "Power computed at the observed difference (\"observed power\") is not shown: it is a function of the "
+    "p-value alone, high where p is small and low where p is large, so it says nothing the p-value does not; "
+    "the minimum detectable difference at a chosen power says instead how large a difference the data could "
+    "have found.")
+
 CURVE_KINDS = ("roc", "det", "pr")
 ALTERNATIVES = ("two-sided", "less", "greater")

@@ -369,6 +369,57 @@ def test_parallel_kernel_equals_serial():
         assert_allclose([float(v) for v in alone], [v[i] for v in together], rtol=1e-12)
 
 
+def _curve_of_regions(rng, steps: int, start: int) -> list[np.ndarray]:
+    """Tables of two n-best lists along n as a curve has them: from n to n + 1 both regions gain a
+    candidate (a TP or an FP), lose one, or stay (the same table again); rows stay equal."""
+    a, b, c, d = start // 5, start - start // 5, start // 7, start - start // 7
+    rows = []
+    for _ in range(steps):
+        move = rng.integers(0, 3)
+        if move == 1:  # a candidate enters each region
+            if rng.random() < 0.3:
+                a += 1
+            else:
+                b += 1
+            if rng.random() < 0.2:
+                c += 1
+            else:
+                d += 1
+        elif move == 2 and min(a, b, c, d) > 0:  # a candidate leaves each region
+            a, b = (a - 1, b) if rng.random() < 0.5 else (a, b - 1)
+            c, d = (c - 1, d) if rng.random() < 0.5 else (c, d - 1)
+        rows.append((a, b, c, d))
+    return [np.array(v, dtype=np.int64) for v in zip(*rows)]
+
+
+@pytest.mark.parametrize("start", [40, 5_000, 70_000])  # a standard deviation of X up to about 80
+def test_each_distinct_table_solved_once_changes_nothing(start):
+    # The kernel solves each distinct table once, in order of first appearance, from the previous
+    # table's roots moved by Woolf's approximation; each table alone starts cold. Tables recur
+    # along the curve (the same table at several n, and again after a step away and back).
+    rng = np.random.default_rng(start)
+    cells = _curve_of_regions(rng, 3_000, start)
+    assert len(np.unique(np.stack(cells, axis=1), axis=0)) < 0.8 * len(cells[0])
+    together = odds_ratio(*cells)
+    order = rng.permutation(len(cells[0]))  # shuffled: neighbours are no longer near
+    shuffled = odds_ratio(*(c[order] for c in cells))
+    for i in rng.choice(len(cells[0]), 25, replace=False):
+        alone = [float(v) for v in odds_ratio(*(c[i] for c in cells))]
+        assert_allclose(alone, [v[i] for v in together], rtol=1e-12)
+        j = int(np.flatnonzero(order == i)[0])
+        assert_allclose(alone, [v[j] for v in shuffled], rtol=1e-12)
+
+
+def test_distinct_tables_with_unequal_rows():
+    rng = np.random.default_rng(5)
+    # cells above 2^15 and rows unequal: no int64 key, the tables are compared row by row
+    cells = [rng.integers(0, 4, 600) * 20_000 + rng.integers(0, 3, 600) for _ in range(4)]
+    together = odds_ratio(*cells)
+    for i in rng.choice(600, 20, replace=False):
+        alone = odds_ratio(*(c[i] for c in cells))
+        assert_allclose([float(v) for v in alone], [v[i] for v in together], rtol=1e-12)
+
+
 # ---------------------------------------------------------------------- effect_sizes
 def test_effect_sizes_of_a_comparison(g2_x2):
     table = compare_rankings(*g2_x2, [100, 500, 1000, 1268, 2000])

@@ -24,9 +24,15 @@ keeps full relative precision however small it is.
 Roots are found by Halley's method on an increasing function of theta (the mean minus x, the
 log of the upper tail minus log alpha, or log alpha minus the log of the lower tail), safeguarded
 by a bracket and bisection, until the error left after a step (at most ``|h'' / 2h'| step^2``)
-is below 1e-14 (1 + |theta|): the returned theta is exact to rounding. Consecutive tables of a
-curve (n and n + 1) start from the previous roots, which leaves about two evaluations per root,
-and a table equal to the previous one copies its result.
+is below 1e-14 (1 + |theta|): the returned theta is exact to rounding. Each distinct table is
+solved once (along a curve most tables recur), in order of first appearance; a table next to the
+previous one starts from the previous roots moved by as much as Woolf's logit approximations of
+the same roots move between the two tables. That start is within about 1e-7 of the root, so the
+first Halley step lands within rounding: one evaluation per root (two without the shift, when a
+TP enters or leaves a region and the roots move by about 1e-4). With both bounds wanted at a
+usual level, that evaluation is one walk for the three roots: the ratio of consecutive weights
+is computed once for three chains of weights, one per root's start, and both tails at x are
+summed from their own terms; a root whose Halley step is not certain then goes on alone.
 
 These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
 """
@@ -46,6 +52,7 @@ _SMALL_TAIL = 1e-3  # a tail below this share of the total is summed again from 
 _TOL = 1e-14        # roots: stop after a step below _TOL * (1 + |theta|) ...
 _ACCEPT = 1e-14     # ... or once the error left after the step is below _ACCEPT * (1 + |theta|)
 _MAX_ITER = 200
+_LOG_WARM_TAIL = math.log(2e-3)  # three roots in one walk for tails above this (levels below 99.6%)
 
 
 # What a root solves: 0 the conditional MLE (mean = x), 1 the upper bound (P(X <= x) = alpha),
@@ -261,9 +268,191 @@ def solve_theta(kind: int, x: float, log_alpha: float, m: float, n: float, k: fl
 
 
 @njit(cache=True)
+def _walk3(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
+                m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
+                sums: np.ndarray) -> tuple:
+    """One walk for the three roots at once: terms j +- 1, ..., `stop` (upward if `up`) at three log odds ratios.
+
+    The ratio of consecutive weights is computed once for the three chains (the division is
+    a walk's cost; three chains also keep the processor busy where one waits on its own
+    products). ``t*`` are the weights w(j) psi^j relative to the origin's of the estimate's (m),
+    the lower (l) and the upper bound's (u) chain, ``p*`` their psi (1 / psi downward). Adds ``sum t (j - origin)^p``
+    for p = 0, 1, 2 (and 3 for m) into ``sums`` (rows m, l, u); stops once every chain's rest is
+    below 1e-17 of its total plus its sums so far (tested every 8 terms: a few more terms
+    cost less than the test). Returns (j, tm, tl, tu) at the last term.
+    """
+    nk = n - k
+    m0 = m1 = m2 = m3 = 0.0
+    l0 = l1 = l2 = 0.0
+    u0 = u1 = u2 = 0.0
+    count = 0
+    while (j < stop) if up else (j > stop):
+        if up:
+            r = ((m - j) * (k - j)) / ((j + 1.0) * (nk + j + 1.0))
+            j += 1.0
+        else:
+            r = (j * (nk + j)) / ((m - j + 1.0) * (k - j + 1.0))
+            j -= 1.0
+        qm = r * pm
+        ql = r * pl
+        qu = r * pu
+        tm *= qm
+        tl *= ql
+        tu *= qu
+        dj = j - origin
+        v = tm * dj
+        m0 += tm
+        m1 += v
+        v *= dj
+        m2 += v
+        m3 += v * dj
+        v = tl * dj
+        l0 += tl
+        l1 += v
+        l2 += v * dj
+        v = tu * dj
+        u0 += tu
+        u1 += v
+        u2 += v * dj
+        count += 1
+        if count & 7 == 0 and tm * qm < _EPS_TAIL * (total_m + m0) * (1.0 - qm) \
+                and tl * ql < _EPS_TAIL * (total_l + l0) * (1.0 - ql) \
+                and tu * qu < _EPS_TAIL * (total_u + u0) * (1.0 - qu):
+            break
+    sums[0, 0] += m0
+    sums[0, 1] += m1
+    sums[0, 2] += m2
+    sums[0, 3] += m3
+    sums[1, 0] += l0
+    sums[1, 1] += l1
+    sums[1, 2] += l2
+    sums[2, 0] += u0
+    sums[2, 1] += u1
+    sums[2, 2] += u2
+    return j, tm, tl, tu
+
+
+@njit(cache=True)
+def _accept(theta: float, h: float, h1: float, h2: float) -> tuple:
+    """Halley's step from theta: (the root, if the error left after the step is below rounding as
+    in :func:`solve_theta`, else NaN; where to go on from: the step's end where it is sane)."""
+    if h == 0.0:
+        return theta, theta
+    if not (h1 > 0.0):
+        return math.nan, theta
+    step = h / h1
+    denom = 1.0 - 0.5 * step * h2 / h1
+    if denom > 0.5:
+        step = step / denom
+    if abs(step) * (1.0 + abs(0.5 * h2 / h1) * abs(step)) <= _TOL * (1.0 + abs(theta)) \
+            or abs(0.5 * h2 / h1) * step * step <= _ACCEPT * (1.0 + abs(theta)):
+        return theta - step, theta - step
+    return math.nan, (theta - step if abs(step) < 1.0 else theta)
+
+
+@njit(cache=True)
+def _solve_three_warm(x: float, m: float, n: float, k: float, lo: float, hi: float, log_alpha_lo: float,
+                      log_alpha_hi: float, starts: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> bool:
+    """The three roots from warm starts (lo < x < hi, both bounds wanted): one walk evaluates all
+    three, and a root whose Halley step is not certain goes on alone in :func:`solve_theta`.
+    False (nothing written) where a chain's weights overflow: its start is far from the
+    estimate's and the support long (the caller then solves each root alone).
+
+    The walk from the origin (the mode at the estimate's start) toward x stops before x; the
+    term at x and the terms beyond are summed apart, so that both tails, P(X <= x) and
+    P(X >= x), are sums of their own terms (no difference of sums). A tail below 1e-3 of its
+    total is left to :func:`solve_theta`, which sums small tails again from x (the caller uses
+    this function only for levels below 99.6%, where that is rare).
+    """
+    origin = _mode(starts[0], m, n, k, lo, hi)
+    pm, pl, pu = math.exp(starts[0]), math.exp(starts[1]), math.exp(starts[2])
+    scratch[:] = 0.0
+    near = scratch[0]         # the side away from x, the origin and the terms strictly between it and x
+    far = scratch[1]          # x and beyond
+    if x == origin:
+        far[:, 0] = 1.0       # the origin is x
+    else:
+        near[:, 0] = 1.0
+    dx = x - origin
+    up = x > origin
+    # the side of the origin away from x (both sides at x == origin: x's side then starts at x)
+    if up or x == origin:
+        _walk3(False, origin, lo, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
+    else:
+        _walk3(True, origin, hi, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin, 1.0, 1.0, 1.0, near)
+    if x == origin:
+        tm = tl = tu = 1.0
+        wm = wl = wu = 1.0
+        j = x
+    else:
+        step = 1.0 if up else -1.0
+        if up:
+            j, tm, tl, tu = _walk3(True, origin, x - 1.0, 1.0, 1.0, 1.0, pm, pl, pu, m, n, k, origin,
+                                      near[0, 0], near[1, 0], near[2, 0], near)
+            r = ((m - j) * (k - j)) / ((j + 1.0) * (n - k + j + 1.0))
+            wm, wl, wu = tm * r * pm, tl * r * pl, tu * r * pu
+        else:
+            j, tm, tl, tu = _walk3(False, origin, x + 1.0, 1.0, 1.0, 1.0, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k,
+                                        origin, near[0, 0], near[1, 0], near[2, 0], near)
+            r = (j * (n - k + j)) / ((m - j + 1.0) * (k - j + 1.0))
+            wm, wl, wu = tm * r / pm, tl * r / pl, tu * r / pu
+        if j != x - step:  # the walk stopped before x: every chain's tail beyond is negligible
+            return False
+        j = x
+        for row, w in ((0, wm), (1, wl), (2, wu)):
+            far[row, 0] += w
+            far[row, 1] += w * dx
+            far[row, 2] += w * dx * dx
+            far[row, 3] += w * dx * dx * dx
+    total_m, total_l, total_u = near[0, 0] + far[0, 0], near[1, 0] + far[1, 0], near[2, 0] + far[2, 0]
+    if up or (x == origin):
+        _walk3(True, j, hi, wm, wl, wu, pm, pl, pu, m, n, k, origin, total_m, total_l, total_u, far)
+    else:
+        _walk3(False, j, lo, wm, wl, wu, 1.0 / pm, 1.0 / pl, 1.0 / pu, m, n, k, origin, total_m, total_l, total_u, far)
+    for row in range(3):
+        if not math.isfinite(near[row, 0] + far[row, 0] + near[row, 2] + far[row, 2]):
+            return False
+    for row in range(3):
+        s0 = near[row, 0] + far[row, 0]
+        s1 = near[row, 1] + far[row, 1]
+        s2 = near[row, 2] + far[row, 2]
+        c1 = s1 / s0
+        mean = origin + c1
+        var = max(s2 / s0 - c1 * c1, 0.0)
+        if row == 0:
+            s3 = near[0, 3] + far[0, 3]
+            m3 = s3 / s0 - 3.0 * c1 * s2 / s0 + 2.0 * c1 * c1 * c1
+            root, then = _accept(starts[0], mean - x, var, m3)
+            out[0] = root if root == root else solve_theta(MLE, x, 0.0, m, n, k, lo, hi, then)
+            continue
+        # far = x and beyond: P(X >= x) where x is at or above the origin, else P(X <= x); the other
+        # tail is the near part plus the term at x
+        w = wl if row == 1 else wu
+        if (row == 1) == (up or x == origin):
+            p0, p1, p2 = far[row, 0], far[row, 1], far[row, 2]
+        else:
+            p0, p1, p2 = near[row, 0] + w, near[row, 1] + w * dx, near[row, 2] + w * dx * dx
+        root = math.nan
+        then = starts[row]
+        if p0 >= _SMALL_TAIL * s0:
+            c = p1 / p0
+            log_tail = math.log(p0) - math.log(s0) if p0 < s0 else 0.0
+            var_tail = max(p2 / p0 - c * c, 0.0)
+            if row == 1:
+                root, then = _accept(starts[1], log_tail - log_alpha_lo, origin + c - mean, var_tail - var)
+            else:
+                root, then = _accept(starts[2], log_alpha_hi - log_tail, mean - origin - c, var - var_tail)
+        if not (root == root):
+            root = solve_theta(LOWER if row == 1 else UPPER, x, log_alpha_lo if row == 1 else log_alpha_hi,
+                               m, n, k, lo, hi, then)
+        out[row] = root
+    return True
+
+
+@njit(cache=True)
 def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float, log_alpha_hi: float,
                     z_lo: float, z_hi: float, need_lo: bool, need_hi: bool, starts: np.ndarray,
-                    out: np.ndarray) -> None:
+                    out: np.ndarray, scratch: np.ndarray) -> None:
     """log of (estimate, lower, upper) into out[0:3]; `starts` holds warm starts (NaN: none).
 
     Infinite logs mark 0 and infinity; NaN an undefined estimate (a zero margin).
@@ -275,6 +464,10 @@ def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float,
         out[1] = -math.inf
         out[2] = math.inf
         return
+    if need_lo and need_hi and lo < x < hi and min(log_alpha_lo, log_alpha_hi) > _LOG_WARM_TAIL \
+            and abs(starts[0]) < THETA_MAX and abs(starts[1]) < THETA_MAX and abs(starts[2]) < THETA_MAX:
+        if _solve_three_warm(x, m, n, k, lo, hi, log_alpha_lo, log_alpha_hi, starts, out, scratch):
+            return
     # the conditional MLE
     if x == lo:
         out[0] = -math.inf
@@ -319,10 +512,25 @@ def _odds_ratio_one(x: float, m: float, n: float, k: float, log_alpha_lo: float,
 
 
 @njit(cache=True)
+def _woolf(a: float, b: float, c: float, d: float, z_lo: float, z_hi: float) -> tuple:
+    """Woolf's logit approximations (1/2 added to each cell) of the three roots: (centre, lower, upper)."""
+    centre = math.log((a + 0.5) * (d + 0.5) / ((b + 0.5) * (c + 0.5)))
+    spread = math.sqrt(1.0 / (a + 0.5) + 1.0 / (b + 0.5) + 1.0 / (c + 0.5) + 1.0 / (d + 0.5))
+    return centre, centre - z_lo * spread, centre + z_hi * spread
+
+
+@njit(cache=True)
 def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo, need_hi, out, first, stop):
-    """Tables first..stop-1 in order; a table next to the previous one starts from its roots."""
+    """Tables first..stop-1 in order; a table next to the previous one starts from its roots.
+
+    The start is the previous root moved by as much as Woolf's approximation of the same root
+    moves between the two tables: the approximation is off by O(1/n) but its change from one
+    table to the next is the exact root's change to about 1e-7, so that the first Halley step
+    usually lands within rounding and one evaluation decides the root.
+    """
     starts = np.empty(3)
     row = np.empty(3)
+    scratch = np.empty((2, 3, 4))
     for i in range(first, stop):
         if i > first and a[i] == a[i - 1] and b[i] == b[i - 1] and c[i] == c[i - 1] and d[i] == d[i - 1]:
             out[i, 0] = out[i - 1, 0]  # the same table as at the previous n (a third of all n, typically)
@@ -334,12 +542,14 @@ def _odds_ratio_run(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, need_lo,
             near = (abs(a[i] - a[i - 1]) + abs(b[i] - b[i - 1]) + abs(c[i] - c[i - 1])
                     + abs(d[i] - d[i - 1])) <= 4.0
             if near:
+                now = _woolf(a[i], b[i], c[i], d[i], z_lo, z_hi)
+                before = _woolf(a[i - 1], b[i - 1], c[i - 1], d[i - 1], z_lo, z_hi)
                 for r in range(3):
                     v = out[i - 1, r]
                     if abs(v) < THETA_MAX:
-                        starts[r] = v
+                        starts[r] = v + (now[r] - before[r])
         _odds_ratio_one(a[i], a[i] + c[i], b[i] + d[i], a[i] + b[i], log_alpha_lo, log_alpha_hi, z_lo, z_hi,
-                        need_lo, need_hi, starts, row)
+                        need_lo, need_hi, starts, row, scratch)
         out[i, 0] = row[0]
         out[i, 1] = row[1]
         out[i, 2] = row[2]
@@ -362,23 +572,53 @@ def _odds_ratio_parallel(a, b, c, d, log_alpha_lo, log_alpha_hi, z_lo, z_hi, nee
 _CHUNK = 4096  # tables per run of warm starts in the parallel kernel
 
 
+def _distinct_tables(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of the first occurrence of each distinct table, in order of appearance, and for every
+    table the position of its table among them (``distinct[position] `` holds its cells).
+
+    Along a curve most tables recur (the same table at several n, and often again after a step
+    away and back): each is solved once.
+    """
+    cells = (a, b, c, d)
+    bits = int(max(float(v.max()) for v in cells)).bit_length()
+    if np.array_equal(a + b, c + d):  # two n-best lists: equal rows, d = a + b - c
+        cells = cells[:3]
+    if bits * len(cells) <= 63:  # one int64 key per table
+        key = sum(v.astype(np.int64) << (bits * i) for i, v in enumerate(cells))
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(np.stack(cells, axis=1), axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    order = np.argsort(first, kind="stable")  # the distinct tables in order of appearance
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return first[order], rank[inverse]
+
+
 def log_odds_ratios(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray, alpha_lo: float,
                     alpha_hi: float, z_lo: float, z_hi: float) -> np.ndarray:
     """log of (conditional MLE, lower bound, upper bound) of the odds ratio of each table, shape (len, 3).
 
     ``alpha_lo`` / ``alpha_hi``: the tail probability at the lower / upper bound (0 to leave that
     bound at 0 / infinity); ``z_lo``, ``z_hi`` the matching normal quantiles (cold starts only).
+    Each distinct table is solved once, in order of first appearance (neighbours along a curve
+    stay neighbours, so warm starts still apply).
     """
     size = a.shape[0]
-    out = np.empty((size, 3))
+    if size == 0:
+        return np.empty((0, 3))
     need_lo, need_hi = alpha_lo > 0.0, alpha_hi > 0.0
     log_lo = math.log(alpha_lo) if need_lo else 0.0
     log_hi = math.log(alpha_hi) if need_hi else 0.0
-    if size < PARALLEL_MIN:
-        bounds = np.array([0, size], dtype=np.int64)
+    rows, position = _distinct_tables(a, b, c, d)
+    a, b, c, d = (np.ascontiguousarray(v[rows]) for v in (a, b, c, d))
+    distinct = rows.size
+    out = np.empty((distinct, 3))
+    if distinct < PARALLEL_MIN:
+        bounds = np.array([0, distinct], dtype=np.int64)
         _odds_ratio_serial(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
-        return out
-    bounds = np.unique(np.r_[np.arange(0, size, _CHUNK), size]).astype(np.int64)
-    with PARALLEL_LOCK:
-        _odds_ratio_parallel(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
-    return out
+    else:
+        bounds = np.unique(np.r_[np.arange(0, distinct, _CHUNK), distinct]).astype(np.int64)
+        with PARALLEL_LOCK:
+            _odds_ratio_parallel(a, b, c, d, log_lo, log_hi, z_lo, z_hi, need_lo, need_hi, out, bounds)
+    return out[position] if distinct < size else out
