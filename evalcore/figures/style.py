@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..errors import ColumnError, EvalcoreError, ParameterError
+from .. import format as fmt
 from ..text import plotly_text
 
 __all__ = ["PALETTE", "DASHES", "style", "downsample", "export", "EXPORT_FORMATS", "for_print", "print_style",
@@ -292,16 +293,16 @@ def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, 
     if tp is None:
         customdata, extra, tp_line = None, "", ""
     elif bounds is None:
-        customdata, extra, tp_line = tp, "", "TPs = %{customdata:,}<br>"
+        customdata, extra, tp_line = tp, "", f"TPs = {fmt.hover('customdata', 'count')}<br>"
     else:
         customdata = np.column_stack([tp, bounds[0], bounds[1]]).astype(np.float32)
-        tp_line = "TPs = %{customdata[0]:,}<br>"
-        extra = " [%{customdata[1]:.1f}%, %{customdata[2]:.1f}%]"
+        tp_line = f"TPs = {fmt.hover('customdata[0]', 'count')}<br>"
+        extra = f" [{fmt.hover('customdata[1]', 'percent')}, {fmt.hover('customdata[2]', 'percent')}]"
     return go.Scatter(
         x=n, y=y, customdata=customdata, mode="lines", name=label, legendgroup=label, showlegend=showlegend,
         line=dict(color=colour, dash=dash, width=width),
-        hovertemplate=(f"<b>{label}</b><br>n = %{{x:,}}<br>{tp_line}"
-                       f"{quantity} = %{{y:.1f}}%{extra}<extra></extra>"),
+        hovertemplate=(f"<b>{label}</b><br>n = {fmt.hover('x', 'count')}<br>{tp_line}"
+                       f"{quantity} = {fmt.hover('y', 'percent')}{extra}<extra></extra>"),
     )
 
 
@@ -309,7 +310,7 @@ def _baseline_trace(baseline: float, x_lo: float, x_hi: float) -> go.Scatter:
     baseline = float(baseline)
     if not 0.0 <= baseline <= 1.0:
         raise ParameterError(f"`baseline` must be a proportion in [0, 1] (TPs / N); got {baseline!r}")
-    label = f"baseline {100 * baseline:.2f}%"
+    label = f"baseline {fmt.percent(baseline)}"
     return go.Scatter(
         x=np.array([x_lo, x_hi]), y=np.array([100 * baseline] * 2), mode="lines", name=label,
         line=dict(color=REFERENCE_GREY, dash="dash", width=1.5),
