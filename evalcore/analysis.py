@@ -23,7 +23,7 @@ from .stats.fisher import fisher_exact
 from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
 from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
-from .errors import ColumnError
+from .errors import ColumnError, ParameterError
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
 
@@ -208,6 +208,80 @@ def difference_members(candidates: CandidateSet, a: Ranking, b: Ranking, n: int)
 def gamma_for_n(ranking: Ranking, n: int) -> float:
     """The n-best threshold gamma_g(n): the score of the candidate at rank n (Evert 2004, §2)."""
     return float(ranking.sorted_scores[n - 1])
+
+
+def acceptance_size(ranking: Ranking, gamma: float) -> int:
+    """How many candidates the gamma-acceptance set {g >= gamma} holds ({g <= gamma} where lower is better)."""
+    return int(acceptance_sets(ranking, [gamma], confidence_level=None)["size"].iloc[0])
+
+
+def gamma_for_size(ranking: Ranking, size: int) -> float:
+    """The threshold whose acceptance set is as close as possible in size to ``size``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+    size : int
+        The wanted acceptance size, ``0 <= size <= N``.
+
+    Returns
+    -------
+    float
+        A score of the ranking whose acceptance set holds k candidates, k nearest to ``size``
+        among the sizes a threshold can give; for ``size == 0``, the next float beyond the best
+        score (nothing accepted).
+
+    Notes
+    -----
+    A threshold never splits a tie group (Evert 2004, §2: the set {g >= gamma} takes all
+    candidates of equal score or none), so it can only accept k candidates where k is the end
+    of a tie group: with the scores 9, 7, 7, 7, 5 the sizes are 0, 1, 4 and 5, never 2 or 3. For
+    a size in between, the nearer attainable size is taken, and of two equally near ones the
+    smaller (a tie group is kept out rather than let in: the set does not grow beyond the one
+    asked for by more than it shrinks). Non-finite scores are never accepted, so the largest
+    attainable size is the number of finite scores. The result does not depend on the tie
+    policy of the ranking.
+
+    Examples
+    --------
+    >>> from evalcore.ranking import rank_scores
+    >>> r = rank_scores(np.ones(5, bool), np.array([9.0, 7, 7, 7, 5]), ties="stable")
+    >>> [gamma_for_size(r, k) for k in (1, 2, 3, 4)]
+    [9.0, 9.0, 7.0, 7.0]
+    """
+    n_finite = ranking.n_candidates - ranking.n_nonfinite
+    if not isinstance(size, (int, np.integer)) or not 0 <= size <= ranking.n_candidates:
+        raise ParameterError(f"`size` must be a whole number from 0 to {ranking.n_candidates:,}; got {size!r}")
+    if n_finite == 0:
+        raise ColumnError(f"{ranking.measure} has no finite score (all are NaN or infinite): no threshold cuts it. "
+                          "Choose another measure.")
+    ends = np.unique(ranking.group_end[:n_finite])  # the sizes a threshold can give, besides 0
+    candidates = np.r_[0, ends]
+    k = int(candidates[np.argmin(np.abs(candidates - int(size)))])  # argmin: the first (smaller) of equals
+    best = float(ranking.sorted_scores[0])
+    if k == 0:
+        return float(np.nextafter(best, np.inf if ranking.higher_is_better else -np.inf))
+    return float(ranking.sorted_scores[k - 1])
+
+
+def gamma_keeping_size(old: Ranking, old_gamma: float, new: Ranking) -> float:
+    """The threshold of ``new`` whose acceptance set is as large as that of ``old`` at ``old_gamma``.
+
+    When the Threshold page switches from one measure to another, the acceptance size stays (as
+    near as the new measure's ties allow: :func:`gamma_for_size`), instead of the old number
+    gamma being carried over to a scale where it means something else (freq's gamma 50 accepts
+    2,340 of Krenn's candidates; as a t-score it would accept one).
+
+    Examples
+    --------
+    >>> from evalcore.ranking import rank_scores
+    >>> labels = np.array([True, False, True, False])
+    >>> freq = rank_scores(labels, np.array([300.0, 120, 60, 30]), measure="freq", ties="stable")
+    >>> t = rank_scores(labels, np.array([9.1, 2.0, 4.5, 1.2]), measure="t", ties="stable")
+    >>> gamma_keeping_size(freq, 60.0, t)  # freq >= 60 accepts 3 candidates; so does t >= 2.0
+    2.0
+    """
+    return gamma_for_size(new, acceptance_size(old, old_gamma))
 
 
 def threshold_result(ranking: Ranking, gamma: float, *, confidence_level: float = 0.95,
