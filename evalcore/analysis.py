@@ -24,6 +24,7 @@ from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
 from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
 from .errors import ColumnError, ParameterError
+from .format import p_value as p_value_text
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
 
@@ -151,6 +152,99 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
         test=test, correction=correction, counts=significance_counts(tables, alpha),
         detectable=detectable, power=power, confidence_level=confidence_level,
     )
+
+
+def _smallest_fisher_p(n_tp: int, n_fp: int) -> float:
+    k = min(n_tp, n_fp)
+    return float(fisher_exact(k, 0, 0, k).pvalue)
+
+
+def _smallest_mcnemar_p(n_tp: int, n_fp: int) -> float:
+    return float(mcnemar_exact(min(n_tp, n_fp), 0))
+
+
+#: The smallest p-value a test of two n-best lists can reach on data with T TPs and F FPs, for the tests where
+#: that bound depends on T and F alone (see :func:`smallest_p_value`).
+SMALLEST_P = {"fisher": _smallest_fisher_p, "mcnemar": _smallest_mcnemar_p}
+
+
+def smallest_p_value(test: str, n_tp: int, n_fp: int) -> float | None:
+    """The smallest p-value ``test`` can give for two n-best lists of any size on data with ``n_tp`` TPs and
+    ``n_fp`` FPs; None for a test whose bound is not known from these counts alone.
+
+    Notes
+    -----
+    Fisher's exact test on ``[[T_D1, F_D1], [T_D2, F_D2]]`` with ``|D1| = |D2| = d`` (Evert 2004,
+    §3.3): with m TPs among the 2d candidates of D1 and D2, the most extreme table puts them all in
+    one region, and its two-sided p-value ``2 C(d, m) / C(2d, m)`` (for m <= d) grows with d and falls
+    with m; by the symmetry of TPs and FPs the same holds for the FPs. So the smallest p over all
+    tables is that of ``[[k, 0], [0, k]]``, ``k = min(T, F)``: ``2 / C(2k, k)``, e.g. 1 for k = 1,
+    0.33 for k = 2, 0.1 for k = 3, 0.029 for k = 4 (checked against every table in
+    ``tests/test_significance_warnings.py``). The exact McNemar test on the discordant TPs compares
+    ``T_D1`` with ``T_D2``; a table needs ``|T_D1 - T_D2| <= F`` (the larger region's surplus of TPs is
+    matched by FPs in the other), and for a given difference more discordant TPs give a larger
+    p-value, so its best is ``T_D1 = k, T_D2 = 0``: ``2^(1 - k)``, again with ``k = min(T, F)``.
+    """
+    if test not in SMALLEST_P:
+        return None
+    return SMALLEST_P[test](int(n_tp), int(n_fp))
+
+
+def significance_warnings(n_candidates: int, n_tp: int, *, test: str = "fisher", alpha: float = 0.05,
+                          comparison: pd.DataFrame | None = None, names: tuple[str, str] = ("A", "B"),
+                          ) -> tuple[str, ...]:
+    """What the Significance page should say before its counts when the data cannot show a difference.
+
+    Parameters
+    ----------
+    n_candidates, n_tp : int
+        The candidate set's size N and number of TPs T.
+    test : str
+        The test of the page (a key of :data:`evalcore.stats.pairtests.PAIR_TESTS`).
+    alpha : float
+        The significance level.
+    comparison : DataFrame, optional
+        :attr:`PairResult.comparison` (columns ``n, tp_a, tp_b, tp_d1, fp_d1``), for the warnings
+        about the tested range.
+    names : (str, str)
+        The measures A and B, named in the messages (plain text: the page escapes it).
+
+    Returns
+    -------
+    tuple of str
+        Plain-text warnings, in the page's words, none when the data can show a difference:
+
+        - no TP, or no FP, in the data: precision is the same for every list, the test can never
+          reject ("0 of 50" is then no finding about the measures);
+        - too few TPs (or FPs) for the test ever to reach ``p < alpha`` (:func:`smallest_p_value`);
+        - A and B select the same candidates at every tested n (D1 and D2 empty);
+        - neither list holds a TP anywhere in the tested range.
+    """
+    n_fp = int(n_candidates) - int(n_tp)
+    check = "Check the label column on the Data page."
+    if n_tp == 0:
+        return (f"No candidate is labelled a TP (all {n_candidates:,} are FPs): every n-best list has precision 0, "
+                "D1 and D2 hold only FPs, and no test can find a difference between the measures. " + check,)
+    if n_fp == 0:
+        return (f"Every candidate is labelled a TP (all {n_candidates:,}): every n-best list has precision 100%, "
+                "D1 and D2 hold only TPs, and no test can find a difference between the measures. " + check,)
+    found = []
+    smallest = smallest_p_value(test, n_tp, n_fp)
+    if smallest is not None and smallest >= alpha:
+        what = f"{n_tp:,} TP{'s' if n_tp != 1 else ''}" if n_tp <= n_fp else f"{n_fp:,} FP{'s' if n_fp != 1 else ''}"
+        found.append(f"With only {what} in the data, this test cannot reach p < {alpha:g} at any n: the smallest "
+                     f"p-value it can give is {p_value_text(smallest)}. It takes more annotated candidates to tell the "
+                     "measures apart.")
+    if comparison is not None and len(comparison):
+        a, b = names
+        first, last = int(comparison["n"].min()), int(comparison["n"].max())
+        if ((comparison["tp_d1"] + comparison["fp_d1"]) == 0).all():
+            found.append(f"{a} and {b} select the same candidates in every n-best list from {first:,} to {last:,} "
+                         "(D1 and D2 are empty): there is nothing to test.")
+        elif comparison["tp_a"].max() == 0 and comparison["tp_b"].max() == 0:
+            found.append(f"Neither {a} nor {b} puts a TP in an n-best list from {first:,} to {last:,}: both have "
+                         "precision 0 there, and no test can find a difference. Widen the range of n.")
+    return tuple(found)
 
 
 def effect_at(result: PairResult, n: int) -> pd.DataFrame:
