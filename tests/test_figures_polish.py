@@ -100,8 +100,9 @@ def test_roc_det_pr_hovers_show_rates_in_percent(figures):
     assert "false positive rate %{customdata[0]:.2%}" in det.hovertemplate and "miss rate" in det.hovertemplate
     assert np.all((np.asarray(det.customdata) >= 0) & (np.asarray(det.customdata) <= 1))  # rates, not probits
     pr = figures["pr"].data[0]
-    assert "precision %{customdata[1]:.2%}" in pr.hovertemplate
-    np.testing.assert_array_equal(np.asarray(pr.customdata)[:, 1], pr.y)
+    assert "recall %{x:.2%}" in pr.hovertemplate and "precision %{y:.2%}" in pr.hovertemplate
+    roc_line = figures["roc"].data[0]
+    assert "false positive rate %{x:.2%}" in roc_line.hovertemplate and roc_line.customdata is None
 
 
 # ---------------------------------------------------------------- threshold histogram: log axes

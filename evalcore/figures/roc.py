@@ -32,21 +32,21 @@ HOVER_NAMES = {"fpr": "false positive rate", "tpr": "true positive rate", "fnr":
 def _lines(fig: go.Figure, curves: pd.DataFrame, x: str, y: str, label, max_points: int, styles,
            shown: tuple[str, str] | None = None) -> None:
     """One line per measure; the hover writes the rates ``shown`` (default: x and y) in percent."""
+    drawn = shown is None  # the rates are the drawn x and y: no customdata (half the payload)
     shown = shown or (x, y)
+    fields = ("x", "y") if drawn else ("customdata[0]", "customdata[1]")
+    hover = "<br>".join(f"{HOVER_NAMES[c]} {fmt.hover(f, 'proportion')}" for f, c in zip(fields, shown))
     for i, (measure, part) in enumerate(curves.groupby("measure", sort=False, observed=True)):
         xs, ys = part[x].to_numpy(float), part[y].to_numpy(float)
-        rates = part[list(shown)].to_numpy(float)
         ok = np.isfinite(xs) & np.isfinite(ys)
-        xs, ys, rates = xs[ok], ys[ok], rates[ok]
+        xs, ys = xs[ok], ys[ok]
         idx = downsample(np.arange(xs.size), xs, ys, max_points=max_points) if xs.size > max_points else slice(None)
+        rates = None if drawn else part[list(shown)].to_numpy(np.float32)[ok][idx]
         colour, dash = style(styles.get(measure, i) if styles else i)
-        fig.add_trace(go.Scatter(x=xs[idx], y=ys[idx], customdata=rates[idx], mode="lines",
+        fig.add_trace(go.Scatter(x=xs[idx], y=ys[idx], customdata=rates, mode="lines",
                                  name=label(str(measure)),  # label() escapes
                                  line=dict(color=colour, dash=dash, width=2),
-                                 hovertemplate=f"<b>{plotly_text(measure)}</b><br>"
-                                               + "<br>".join(f"{HOVER_NAMES[c]} {fmt.hover(f'customdata[{k}]', 'proportion')}"
-                                                             for k, c in enumerate(shown))
-                                               + "<extra></extra>"))
+                                 hovertemplate=f"<b>{plotly_text(measure)}</b><br>{hover}<extra></extra>"))
 
 
 def _auc_label(table: pd.DataFrame | None, column: str, level: float):
