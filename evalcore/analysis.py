@@ -23,7 +23,8 @@ from .stats.fisher import fisher_exact
 from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
 from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
-from .errors import ColumnError
+from .errors import ColumnError, ParameterError
+from .format import p_value as p_value_text
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
 
@@ -156,6 +157,99 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     )
 
 
+def _smallest_fisher_p(n_tp: int, n_fp: int) -> float:
+    k = min(n_tp, n_fp)
+    return float(fisher_exact(k, 0, 0, k).pvalue)
+
+
+def _smallest_mcnemar_p(n_tp: int, n_fp: int) -> float:
+    return float(mcnemar_exact(min(n_tp, n_fp), 0))
+
+
+#: The smallest p-value a test of two n-best lists can reach on data with T TPs and F FPs, for the tests where
+#: that bound depends on T and F alone (see :func:`smallest_p_value`).
+SMALLEST_P = {"fisher": _smallest_fisher_p, "mcnemar": _smallest_mcnemar_p}
+
+
+def smallest_p_value(test: str, n_tp: int, n_fp: int) -> float | None:
+    """The smallest p-value ``test`` can give for two n-best lists of any size on data with ``n_tp`` TPs and
+    ``n_fp`` FPs; None for a test whose bound is not known from these counts alone.
+
+    Notes
+    -----
+    Fisher's exact test on ``[[T_D1, F_D1], [T_D2, F_D2]]`` with ``|D1| = |D2| = d`` (Evert 2004,
+    §3.3): with m TPs among the 2d candidates of D1 and D2, the most extreme table puts them all in
+    one region, and its two-sided p-value ``2 C(d, m) / C(2d, m)`` (for m <= d) grows with d and falls
+    with m; by the symmetry of TPs and FPs the same holds for the FPs. So the smallest p over all
+    tables is that of ``[[k, 0], [0, k]]``, ``k = min(T, F)``: ``2 / C(2k, k)``, e.g. 1 for k = 1,
+    0.33 for k = 2, 0.1 for k = 3, 0.029 for k = 4 (checked against every table in
+    ``tests/test_significance_warnings.py``). The exact McNemar test on the discordant TPs compares
+    ``T_D1`` with ``T_D2``; a table needs ``|T_D1 - T_D2| <= F`` (the larger region's surplus of TPs is
+    matched by FPs in the other), and for a given difference more discordant TPs give a larger
+    p-value, so its best is ``T_D1 = k, T_D2 = 0``: ``2^(1 - k)``, again with ``k = min(T, F)``.
+    """
+    if test not in SMALLEST_P:
+        return None
+    return SMALLEST_P[test](int(n_tp), int(n_fp))
+
+
+def significance_warnings(n_candidates: int, n_tp: int, *, test: str = "fisher", alpha: float = 0.05,
+                          comparison: pd.DataFrame | None = None, names: tuple[str, str] = ("A", "B"),
+                          ) -> tuple[str, ...]:
+    """What the Significance page should say before its counts when the data cannot show a difference.
+
+    Parameters
+    ----------
+    n_candidates, n_tp : int
+        The candidate set's size N and number of TPs T.
+    test : str
+        The test of the page (a key of :data:`evalcore.stats.pairtests.PAIR_TESTS`).
+    alpha : float
+        The significance level.
+    comparison : DataFrame, optional
+        :attr:`PairResult.comparison` (columns ``n, tp_a, tp_b, tp_d1, fp_d1``), for the warnings
+        about the tested range.
+    names : (str, str)
+        The measures A and B, named in the messages (plain text: the page escapes it).
+
+    Returns
+    -------
+    tuple of str
+        Plain-text warnings, in the page's words, none when the data can show a difference:
+
+        - no TP, or no FP, in the data: precision is the same for every list, the test can never
+          reject ("0 of 50" is then no finding about the measures);
+        - too few TPs (or FPs) for the test ever to reach ``p < alpha`` (:func:`smallest_p_value`);
+        - A and B select the same candidates at every tested n (D1 and D2 empty);
+        - neither list holds a TP anywhere in the tested range.
+    """
+    n_fp = int(n_candidates) - int(n_tp)
+    check = "Check the label column on the Data page."
+    if n_tp == 0:
+        return (f"No candidate is labelled a TP (all {n_candidates:,} are FPs): every n-best list has precision 0, "
+                "D1 and D2 hold only FPs, and no test can find a difference between the measures. " + check,)
+    if n_fp == 0:
+        return (f"Every candidate is labelled a TP (all {n_candidates:,}): every n-best list has precision 100%, "
+                "D1 and D2 hold only TPs, and no test can find a difference between the measures. " + check,)
+    found = []
+    smallest = smallest_p_value(test, n_tp, n_fp)
+    if smallest is not None and smallest >= alpha:
+        what = f"{n_tp:,} TP{'s' if n_tp != 1 else ''}" if n_tp <= n_fp else f"{n_fp:,} FP{'s' if n_fp != 1 else ''}"
+        found.append(f"With only {what} in the data, this test cannot reach p < {alpha:g} at any n: the smallest "
+                     f"p-value it can give is {p_value_text(smallest)}. It takes more annotated candidates to tell the "
+                     "measures apart.")
+    if comparison is not None and len(comparison):
+        a, b = names
+        first, last = int(comparison["n"].min()), int(comparison["n"].max())
+        if ((comparison["tp_d1"] + comparison["fp_d1"]) == 0).all():
+            found.append(f"{a} and {b} select the same candidates in every n-best list from {first:,} to {last:,} "
+                         "(D1 and D2 are empty): there is nothing to test.")
+        elif comparison["tp_a"].max() == 0 and comparison["tp_b"].max() == 0:
+            found.append(f"Neither {a} nor {b} puts a TP in an n-best list from {first:,} to {last:,}: both have "
+                         "precision 0 there, and no test can find a difference. Widen the range of n.")
+    return tuple(found)
+
+
 def effect_at(result: PairResult, n: int) -> pd.DataFrame:
     """The effect sizes at one n of a :class:`PairResult`, one row each, for the 2x2 view.
 
@@ -211,6 +305,80 @@ def difference_members(candidates: CandidateSet, a: Ranking, b: Ranking, n: int)
 def gamma_for_n(ranking: Ranking, n: int) -> float:
     """The n-best threshold gamma_g(n): the score of the candidate at rank n (Evert 2004, §2)."""
     return float(ranking.sorted_scores[n - 1])
+
+
+def acceptance_size(ranking: Ranking, gamma: float) -> int:
+    """How many candidates the gamma-acceptance set {g >= gamma} holds ({g <= gamma} where lower is better)."""
+    return int(acceptance_sets(ranking, [gamma], confidence_level=None)["size"].iloc[0])
+
+
+def gamma_for_size(ranking: Ranking, size: int) -> float:
+    """The threshold whose acceptance set is as close as possible in size to ``size``.
+
+    Parameters
+    ----------
+    ranking : Ranking
+    size : int
+        The wanted acceptance size, ``0 <= size <= N``.
+
+    Returns
+    -------
+    float
+        A score of the ranking whose acceptance set holds k candidates, k nearest to ``size``
+        among the sizes a threshold can give; for ``size == 0``, the next float beyond the best
+        score (nothing accepted).
+
+    Notes
+    -----
+    A threshold never splits a tie group (Evert 2004, §2: the set {g >= gamma} takes all
+    candidates of equal score or none), so it can only accept k candidates where k is the end
+    of a tie group: with the scores 9, 7, 7, 7, 5 the sizes are 0, 1, 4 and 5, never 2 or 3. For
+    a size in between, the nearer attainable size is taken, and of two equally near ones the
+    smaller (a tie group is kept out rather than let in: the set does not grow beyond the one
+    asked for by more than it shrinks). Non-finite scores are never accepted, so the largest
+    attainable size is the number of finite scores. The result does not depend on the tie
+    policy of the ranking.
+
+    Examples
+    --------
+    >>> from evalcore.ranking import rank_scores
+    >>> r = rank_scores(np.ones(5, bool), np.array([9.0, 7, 7, 7, 5]), ties="stable")
+    >>> [gamma_for_size(r, k) for k in (1, 2, 3, 4)]
+    [9.0, 9.0, 7.0, 7.0]
+    """
+    n_finite = ranking.n_candidates - ranking.n_nonfinite
+    if not isinstance(size, (int, np.integer)) or not 0 <= size <= ranking.n_candidates:
+        raise ParameterError(f"`size` must be a whole number from 0 to {ranking.n_candidates:,}; got {size!r}")
+    if n_finite == 0:
+        raise ColumnError(f"{ranking.measure} has no finite score (all are NaN or infinite): no threshold cuts it. "
+                          "Choose another measure.")
+    ends = np.unique(ranking.group_end[:n_finite])  # the sizes a threshold can give, besides 0
+    candidates = np.r_[0, ends]
+    k = int(candidates[np.argmin(np.abs(candidates - int(size)))])  # argmin: the first (smaller) of equals
+    best = float(ranking.sorted_scores[0])
+    if k == 0:
+        return float(np.nextafter(best, np.inf if ranking.higher_is_better else -np.inf))
+    return float(ranking.sorted_scores[k - 1])
+
+
+def gamma_keeping_size(old: Ranking, old_gamma: float, new: Ranking) -> float:
+    """The threshold of ``new`` whose acceptance set is as large as that of ``old`` at ``old_gamma``.
+
+    When the Threshold page switches from one measure to another, the acceptance size stays (as
+    near as the new measure's ties allow: :func:`gamma_for_size`), instead of the old number
+    gamma being carried over to a scale where it means something else (freq's gamma 50 accepts
+    2,340 of Krenn's candidates; as a t-score it would accept one).
+
+    Examples
+    --------
+    >>> from evalcore.ranking import rank_scores
+    >>> labels = np.array([True, False, True, False])
+    >>> freq = rank_scores(labels, np.array([300.0, 120, 60, 30]), measure="freq", ties="stable")
+    >>> t = rank_scores(labels, np.array([9.1, 2.0, 4.5, 1.2]), measure="t", ties="stable")
+    >>> gamma_keeping_size(freq, 60.0, t)  # freq >= 60 accepts 3 candidates; so does t >= 2.0
+    2.0
+    """
+    return gamma_for_size(new, acceptance_size(old, old_gamma))
 
 
 def threshold_result(ranking: Ranking, gamma: float, *, confidence_level: float = 0.95,

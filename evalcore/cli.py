@@ -556,7 +556,12 @@ def _load_experiment(args) -> CandidateSet:
     candidates = load_candidates(source, name=name, label=args.label, scores=args.measure, sample=sample,
                                  lower_is_better=tuple(args.lower_is_better),
                                  exclude_unlabelled=args.exclude_unlabelled, limits=_limits(args), where="cli")
-    require_samples(candidates)
+    try:
+        require_samples(candidates)
+    except EvalcoreError as exc:  # the core's message speaks for the page and the command line; add the option
+        if candidates.samples is not None:
+            raise
+        raise type(exc)(f"{exc} On the command line: --sample-column NAME, or give one file per sample.") from None
     args.file = name or args.files[0]
     return candidates
 

@@ -5,29 +5,45 @@ count reads the same in a sentence, a table cell and a figure's hover:
 
 * p-values: ``0.0431``, ``0.253``, ``1`` (three significant digits) down to 0.001, then
   ``2.1e-29``; never a string of zeros; below 1e-300 (where a double underflows) ``< 1e-300``,
-  with ``log10 p = -412.3`` when the log is known;
-* precision, recall, baselines: percent with two decimals, ``11.09%``;
+  with ``log10 p = -412.3`` when the log is known; in a sentence or a hover :func:`p_statement`
+  (``p = 2.1e-29``, ``p < 1e-300 (log10 p = -412.3)``);
+* precision, recall, baselines, interval bounds: percent with two decimals, ``11.09%``;
+* differences of precision: signed percentage points with two decimals, ``+5.80``;
 * counts: thousands separators, ``5,102``;
+* AUC, average precision, kappa: three decimals, ``0.798``;
+* scores (a measure's own values, thresholds γ): six significant digits, ``32.5``;
 * confidence levels: ``95%``, ``99.9%``;
 * anything missing (None, NaN): an en dash, ``–``.
 
-The command line writes exact numbers instead (:mod:`evalcore.output`).
+Tables: :data:`PAGE_TABLES` lists every table the dashboard's pages show, with the kind of each
+column; :func:`page_table` formats one (:func:`effect_table` and :func:`across_tests_table` those
+whose unit changes from row to row). Figures: :data:`D3` and :func:`hover` give the plotly
+hover formats (d3-format) that write the same digits as these functions, so a hover reads as the
+table beside it. Downloads (CSV) and the command line keep exact numbers (:mod:`evalcore.output`).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING", "p_value", "p_values", "percent", "count", "level", "number", "formatted_table",
-           "FORMATTERS"]
+__all__ = ["MISSING", "p_value", "p_values", "p_statement", "percent", "points", "count", "level", "number",
+           "decimal", "score", "formatted_table", "FORMATTERS", "D3", "hover", "TableSpec", "PAGE_TABLES",
+           "page_table", "effect_table", "across_tests_table"]
 
 MISSING = "–"
 P_FLOOR = 1e-300  # below this a double has lost its digits (and fisher_exact reports log10 p instead)
+PERCENT_DIGITS = 2  # decimals of a percentage: 11.09%
+POINTS_DIGITS = 2  # decimals of a difference in percentage points: +5.80
+DECIMAL_DIGITS = 3  # decimals of an AUC, an average precision, a kappa: 0.798
+NUMBER_DIGITS = 3  # significant digits of any other statistic: 2.09
+SCORE_DIGITS = 6  # significant digits of a score or threshold (as the γ slider): 32.5, 0.0123457
 
 
 def _missing(x: Any) -> bool:
@@ -61,6 +77,18 @@ def p_value(p: float | None, log10_p: float | None = None) -> str:
     return f"{p:.1e}"
 
 
+def p_statement(p: float | None, log10_p: float | None = None) -> str:
+    """A p-value in a sentence or a hover: ``p = 0.0431``, ``p = 2.1e-29``, ``p < 1e-300 (log10 p = -412.3)``.
+
+    Examples
+    --------
+    >>> p_statement(2.1e-29), p_statement(0.0, -412.34), p_statement(None)
+    ('p = 2.1e-29', 'p < 1e-300 (log10 p = -412.3)', 'p = –')
+    """
+    text = p_value(p, log10_p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def p_values(p: Any, log10_p: Any = None) -> np.ndarray:
     """:func:`p_value` over an array (``log10_p``, if given, of the same shape); an object array of text."""
     p = np.asarray(p, dtype=np.float64)
@@ -71,7 +99,7 @@ def p_values(p: Any, log10_p: Any = None) -> np.ndarray:
     return out
 
 
-def percent(x: float | None, digits: int = 2) -> str:
+def percent(x: float | None, digits: int = PERCENT_DIGITS) -> str:
     """A proportion in percent: ``percent(0.110937) == '11.09%'``; ``–`` when missing."""
     if _missing(x):
         return MISSING
@@ -85,12 +113,36 @@ def count(x: int | None) -> str:
     return f"{int(x):,}"
 
 
+def points(x: float | None) -> str:
+    """A difference of two proportions in signed percentage points: ``points(0.058) == '+5.80'``; ``–`` when missing.
+
+    Write the unit beside it (a column header "(points)", "… points" in a sentence).
+    """
+    if _missing(x):
+        return MISSING
+    return f"{100 * float(x):+.{POINTS_DIGITS}f}"
+
+
+def decimal(x: float | None) -> str:
+    """An AUC, average precision or kappa, three decimals: ``decimal(0.797741) == '0.798'``; ``–`` when missing."""
+    if _missing(x):
+        return MISSING
+    return f"{float(x):.{DECIMAL_DIGITS}f}"
+
+
+def score(x: float | None) -> str:
+    """A score or threshold γ, six significant digits as the γ slider: ``score(32.5) == '32.5'``."""
+    if _missing(x):
+        return MISSING
+    return f"{float(x):.{SCORE_DIGITS}g}"
+
+
 def level(x: float) -> str:
     """A confidence level: ``level(0.95) == '95%'``, ``level(0.999) == '99.9%'``."""
     return f"{100 * float(x):.10g}%"
 
 
-def number(x: float | None, digits: int = 3) -> str:
+def number(x: float | None, digits: int = NUMBER_DIGITS) -> str:
     """Any other statistic, ``digits`` significant digits (``number(2.0871) == '2.09'``); ``–`` when missing."""
     if _missing(x):
         return MISSING
@@ -103,25 +155,212 @@ def number(x: float | None, digits: int = 3) -> str:
 FORMATTERS: dict[str, Callable[[Any], str]] = {
     "p": p_value,
     "percent": percent,
+    "points": points,
     "count": count,
     "number": number,
+    "decimal": decimal,
+    "score": score,
     "text": lambda x: MISSING if _missing(x) else str(x),
 }
+
+#: The column holding log10 of a p-value column, used below 1e-300 (only the raw p-value has one:
+#: an adjusted p-value is not the raw one's log).
+P_LOG_COLUMNS = {"p_value": "log10_p"}
+
+
+def _columns(table: pd.DataFrame, pattern: str) -> list:
+    """The columns a kinds key names: itself, or those matching it as a shell pattern (``"rank by *"``)."""
+    if pattern in table.columns:
+        return [pattern]
+    if any(ch in pattern for ch in "*?["):
+        return [c for c in table.columns if fnmatch.fnmatchcase(str(c), pattern)]
+    return []
 
 
 def formatted_table(table: pd.DataFrame, kinds: Mapping[str, str]) -> pd.DataFrame:
     """A copy of ``table`` for display, the columns named in ``kinds`` written by :data:`FORMATTERS`.
 
-    ``kinds`` maps a column to ``"p"``, ``"percent"``, ``"count"``, ``"number"`` or ``"text"``;
-    a ``"p"`` column uses the ``log10_p`` column of the table where there is one. Other columns
-    are kept as they are.
+    ``kinds`` maps a column (or a shell pattern of column names, ``"rank by *"``) to a key of
+    :data:`FORMATTERS`: ``"p"``, ``"percent"``, ``"points"``, ``"count"``, ``"number"``,
+    ``"decimal"``, ``"score"`` or ``"text"``. The ``p_value`` column uses the table's ``log10_p``
+    where there is one (:data:`P_LOG_COLUMNS`). Columns not named are kept as they are; named
+    columns the table lacks are skipped.
     """
+    unknown = sorted(set(kinds.values()) - set(FORMATTERS))
+    if unknown:
+        raise ValueError(f"`kinds` names unknown format(s) {', '.join(map(repr, unknown))}; "
+                         f"the formats are {', '.join(FORMATTERS)}")
     shown = table.copy()
-    for column, kind in kinds.items():
-        if column not in shown:
-            continue
-        if kind == "p" and "log10_p" in table:
-            shown[column] = p_values(table[column], table["log10_p"])
-        else:
-            shown[column] = [FORMATTERS[kind](v) for v in table[column]]
+    for pattern, kind in kinds.items():
+        for column in _columns(table, pattern):
+            log_column = P_LOG_COLUMNS.get(column)
+            if kind == "p" and log_column in table:
+                shown[column] = p_values(table[column], table[log_column])
+            else:
+                shown[column] = [FORMATTERS[kind](v) for v in table[column]]
     return shown
+
+
+# ---------------------------------------------------------------------------------------------
+# hovers: the same digits in plotly's d3-format
+
+#: d3-format specifiers (plotly ``hovertemplate``) that write what the formatter of the same kind
+#: writes. ``"percent"`` is for a value the figure already draws in percent (``11.09`` then
+#: ``%``); ``"proportion"`` for a proportion in [0, 1] that d3 turns into percent itself. Python's
+#: format mini-language reads these specifiers alike (``tests/test_format.py`` checks it).
+D3: dict[str, str] = {
+    "percent": f".{PERCENT_DIGITS}f",
+    "proportion": f".{PERCENT_DIGITS}%",
+    "points": f"+.{POINTS_DIGITS}f",
+    "count": ",",
+    "decimal": f".{DECIMAL_DIGITS}f",
+}
+_HOVER_SUFFIX = {"percent": "%"}
+
+
+def hover(field: str, kind: str) -> str:
+    """A hovertemplate placeholder writing ``field`` as the formatter of ``kind`` does.
+
+    Examples
+    --------
+    >>> hover("y", "percent"), hover("customdata[1]", "points"), hover("x", "count")
+    ('%{y:.2f}%', '%{customdata[1]:+.2f}', '%{x:,}')
+    """
+    if kind not in D3:
+        raise ValueError(f"`kind` must be one of {', '.join(D3)} (p-values and scores go into hovers as text); "
+                         f"got {kind!r}")
+    return f"%{{{field}:{D3[kind]}}}{_HOVER_SUFFIX.get(kind, '')}"
+
+
+# ---------------------------------------------------------------------------------------------
+# every table the pages show
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """How one table of a page is shown: the kind of each column (see :func:`formatted_table`) and
+    the headers that carry a unit the cells leave out (``{"diff": "diff (points)"}``)."""
+
+    kinds: Mapping[str, str]
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+_COUNTS = ("n", "tp", "fp")
+_PERCENTS = ("precision", "recall", "f_beta", "lower", "upper")
+_PAIR_COUNTS = ("n", "tp_a", "tp_b", "overlap", "tp_d1", "fp_d1", "tp_d2", "fp_d2")
+
+#: Every table the dashboard shows, by (page, table), with the functions that build it:
+#:
+#: - data / "summary": the metrics over the table (N, TPs, baseline, measures);
+#: - data / "per sample": :func:`evalcore.samples.sample_table`;
+#: - data / "ties": :func:`evalcore.analysis.data_summary`;
+#: - precision / "values at n": :func:`evalcore.analysis.precision_at` of the curves;
+#: - precision / "estimates at n": the Precision page's estimates from a sample (:mod:`evalcore.estimates`);
+#: - significance / "counts": :attr:`evalcore.analysis.PairResult.counts` (tests by corrections);
+#: - significance / "2x2": the difference regions at one n (TPs and FPs of D1 and D2);
+#: - significance / "members": :func:`evalcore.analysis.difference_members`;
+#: - significance / "effect at n": :func:`evalcore.analysis.effect_at`, see :func:`effect_table`;
+#: - threshold / "result": :func:`evalcore.analysis.threshold_result` (the metrics);
+#: - threshold / "neighbours": :func:`evalcore.analysis.threshold_neighbours`;
+#: - pairwise / "precision" and "pairs": :class:`evalcore.analysis.PairwiseResult`;
+#: - roc / "areas": :func:`evalcore.roc.roc_table`;
+#: - validation / "per sample": :attr:`evalcore.validate.Validation.table`;
+#: - across / "per sample": :attr:`evalcore.analysis.AcrossResult.table`;
+#: - across / "tests": :attr:`evalcore.analysis.AcrossResult.tests`, see :func:`across_tests_table`.
+#:
+#: The Unanimous improvement page shows figures only; the data preview shows the user's file as read.
+PAGE_TABLES: dict[tuple[str, str], TableSpec] = {
+    ("data", "summary"): TableSpec({"Candidates N": "count", "True positives": "count",
+                                    "Baseline precision": "percent", "Measures": "count"}),
+    ("data", "per sample"): TableSpec({"N": "count", "TPs": "count", "baseline": "percent"}),
+    ("data", "ties"): TableSpec({"tie groups": "count", "tied candidates": "count", "largest tie": "count",
+                                 "missing/infinite": "count", "cut-offs in * inside a tie": "count"}),
+    ("precision", "values at n"): TableSpec({**dict.fromkeys(_COUNTS, "count"), **dict.fromkeys(_PERCENTS, "percent")}),
+    ("precision", "estimates at n"): TableSpec({**dict.fromkeys(("n", "m", "k"), "count"),
+                                                **dict.fromkeys(("estimate", "lower", "upper"), "percent")}),
+    ("significance", "counts"): TableSpec({"*": "count"}),
+    ("significance", "2x2"): TableSpec({"TPs": "count", "FPs": "count"}),
+    ("significance", "members"): TableSpec({"row": "count", "rank by *": "count"}),
+    ("threshold", "result"): TableSpec({"gamma": "score", "size": "count", "tp": "count", "fp": "count",
+                                        "precision": "percent", "recall": "percent", "lower": "percent",
+                                        "upper": "percent"}),
+    ("threshold", "neighbours"): TableSpec({"row": "count", "rank": "count"}),
+    ("pairwise", "precision"): TableSpec({"n": "count", "tp": "count", "precision": "percent", "lower": "percent",
+                                          "upper": "percent"}),
+    ("pairwise", "pairs"): TableSpec(
+        {**dict.fromkeys(_PAIR_COUNTS, "count"), "p_value": "p", "p_adjusted": "p",
+         **dict.fromkeys(("diff", "diff_low", "diff_high"), "points"),
+         **dict.fromkeys(("odds_ratio", "or_low", "or_high"), "number")},
+        headers={"diff": "diff (points)", "diff_low": "diff_low (points)", "diff_high": "diff_high (points)"}),
+    ("roc", "areas"): TableSpec(dict.fromkeys(("auc", "auc_low", "auc_high", "ap", "ap_low", "ap_high"), "decimal")),
+    ("validation", "per sample"): TableSpec({**dict.fromkeys(("N", "TPs", "size", "tp"), "count"),
+                                             **dict.fromkeys(("precision", "recall", "lower", "upper"), "percent")}),
+    ("across", "per sample"): TableSpec(
+        {**dict.fromkeys(("size_a", "tp_a", "size_b", "tp_b"), "count"), "precision_a": "percent",
+         "precision_b": "percent", "difference": "points"}, headers={"difference": "difference (points)"}),
+    ("across", "tests"): TableSpec({"statistic": "number", "df": "number", "p_value": "p"}),
+}
+
+
+def page_table(page: str, table: str, data: pd.DataFrame | Mapping) -> pd.DataFrame:
+    """A page's table as it is shown: :data:`PAGE_TABLES` ``[(page, table)]`` applied to ``data``.
+
+    Parameters
+    ----------
+    page, table : str
+        A key of :data:`PAGE_TABLES`, e.g. ``("pairwise", "pairs")``.
+    data : DataFrame or mapping
+        The table the evalcore function returned (a mapping such as a threshold result is one row).
+
+    Returns
+    -------
+    DataFrame
+        A copy with the named columns as text, and the headers of :attr:`TableSpec.headers`.
+        ``("significance", "effect at n")`` and ``("across", "tests")`` go through
+        :func:`effect_table` and :func:`across_tests_table`, whose units change by row.
+    """
+    if (page, table) == ("significance", "effect at n"):
+        return effect_table(data)
+    if (page, table) == ("across", "tests"):
+        return across_tests_table(data)
+    try:
+        spec = PAGE_TABLES[(page, table)]
+    except KeyError:
+        raise ValueError(f"no table {table!r} on page {page!r}; the tables are "
+                         f"{', '.join(f'{p}/{t}' for p, t in PAGE_TABLES)}") from None
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
+    return formatted_table(frame, spec.kinds).rename(columns=dict(spec.headers))
+
+
+def _by_row(table: pd.DataFrame, columns, kinds: list[str]) -> pd.DataFrame:
+    shown = table.copy()
+    for column in columns:
+        shown[column] = [FORMATTERS[k](v) for k, v in zip(kinds, table[column])]
+    return shown
+
+
+def effect_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`evalcore.analysis.effect_at` as shown: rows "(points)" in points with two decimals (as the
+    difference panel's hover), the odds ratio with three significant digits; missing bounds ``–``.
+
+    ``effect_at`` gives points already multiplied by 100, so they are written with :data:`POINTS_DIGITS`
+    decimals and a sign here (not through :func:`points`, which takes proportions).
+    """
+    in_points = table["effect"].astype(str).str.contains("(points)", regex=False).to_numpy()
+    shown = table.copy()
+    for column in ("estimate", "low", "high"):
+        shown[column] = [MISSING if _missing(v) else (f"{float(v):+.{POINTS_DIGITS}f}" if pts else number(v))
+                         for v, pts in zip(table[column], in_points)]
+    return shown
+
+
+def across_tests_table(table: pd.DataFrame) -> pd.DataFrame:
+    """:attr:`evalcore.analysis.AcrossResult.tests` as shown: p-values by :func:`p_value`, statistics and
+    degrees of freedom by :func:`number` (``–`` where a test has none), and the estimate with its
+    interval in percentage points of ``A - B``, except the sign test's, a share of samples, in percent.
+    """
+    shown = formatted_table(table, PAGE_TABLES[("across", "tests")].kinds)
+    kinds = ["percent" if t == "sign test" else "points" for t in table["test"]]
+    shown = _by_row(shown.assign(**{c: table[c] for c in ("estimate", "low", "high")}), ("estimate", "low", "high"),
+                    kinds)
+    return shown.rename(columns={"estimate": "estimate (points; sign test: share)"})

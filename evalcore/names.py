@@ -15,6 +15,23 @@ TIE_POLICIES = {
     "pessimistic": "FPs first within a tie group (a lower bound on precision)",
 }
 
+#: The tie policies in a few words, as each label begins: captions and the help text use these words.
+TIE_SHORT = {
+    "random": "random order",
+    "stable": "file order",
+    "optimistic": "TPs first",
+    "pessimistic": "FPs first",
+}
+
+#: The help text of the ties choice, in the words of its options.
+TIE_HELP = (
+    "Where an n-best cut-off falls inside a group of equal scores, the tie policy decides which of the tied "
+    f"candidates are in the list. '{TIE_SHORT['random']}' shuffles each group (seeded, so a link repeats it; the "
+    f"paper's jitter); '{TIE_SHORT['stable']}' keeps the file's order; '{TIE_SHORT['optimistic']}' and "
+    f"'{TIE_SHORT['pessimistic']}' put the group's TPs, or its FPs, first: the highest and the lowest precision "
+    "any order could give, so together they bound the effect of the ties. Thresholds, ROC and average precision "
+    "never split a tie group and do not depend on this choice.")
+
 INTERVAL_LABELS = {
     "clopper_pearson": "Clopper-Pearson (exact, R binom.test)",
     "wilson": "Wilson score (R prop.test, correct=FALSE)",

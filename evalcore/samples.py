@@ -58,8 +58,8 @@ def require_samples(candidates: CandidateSet, minimum: int = 2) -> tuple[str, ..
     ids = candidates.sample_ids
     if candidates.samples is None:
         raise ColumnError(f"{candidates.source} has no sample column. An experiment with several samples needs a "
-                          "column saying which sample each candidate comes from (e.g. 'sample'); choose it on the "
-                          "Data page (or with --sample-column), or upload one file per sample together.")
+                          "column saying which sample each candidate comes from (e.g. 'sample'): choose it as the "
+                          "Sample column on the Data page, or upload one file per sample together.")
     if len(ids) < minimum:
         raise ColumnError(f"{candidates.source}: the sample column has {len(ids)} distinct value(s); comparing "
                           f"samples needs at least {minimum}. Check that the right column is the sample column.")

@@ -185,7 +185,7 @@ def test_precision_figure_draws_one_line_per_measure_and_the_baseline(small):
         table = small["curves"][measure]
         np.testing.assert_allclose(trace.y, 100 * _at(table, trace.x, "precision"), rtol=1e-6)
         np.testing.assert_array_equal(trace.customdata, _at(table, trace.x, "tp"))
-        assert "%{y:.1f}%" in trace.hovertemplate and measure in trace.hovertemplate
+        assert "%{y:.2f}%" in trace.hovertemplate and measure in trace.hovertemplate  # as the tables: 11.09%
         assert "TPs" in trace.hovertemplate
     base = fig.data[-1]
     np.testing.assert_allclose(base.y, [100 * small["baseline"]] * 2)

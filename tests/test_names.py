@@ -32,3 +32,13 @@ def test_effect_and_power_names_have_implementations():
     from evalcore import estimates
 
     assert list(estimates.SAMPLE_INTERVALS) == list(names.SAMPLE_INTERVAL_LABELS)
+
+
+def test_the_ties_help_text_uses_the_words_of_the_options():
+    # issue 10: the help said optimistic/pessimistic while the options read "TPs first" / "FPs first"
+    assert list(names.TIE_SHORT) == list(names.TIE_POLICIES)
+    for policy, short in names.TIE_SHORT.items():
+        assert names.TIE_POLICIES[policy].startswith(short + " ")  # the option shows these words first ...
+        assert f"'{short}'" in names.TIE_HELP  # ... and the help quotes them
+    for internal in ("optimistic", "pessimistic", "stable"):  # never the internal names
+        assert internal not in names.TIE_HELP

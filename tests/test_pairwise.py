@@ -58,8 +58,10 @@ def test_pvalue_heatmap_through_its_data():
                      columns=list("abc"))
     fig = pvalue_heatmap(m, alpha=0.05, n=500)
     heat = fig.data[0]
-    assert heat.text[0][1] == "0.01 *" and heat.text[0][2] == "0.5" and heat.text[1][2] == "1e-12 *"
+    # cells and hovers write p as every table does (evalcore.format.p_value, issue 10)
+    assert heat.text[0][1] == "0.01 *" and heat.text[0][2] == "0.5" and heat.text[1][2] == "1.0e-12 *"
     assert heat.text[0][0] == ""
+    assert heat.customdata[1][2] == "p = 1.0e-12" and "%{customdata}" in heat.hovertemplate
     np.testing.assert_allclose(np.asarray(heat.z, dtype=float)[0, 1], 2.0)
     assert np.asarray(heat.z, dtype=float)[1, 2] == 10.0  # capped
     assert "n = 500" in fig.layout.xaxis.title.text

@@ -135,8 +135,9 @@ def test_bad_cut(kind, value, message):
 
 def test_no_sample_column_says_what_to_do():
     c = CandidateSet(labels=np.array([True, False]), scores={"g": np.array([1.0, 2.0])}, directions={}, source="x.csv")
-    with pytest.raises(ColumnError, match="no sample column.*Data page"):
+    with pytest.raises(ColumnError, match="no sample column.*Data page") as raised:
         per_sample(c, "g", Cut("n", 1))
+    assert "--" not in str(raised.value)  # pages show it: their controls, never a command-line flag (issue 10)
     with pytest.raises(ColumnError, match="no sample 'z'"):
         experiment().sample_mask("z")
 

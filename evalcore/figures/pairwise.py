@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from .. import format as fmt
 from ..errors import ParameterError
 from ..text import plotly_text
 from .style import PALETTE, _layout
@@ -16,8 +17,7 @@ __all__ = ["pvalue_heatmap"]
 def _p_text(p: float, alpha: float) -> str:
     if not np.isfinite(p):
         return ""
-    text = f"{p:.2g}" if p >= 1e-4 else f"{p:.0e}"
-    return text + (" *" if p < alpha else "")
+    return fmt.p_value(p) + (" *" if p < alpha else "")
 
 
 def pvalue_heatmap(matrix: pd.DataFrame, *, alpha: float, n: int, correction_label: str = "none",
@@ -35,8 +35,9 @@ def pvalue_heatmap(matrix: pd.DataFrame, *, alpha: float, n: int, correction_lab
     Returns
     -------
     plotly.graph_objects.Figure
-        ``data[0]``: a heatmap with ``z`` = -log10 p (NaN on the diagonal), ``customdata`` = p and
-        ``text`` = p as written in the cells.
+        ``data[0]``: a heatmap with ``z`` = -log10 p (NaN on the diagonal), ``text`` = p as written in
+        the cells (:func:`evalcore.format.p_value`, `` *`` where p < alpha) and ``customdata`` the hover's
+        ``p = ...`` (:func:`evalcore.format.p_statement`).
     """
     if list(matrix.index) != list(matrix.columns):
         raise ParameterError("`matrix` must be square with the same measures as index and columns")
@@ -46,15 +47,16 @@ def pvalue_heatmap(matrix: pd.DataFrame, *, alpha: float, n: int, correction_lab
     with np.errstate(divide="ignore"):
         z = np.minimum(-np.log10(p), 10.0)
     text = [[_p_text(v, alpha) for v in row] for row in p]
+    hover = [[fmt.p_statement(v) for v in row] for row in p]
     names = [plotly_text(m) for m in matrix.index]  # tick labels and hover: text, not HTML
     threshold = -np.log10(alpha)
     fig = go.Figure(go.Heatmap(
-        z=z, x=names, y=names, customdata=p, text=text, texttemplate="%{text}", zmin=0, zmax=10,
+        z=z, x=names, y=names, customdata=hover, text=text, texttemplate="%{text}", zmin=0, zmax=10,
         colorscale=[[0, "#FFFFFF"], [threshold / 10, "#DCE9F5"], [min(1, threshold / 10 + 0.01), PALETTE[5]],
                     [1, PALETTE[0]]],
         colorbar=dict(title=dict(text="−log₁₀ p"), tickvals=[0, threshold, 5, 10],
                       ticktext=["0", f"α = {alpha:g}", "5", "≥ 10"]),
-        hovertemplate="%{y} vs %{x}<br>p = %{customdata:.3g}<extra></extra>"))
+        hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>"))
     _layout(fig, title=title)
     fig.update_xaxes(showgrid=False, automargin=True,
                      title_text=f"Fisher's exact test on D1/D2 at n = {n:,}; "

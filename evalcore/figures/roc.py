@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from scipy import special
 
+from .. import format as fmt
 from ..errors import ParameterError
 from ..text import plotly_text
 from .style import REFERENCE_GREY, _layout, downsample, style
@@ -23,17 +24,29 @@ CURVE_KINDS = {"roc": "ROC (true against false positive rate)", "det": "DET (mis
 DET_TICKS = np.array([0.001, 0.01, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.99])
 
 
-def _lines(fig: go.Figure, curves: pd.DataFrame, x: str, y: str, label, max_points: int, styles) -> None:
+# what the hover names each drawn rate: the rate in percent, as the pages' tables write precision and recall
+HOVER_NAMES = {"fpr": "false positive rate", "tpr": "true positive rate", "fnr": "miss rate",
+               "precision": "precision", "recall": "recall"}
+
+
+def _lines(fig: go.Figure, curves: pd.DataFrame, x: str, y: str, label, max_points: int, styles,
+           shown: tuple[str, str] | None = None) -> None:
+    """One line per measure; the hover writes the rates ``shown`` (default: x and y) in percent."""
+    drawn = shown is None  # the rates are the drawn x and y: no customdata (half the payload)
+    shown = shown or (x, y)
+    fields = ("x", "y") if drawn else ("customdata[0]", "customdata[1]")
+    hover = "<br>".join(f"{HOVER_NAMES[c]} {fmt.hover(f, 'proportion')}" for f, c in zip(fields, shown))
     for i, (measure, part) in enumerate(curves.groupby("measure", sort=False, observed=True)):
         xs, ys = part[x].to_numpy(float), part[y].to_numpy(float)
         ok = np.isfinite(xs) & np.isfinite(ys)
         xs, ys = xs[ok], ys[ok]
         idx = downsample(np.arange(xs.size), xs, ys, max_points=max_points) if xs.size > max_points else slice(None)
+        rates = None if drawn else part[list(shown)].to_numpy(np.float32)[ok][idx]
         colour, dash = style(styles.get(measure, i) if styles else i)
-        fig.add_trace(go.Scatter(x=xs[idx], y=ys[idx], mode="lines", name=label(str(measure)),  # label() escapes
+        fig.add_trace(go.Scatter(x=xs[idx], y=ys[idx], customdata=rates, mode="lines",
+                                 name=label(str(measure)),  # label() escapes
                                  line=dict(color=colour, dash=dash, width=2),
-                                 hovertemplate=f"<b>{plotly_text(measure)}</b><br>{x} %{{x:.4f}}<br>"
-                                               f"{y} %{{y:.4f}}<extra></extra>"))
+                                 hovertemplate=f"<b>{plotly_text(measure)}</b><br>{hover}<extra></extra>"))
 
 
 def _auc_label(table: pd.DataFrame | None, column: str, level: float):
@@ -43,8 +56,8 @@ def _auc_label(table: pd.DataFrame | None, column: str, level: float):
         r = rows.get(measure)
         if r is None:
             return plotly_text(measure)
-        return (f"{plotly_text(measure)}: {column.upper()} {r[column]:.3f} "
-                f"[{r[column + '_low']:.3f}, {r[column + '_high']:.3f}]")
+        return (f"{plotly_text(measure)}: {column.upper()} {fmt.decimal(r[column])} "
+                f"[{fmt.decimal(r[column + '_low'])}, {fmt.decimal(r[column + '_high'])}]")
     return label
 
 
@@ -66,7 +79,7 @@ def det_figure(curves: pd.DataFrame, *, max_points: int = 2000, measure_styles=N
                title: str | None = None) -> go.Figure:
     """DET curves on normal-deviate axes (columns measure, fpr_probit, fnr_probit), ticks labelled in percent."""
     fig = go.Figure()
-    _lines(fig, curves, "fpr_probit", "fnr_probit", plotly_text, max_points, measure_styles)
+    _lines(fig, curves, "fpr_probit", "fnr_probit", plotly_text, max_points, measure_styles, shown=("fpr", "fnr"))
     ticks = special.ndtri(DET_TICKS)
     text = [f"{100 * t:g}%" for t in DET_TICKS]
     _layout(fig, title=title)
@@ -84,7 +97,7 @@ def pr_figure(curves: pd.DataFrame, table: pd.DataFrame | None = None, *, baseli
         raise ParameterError(f"`baseline` must be a proportion; got {baseline!r}")
     fig = go.Figure()
     _lines(fig, curves, "recall", "precision", _auc_label(table, "ap", level), max_points, measure_styles)
-    fig.add_trace(go.Scatter(x=[0, 1], y=[baseline, baseline], mode="lines", name=f"baseline {baseline:.2%}",
+    fig.add_trace(go.Scatter(x=[0, 1], y=[baseline, baseline], mode="lines", name=f"baseline {fmt.percent(baseline)}",
                              line=dict(color=REFERENCE_GREY, dash="dash", width=1.5), hoverinfo="skip"))
     _layout(fig, title=title)
     fig.update_xaxes(title_text="recall (TPs accepted / all TPs)", range=[0, 1])

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from scipy import stats
 
+from .. import format as fmt
 from ..errors import ParameterError
 from ..text import plotly_text
 from .style import PALETTE, REFERENCE_GREY, _layout, _percent
@@ -52,7 +53,7 @@ def validation_histogram(result: Validation, *, title: str | None = None) -> go.
         x=_percent((edges[:-1] + edges[1:]) / 2), y=density, width=widths, customdata=counts,
         name=f"observed ({result.k} samples)", marker_color=PALETTE[0], opacity=0.55,
         marker_line=dict(color="#1F3B57", width=1),
-        hovertemplate="%{customdata} samples<br>precision %{x:.1f}%<extra></extra>"))
+        hovertemplate=f"%{{customdata}} samples<br>precision {fmt.hover('x', 'percent')}<extra></extra>"))
     x = np.linspace(edges[0], edges[-1], 241)
     model = stats.norm.pdf(x, loc=pi, scale=sigma) / 100 if sigma > 0 else np.zeros_like(x)
     fig.add_trace(go.Scatter(
@@ -81,8 +82,8 @@ def qq_figure(result: Validation, *, title: str | None = None) -> go.Figure:
     y = _percent(qq["observed"])
     fig = go.Figure(go.Scatter(
         x=x, y=y, mode="markers", text=[plotly_text(s) for s in qq["sample"]], name="samples",
-        marker=dict(color=PALETTE[0], size=7), hovertemplate="sample %{text}<br>model %{x:.1f}%, "
-                                                             "observed %{y:.1f}%<extra></extra>"))
+        marker=dict(color=PALETTE[0], size=7), hovertemplate=f"sample %{{text}}<br>model {fmt.hover('x', 'percent')}, "
+                                                              f"observed {fmt.hover('y', 'percent')}<extra></extra>"))
     lo, hi = float(min(x.min(), y.min())), float(max(x.max(), y.max()))
     fig.add_trace(go.Scatter(x=[lo, hi], y=[lo, hi], mode="lines", line=dict(color=REFERENCE_GREY, dash="dash"),
                              name="model holds (y = x)", hoverinfo="skip"))
@@ -116,8 +117,9 @@ def coverage_figure(result: Validation, *, title: str | None = None) -> go.Figur
             error_y=dict(type="data", symmetric=False, array=_percent(table.loc[part, "upper"].to_numpy() - p),
                          arrayminus=_percent(p - table.loc[part, "lower"].to_numpy()), color=colour, thickness=1.2,
                          width=0),
-            hovertemplate="sample %{text}: %{y:.1f}% of %{customdata[2]}<br>" + level
-                          + " interval %{customdata[0]:.1f}% to %{customdata[1]:.1f}%<extra></extra>"))
+            hovertemplate=f"sample %{{text}}: {fmt.hover('y', 'percent')} of {fmt.hover('customdata[2]', 'count')}<br>"
+                          + level + f" interval {fmt.hover('customdata[0]', 'percent')} to "
+                          f"{fmt.hover('customdata[1]', 'percent')}<extra></extra>"))
     fig.add_hline(y=100 * result.mean_precision, line=dict(color=REFERENCE_GREY, dash="dash", width=1.5),
                   annotation=dict(text=f"π = {100 * result.mean_precision:.2f}%", font=dict(size=12)),
                   annotation_position="top left")
@@ -148,7 +150,7 @@ def differences_figure(table: pd.DataFrame, *, a: str, b: str, estimate: float, 
     colours = np.where(diff > 0, PALETTE[0], np.where(diff < 0, PALETTE[1], REFERENCE_GREY))
     fig = go.Figure(go.Bar(
         x=[plotly_text(s) for s in table["sample"]], y=_percent(diff), marker_color=colours, name="A − B per sample",
-        hovertemplate="sample %{x}<br>difference %{y:+.2f} points<extra></extra>", showlegend=False))
+        hovertemplate=f"sample %{{x}}<br>difference {fmt.hover('y', 'points')} points<extra></extra>", showlegend=False))
     level = f"{100 * confidence_level:.10g}%"
     if np.isfinite(low) and np.isfinite(high):
         fig.add_hrect(y0=100 * low, y1=100 * high, fillcolor="rgba(0,0,0,0.08)", line_width=0)
@@ -175,7 +177,8 @@ def f_sweep_figure(sweep: pd.DataFrame, flips, *, a: str, b: str, title: str | N
         fig.add_trace(go.Scatter(
             x=sweep["alpha"], y=_percent(sweep[column]), mode="lines", name=plotly_text(name),
             line=dict(color=PALETTE[i], width=2.5, dash="solid" if i == 0 else "dash"),
-            hovertemplate=f"<b>{plotly_text(name)}</b><br>α = %{{x:.2f}}<br>mean F_α = %{{y:.2f}}%<extra></extra>"))
+            hovertemplate=(f"<b>{plotly_text(name)}</b><br>α = %{{x:.2f}}<br>mean F_α = {fmt.hover('y', 'percent')}"
+                           "<extra></extra>")))
     for alpha in flips:
         fig.add_vline(x=float(alpha), line=dict(color=REFERENCE_GREY, dash="dot", width=1.5),
                       annotation=dict(text=f"flip at α = {alpha:.3f}", font=dict(size=12)),

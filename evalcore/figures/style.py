@@ -16,10 +16,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..errors import ColumnError, EvalcoreError, ParameterError
+from .. import format as fmt
 from ..text import plotly_text
 
 __all__ = ["PALETTE", "DASHES", "style", "downsample", "export", "EXPORT_FORMATS", "for_print", "print_style",
-           "print_size", "PRINT_WIDTH_CM", "PRINT_DPI", "PRINT_TEMPLATE"]
+           "print_size", "PRINT_WIDTH_CM", "PRINT_DPI", "PRINT_TEMPLATE", "figure_caption", "captioned"]
 
 # Okabe & Ito (2008) "Color Universal Design", its eight colours, yellow moved last (it is faint on
 # white), plus "wine" and "olive" from Paul Tol's colour-blind-safe "muted" scheme.
@@ -292,16 +293,16 @@ def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, 
     if tp is None:
         customdata, extra, tp_line = None, "", ""
     elif bounds is None:
-        customdata, extra, tp_line = tp, "", "TPs = %{customdata:,}<br>"
+        customdata, extra, tp_line = tp, "", f"TPs = {fmt.hover('customdata', 'count')}<br>"
     else:
         customdata = np.column_stack([tp, bounds[0], bounds[1]]).astype(np.float32)
-        tp_line = "TPs = %{customdata[0]:,}<br>"
-        extra = " [%{customdata[1]:.1f}%, %{customdata[2]:.1f}%]"
+        tp_line = f"TPs = {fmt.hover('customdata[0]', 'count')}<br>"
+        extra = f" [{fmt.hover('customdata[1]', 'percent')}, {fmt.hover('customdata[2]', 'percent')}]"
     return go.Scatter(
         x=n, y=y, customdata=customdata, mode="lines", name=label, legendgroup=label, showlegend=showlegend,
         line=dict(color=colour, dash=dash, width=width),
-        hovertemplate=(f"<b>{label}</b><br>n = %{{x:,}}<br>{tp_line}"
-                       f"{quantity} = %{{y:.1f}}%{extra}<extra></extra>"),
+        hovertemplate=(f"<b>{label}</b><br>n = {fmt.hover('x', 'count')}<br>{tp_line}"
+                       f"{quantity} = {fmt.hover('y', 'percent')}{extra}<extra></extra>"),
     )
 
 
@@ -309,7 +310,7 @@ def _baseline_trace(baseline: float, x_lo: float, x_hi: float) -> go.Scatter:
     baseline = float(baseline)
     if not 0.0 <= baseline <= 1.0:
         raise ParameterError(f"`baseline` must be a proportion in [0, 1] (TPs / N); got {baseline!r}")
-    label = f"baseline {100 * baseline:.2f}%"
+    label = f"baseline {fmt.percent(baseline)}"
     return go.Scatter(
         x=np.array([x_lo, x_hi]), y=np.array([100 * baseline] * 2), mode="lines", name=label,
         line=dict(color=REFERENCE_GREY, dash="dash", width=1.5),
@@ -365,13 +366,129 @@ def export(fig: go.Figure, fmt: str, *, width: int = 900, height: int | None = N
         return fig.to_html(include_plotlyjs=True, full_html=True).encode("utf-8")
     if height is None:
         panels = sum(1 for key in fig.layout.to_plotly_json() if key.startswith("yaxis"))
-        height = 560 + 220 * max(panels - 1, 0)
+        height = 560 + 220 * max(panels - 1, 0) + _caption_pixels(fig)
     try:
         return fig.to_image(format=fmt, width=width, height=height, scale=scale)
     except (ImportError, ValueError, RuntimeError) as error:  # no kaleido, or no browser for it
         raise EvalcoreError(f"{fmt.upper()} export needs the kaleido package and Chrome or Chromium "
                             f"(pip install kaleido; apt-get install chromium); HTML export works without. "
                             f"Kaleido said: {error}") from error
+
+
+# ---------------------------------------------------------------------------------------------
+# a caption under an exported figure
+
+CAPTION_NAME = "caption"  # the annotation's name, so that export() finds it and makes room
+CAPTION_LINE_PX = 18  # height of a caption line (12 px text)
+CAPTION_CHARS = 110  # a caption line holds at most this many characters (plotly does not wrap)
+
+
+def figure_caption(*, dataset: str, ties: str, seed: int | None = None, test: str | None = None,
+                   level: float | None = None, n: int | tuple[int, int] | None = None) -> str:
+    """The caption of an exported figure: what it was computed from, in the words of the pages.
+
+    Parameters
+    ----------
+    dataset : str
+        The data set's name (a file name: text, shown as written).
+    ties : str
+        A key of :data:`evalcore.names.TIE_POLICIES`; written as :data:`evalcore.names.TIE_SHORT`
+        (with the seed under random order).
+    seed : int, optional
+        The seed of random tie-breaking.
+    test : str, optional
+        A key of :data:`evalcore.names.PAIR_TESTS`, for figures that test.
+    level : float, optional
+        The confidence level, written as ``95%``.
+    n : int or (int, int), optional
+        The list size, or the range of n drawn.
+
+    Returns
+    -------
+    str
+        E.g. ``"Data: krenn_ppv.tsv · ties: TPs first · test: Fisher's exact test on D1/D2 (Evert
+        2004) · level 95% · n = 100 to 2,000"`` (plain text; :func:`captioned` escapes it).
+
+    Examples
+    --------
+    >>> figure_caption(dataset="krenn.tsv", ties="random", seed=7, level=0.95, n=(100, 2000))
+    'Data: krenn.tsv · ties: random order (seed 7) · level 95% · n = 100 to 2,000'
+    """
+    from .. import format as fmt
+    from ..names import PAIR_TESTS, TIE_SHORT
+
+    if ties not in TIE_SHORT:
+        raise ParameterError(f"`ties` must be one of {', '.join(TIE_SHORT)}; got {ties!r}")
+    if test is not None and test not in PAIR_TESTS:
+        raise ParameterError(f"`test` must be one of {', '.join(PAIR_TESTS)} or None; got {test!r}")
+    tie_text = TIE_SHORT[ties] + (f" (seed {seed})" if ties == "random" and seed is not None else "")
+    parts = [f"Data: {dataset}", f"ties: {tie_text}"]
+    if test is not None:
+        parts.append(f"test: {PAIR_TESTS[test]}")
+    if level is not None:
+        parts.append(f"level {_format_level(level)}")
+    if n is not None:
+        if isinstance(n, tuple):
+            lo, hi = (int(v) for v in n)
+            parts.append(f"n = {fmt.count(lo)} to {fmt.count(hi)}" if lo != hi else f"n = {fmt.count(lo)}")
+        else:
+            parts.append(f"n = {fmt.count(n)}")
+    return " · ".join(parts)
+
+
+def _caption_lines(text: str, width: int = CAPTION_CHARS) -> list[str]:
+    """``text`` cut into lines of at most ``width`` characters, between words (a longer word is cut)."""
+    lines: list[str] = []
+    words = [w[i:i + width] for w in text.split(" ") for i in range(0, max(len(w), 1), width)]
+    for word in words:
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _caption_pixels(fig: go.Figure) -> int:
+    """The height a caption of :func:`captioned` adds to the figure (0 without one)."""
+    for annotation in fig.layout.annotations:
+        if annotation.name == CAPTION_NAME:
+            return CAPTION_LINE_PX * (str(annotation.text).count("<br>") + 1) + 12
+    return 0
+
+
+def captioned(fig: go.Figure, caption: str) -> go.Figure:
+    """A copy of ``fig`` with ``caption`` written under it, for an exported PNG, SVG or PDF.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+        Any figure of this package (also after :func:`for_print`; caption last).
+    caption : str
+        Plain text, e.g. from :func:`figure_caption`; escaped (a file name is data, not markup) and
+        cut into lines of at most ``CAPTION_CHARS`` characters.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The figure with one more annotation (name ``"caption"``, left-aligned under the x axis
+        title, in grey) and a bottom margin that much taller; :func:`export` (or a fixed
+        ``layout.height``) makes the image taller by the same amount, so the plot keeps its size. The input figure is not changed. The
+        dashboard shows figures without a caption: add it only when asked, to the figure exported.
+    """
+    if not isinstance(caption, str) or not caption.strip():
+        raise ParameterError(f"`caption` must be non-empty text; got {caption!r}")
+    out = go.Figure(fig)
+    out.layout.annotations = [a for a in out.layout.annotations if a.name != CAPTION_NAME]  # one caption at most
+    bottom = out.layout.margin.b if out.layout.margin.b is not None else 60
+    text = "<br>".join(plotly_text(line) for line in _caption_lines(caption.strip()))
+    out.add_annotation(name=CAPTION_NAME, text=text, xref="paper", yref="paper", x=0, y=0, xanchor="left",
+                       yanchor="top", yshift=-bottom, align="left", showarrow=False,
+                       font=dict(size=12, color="#444444"))
+    extra = _caption_pixels(out)
+    out.update_layout(margin=dict(b=bottom + extra))
+    if out.layout.height is not None:  # a fixed size (the print style): taller by the caption
+        out.update_layout(height=out.layout.height + extra)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
