@@ -556,7 +556,7 @@ assert len(set(QUERY_NAMES.values())) == len(QUERY_NAMES)
 assert not set(FIELD_GROUP) & set(GROUPS)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ViewSettings:
     """Every setting of the dashboard that a link must carry, in one frozen object per concern.
 
@@ -576,6 +576,21 @@ class ViewSettings:
     samples: SamplesView = SamplesView()
     annotate: AnnotateView = AnnotateView()
 
+    def __init__(self, data: Roles = Roles(), display: Display = Display(), ranking: RankingChoice = RankingChoice(),
+                 selection: Selection = Selection(), precision: PrecisionView = PrecisionView(),
+                 tests: TestsView = TestsView(), threshold: ThresholdView = ThresholdView(), roc: RocView = RocView(),
+                 samples: SamplesView = SamplesView(), annotate: AnnotateView = AnnotateView(), **settings):
+        """The groups, and any settings by their flat names (``ViewSettings(dataset=..., level=0.99)``)."""
+        groups = dict(data=data, display=display, ranking=ranking, selection=selection, precision=precision,
+                      tests=tests, threshold=threshold, roc=roc, samples=samples, annotate=annotate)
+        by_group: dict[str, dict] = {}
+        for name, value in settings.items():
+            if name not in FIELD_GROUP:
+                raise TypeError(f"ViewSettings has no setting {name!r}")
+            by_group.setdefault(FIELD_GROUP[name], {})[name] = value
+        for group, value in groups.items():
+            object.__setattr__(self, group, replace(value, **by_group.get(group, {})))
+
     def __getattr__(self, name: str):
         group = FIELD_GROUP.get(name)
         if group is None:
@@ -584,12 +599,7 @@ class ViewSettings:
 
     def set(self, **changes) -> "ViewSettings":
         """The view with settings changed, by their flat names (``view.set(level=0.99, a="Fisher")``)."""
-        by_group: dict[str, dict] = {}
-        for name, value in changes.items():
-            if name not in FIELD_GROUP:
-                raise TypeError(f"ViewSettings has no setting {name!r}")
-            by_group.setdefault(FIELD_GROUP[name], {})[name] = value
-        return replace(self, **{g: replace(getattr(self, g), **c) for g, c in by_group.items()})
+        return ViewSettings(**{g: getattr(self, g) for g in GROUPS}, **changes)
 
     @classmethod
     def of(cls, **changes) -> "ViewSettings":
@@ -602,7 +612,7 @@ class ViewSettings:
 
     def for_dataset(self, dataset: str | None) -> "ViewSettings":
         """The view for another data set: the settings that name its columns or sizes back at their defaults."""
-        return replace(self, **{g: getattr(self, g).reset_for_new_data() for g in GROUPS}).set(dataset=dataset)
+        return ViewSettings(**{g: getattr(self, g).reset_for_new_data() for g in GROUPS}, dataset=dataset)
 
     def groups(self):
         return [getattr(self, g) for g in GROUPS]
