@@ -706,6 +706,13 @@ def from_query(params: Mapping[str, str | Sequence[str]]) -> tuple[ViewSettings,
         if raw_list:  # (a problem with a value under an older name is reported once)
             values[name] = _parse(name, raw_list, problems if key not in reported else [])
             reported.add(key)
+    used = {key for name, query in QUERY_NAMES.items() for key in [query] if key in params}
+    used |= {alias for alias, name in ALIASES if alias in params and QUERY_NAMES[name] not in params}
+    for alias in dict.fromkeys(a for a, _ in ALIASES if a in params and a not in used):
+        raw = params[alias]
+        shown = ", ".join(map(_shown, [raw] if isinstance(raw, str) else list(raw)[:5]))
+        problems.append(f"The link's {alias}={shown} is an older name of a setting the link also gives under its "
+                        "current name; it was ignored.")
     return check_settings(DEFAULTS.set(**values), problems)
 
 

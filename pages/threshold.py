@@ -18,8 +18,8 @@ if v.threshold_measure is None:
     common.update(threshold_measure=measures[0])
 c1, c2 = st.columns(2)
 with c1:
-    widgets.bound(st.selectbox, "Measure (ordered by average precision)", "threshold_measure", options=measures,
-                  format_func=widgets.shown)
+    widgets.bound(st.selectbox, "Measure", "threshold_measure", options=measures, format_func=widgets.shown,
+                  help="Measures ordered by average precision (best first)")
 with c2:
     widgets.bound(st.radio, "Set the cut-off by", "threshold_mode", options=["gamma", "n"], horizontal=True,
                  format_func={"gamma": "score threshold gamma", "n": "list size n"}.get)

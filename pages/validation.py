@@ -19,8 +19,8 @@ if v.v_measure is None:
     common.update(v_measure=measures[0])
 c1, c2 = st.columns(2)
 with c1:
-    widgets.bound(st.selectbox, "Measure (ordered by average precision)", "v_measure", options=measures,
-                  format_func=widgets.shown)
+    widgets.bound(st.selectbox, "Measure", "v_measure", options=measures, format_func=widgets.shown,
+                  help="Measures ordered by average precision (best first)")
 with c2:
     widgets.bound(st.slider, "Confidence level of the intervals", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX,
                  step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))

@@ -273,3 +273,9 @@ def test_a_new_data_set_clears_the_settings_that_name_columns():
 def test_the_n_slider_reaches_n():
     assert n_grid(5102) == (10, 5102, 10)
     assert default_n_range(5102) == (100, 2000)
+
+
+def test_an_older_name_given_beside_the_current_one_is_reported():
+    view, problems = from_query({"m": ["G2"], "band": ["`code`"], "n": "5", "p_n": "3"})
+    assert view.measures == ("G2",) and (view.n_at, view.look_n, view.pairs_n) == (3, 5, 5)
+    assert len(problems) == 1 and "band='`code`'" in problems[0] and "ignored" in problems[0]
