@@ -1,24 +1,58 @@
-"""What a user sees, as one frozen object, and its round trip through a URL query string.
+"""What a user sees, as one frozen object made of small frozen objects by concern, and its round trip through a
+URL query string.
 
-A shared link must show a colleague exactly the same data and view, so every setting a
-user can change lives in :class:`ViewSettings`, and ``from_query(to_query(v)) == v``.
-Values that arrive in a URL are checked here (ranges, slider steps, known names): a bad
-value is replaced by the nearest valid one or the default, and the problem is reported,
-never silently accepted. Any query string gives a valid view, in four steps:
+A shared link must show a colleague exactly the same data and view, so every setting a user can change lives in
+:class:`ViewSettings`, and ``from_query(to_query(v)) == v``. The view is made of one small frozen object per
+concern; each declares its settings (URL name, kind, default and checks) in one place:
 
-- :func:`from_query` (with :func:`check_settings`): what needs no data. Unknown parameters,
-  a key given twice, values that are not numbers, NaN, infinities, out-of-range levels,
-  seeds, resamples and beta, unknown method names.
-- :func:`check_columns`: the column roles against the table's columns (and
-  :func:`with_roles` fills what the link left open from the suggested roles).
-- :func:`check_against_data`: measures the data set has, no more than a page draws, every n
-  on its slider within 1..N, an n range in order holding two n or more.
-- :func:`check_samples`: a sample that exists, the multi-sample pages' n within the smallest
-  sample.
+=================  ==================  ===============================================================
+group (attribute)  class               settings
+=================  ==================  ===============================================================
+``data``           :class:`Roles`       the data set and its column roles (what loading the data needs)
+``display``        :class:`Display`     display names of measures (log.like -> G²)
+``ranking``        :class:`RankingChoice`  ties and seed
+``selection``      :class:`Selection`   the measures, the pair A/B, the n range, level and interval:
+                                        one selection shared by every page
+``precision``      :class:`PrecisionView`  Precision page: n of the values, recall, F-beta
+``tests``          :class:`TestsView`   Significance and Pairwise: test, correction, resamples, their n
+``threshold``      :class:`ThresholdView`  Threshold page
+``roc``            :class:`RocView`     ROC, DET and PR page
+``samples``        :class:`SamplesView` the multi-sample pages: cut-offs, Validation's measure, UIR
+``annotate``       :class:`AnnotateView`  the Annotate page
+=================  ==================  ===============================================================
 
-Each returns the corrected view and a message per correction, quoting the link's value cut
-to SHOWN_CHARS characters; the corrected view round-trips and passes the checks again
-unchanged (tests/test_viewstate.py, and every page in tests/app/test_links.py).
+How to add a setting (one edit in one place): add one line to the group it belongs to, e.g. in
+:class:`TestsView`::
+
+    power: float = setting(0.8, "power", "float", grid=(0.5, 0.99, 0.01))
+
+The :func:`setting` call names the URL parameter (short, stable, never reused), the kind (str, int, float, bool,
+list) and the generic checks: ``choices`` (known names), ``grid`` (a slider's low, high, step; floats),
+``clamp`` (an int range), ``seed`` (0..2^32-1, else None), ``measure`` (names a measure of the data set:
+``"one"`` or a page's limit of a list), ``n`` (``"grid"``: on the n slider; ``"any"``: within 1..N), ``data``
+(cleared when another data set is loaded) and ``also`` (older URL names still read). A check the generic ones
+do not cover goes in the group's ``_check`` (no data) or ``_check_data`` method. Pages read a setting as
+``view.power`` (or ``view.tests.power``) and write it with ``ui.common.update(power=...)`` or a widget bound to
+``"power"``; flat names are unique over the groups (checked at import).
+
+Values that arrive in a URL are checked here (ranges, slider steps, known names): a bad value is replaced by the
+nearest valid one or the default, and the problem is reported, never silently accepted. Any query string gives a
+valid view, in four steps:
+
+- :func:`from_query` (with :func:`check_settings`): what needs no data. Unknown parameters, a key given twice,
+  values that are not numbers, NaN, infinities, out-of-range levels, seeds, resamples and beta, unknown method names.
+- :func:`check_columns`: the column roles against the table's columns (and :func:`with_roles` fills what the
+  link left open from the suggested roles).
+- :func:`check_against_data`: measures the data set has, no more than a page draws, every n on its slider within
+  1..N, an n range in order holding two n or more.
+- :func:`check_samples`: a sample that exists, the multi-sample pages' n within the smallest sample.
+
+Each returns the corrected view and a message per correction, quoting the link's value cut to SHOWN_CHARS
+characters; the corrected view round-trips and passes the checks again unchanged (tests/test_viewstate.py, and
+every page in tests/app/test_links.py).
+
+A measure selection that is None was never chosen (the page fills in the measures ranked by quality); an empty
+one was emptied by the user and stays empty (the link writes it as ``m=``).
 """
 
 from __future__ import annotations
@@ -28,14 +62,15 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
+from .ranking import TIE_POLICIES
 from .stats.intervals import INTERVAL_METHODS
 from .stats.multitest import CORRECTIONS
 from .stats.pairtests import PAIR_TESTS
-from .ranking import TIE_POLICIES
 
 SAMPLE_PREFIX = "sample:"
 _DATASET_ID = re.compile(r"[0-9a-f]{64}")
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,80}")
+_ANN_SAMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 LEVEL_MIN, LEVEL_MAX, LEVEL_STEP = 0.80, 0.999, 0.001
 THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
@@ -43,105 +78,556 @@ UIR_BETAS = ("0.5", "1", "2")
 RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
 BETA_MIN, BETA_MAX = 0.1, 10.0       # the F-beta input of the Precision page
 MAX_MEASURES = 10                    # measures drawn at once (Precision, Pairwise, ROC pages)
-MAX_BANDS = 3                        # confidence bands drawn at once (Confidence page)
+MAX_BANDS = 3                        # confidence bands drawn at once (Confidence page: the first of the selection)
 SHOWN_CHARS = 60                     # a value from a link is quoted in a message up to this length
+MAX_DISPLAY_CHARS = 40               # a display name's length
 CURVE_KINDS = ("roc", "det", "pr")
 AUC_METHODS = ("delong", "bootstrap")
+ANN_RULES = ("annotator", "majority", "agreed")
+KINDS = ("str", "int", "float", "bool", "list")
+
+
+def setting(default, query: str, kind: str, *, choices: Sequence[str] = (), what: str = "", grid=None, clamp=None,
+            seed: bool = False, measure=None, n: str | None = None, data: bool = False, also: Sequence[str] = ()):
+    """Declare one setting of a group: its default, URL name, kind and checks (see the module's docstring)."""
+    assert kind in KINDS, kind
+    return field(default=default, metadata=dict(query=query, kind=kind, choices=tuple(choices), what=what,
+                                                grid=grid, clamp=clamp, seed=seed, measure=measure, n=n,
+                                                data=data, also=tuple(also)))
+
+
+def _shown(value) -> str:
+    """A value from a link as quoted in a message: its repr, cut to SHOWN_CHARS characters."""
+    text = str(value)
+    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+
+
+def _number(value: int) -> str:
+    """An n from a link as written in a message: with thousands separators, cut if absurdly long."""
+    text = f"{value:,}"
+    return text if len(text) <= 20 else text[:16] + "…"
+
+
+def snap(value: float, low: float, high: float, step: float) -> float:
+    """The nearest value on the grid low, low + step, ... within [low, high]."""
+    k = round((min(max(value, low), high) - low) / step)
+    return min(high, low + k * step)
+
+
+def n_step(n_candidates: int) -> int:
+    """Step of the n sliders: the first of 1, 2, 5, 10, 20, 50, ... that is >= N / 1000."""
+    target = max(1.0, n_candidates / 1000)
+    magnitude = 10 ** math.floor(math.log10(target))
+    for factor in (1, 2, 5, 10):
+        if factor * magnitude >= target:
+            return int(factor * magnitude)
+    return int(10 * magnitude)  # pragma: no cover
+
+
+def n_grid(n_candidates: int) -> tuple[int, int, int]:
+    """The n sliders' grid: (lowest, highest, step); the multiples of the step, and N itself (so that the whole
+    ranking can be chosen: 10, 20, ..., 5,100, 5,102 for N = 5,102), or 1..N for step 1."""
+    step = n_step(n_candidates)
+    if step == 1:
+        return 1, n_candidates, 1
+    return step, n_candidates, step
+
+
+def n_options(n_candidates: int) -> list[int]:
+    """Every position of the n range slider (see :func:`n_grid`)."""
+    low, high, step = n_grid(n_candidates)
+    options = list(range(low, high + 1, step))
+    if options[-1] != high:
+        options.append(high)
+    return options
+
+
+def snap_n(value: int, n_candidates: int) -> int:
+    """The nearest position of the n range slider (:func:`n_options`)."""
+    low, high, step = n_grid(n_candidates)
+    if value >= high:
+        return high
+    below = max(low, int(snap(value, low, high, step)))
+    last = (high // step) * step
+    if value > last and high - value < value - last:
+        return high
+    return below
+
+
+def default_n_range(n_candidates: int) -> tuple[int, int]:
+    """The paper's range, 100 to 2,000, cut to the data (Evert 2004, Figure 1)."""
+    low, high, step = n_grid(n_candidates)
+    start = snap_n(100, n_candidates) if n_candidates > 100 else low
+    return start, snap_n(2000, n_candidates)
 
 
 @dataclass(frozen=True)
-class ViewSettings:
-    """Every setting of the dashboard that a link must carry.
+class DataFacts:
+    """What the checks against the data know: the measures and the number of candidates."""
 
-    Lists are tuples so that the object is hashable and can key a cache. ``None`` means
-    "not chosen yet": the page fills in its default for the data at hand.
+    measures: tuple[str, ...]
+    n_candidates: int
+
+
+class Group:
+    """A group of settings: the generic checks of its :func:`setting` declarations, and its own."""
+
+    def check(self, problems: list[str]):
+        """The group checked without data; the problems are appended to ``problems``."""
+        changes = {}
+        for f in fields(self):
+            meta, value = f.metadata, getattr(self, f.name)
+            if value is None or value == f.default:
+                continue
+            if meta["choices"] and value not in meta["choices"]:
+                problems.append(f"Unknown {meta['what'] or f.name} {_shown(value)} in the link; using {f.default!r}. "
+                                f"Known: {', '.join(meta['choices'])}.")
+                changes[f.name] = f.default
+            elif meta["grid"] is not None:
+                low, high, step = meta["grid"]
+                digits = max(0, -math.floor(math.log10(step)))
+                fixed = round(snap(value, low, high, step), digits)
+                if not math.isclose(fixed, value, abs_tol=1e-12):
+                    problems.append(f"{meta['what'] or f.name} {value:g} is not on the slider ({low:g} to {high:g} in "
+                                    f"steps of {step:g}); using {fixed:g}.")
+                changes[f.name] = fixed
+            elif meta["clamp"] is not None:
+                low, high = meta["clamp"]
+                if not low <= value <= high:
+                    fixed = min(max(value, low), high)
+                    problems.append(f"{_number(value)} {meta['what'] or f.name} is outside {low:,} to {high:,}; "
+                                    f"using {fixed:,}.")
+                    changes[f.name] = fixed
+            elif meta["seed"] and not 0 <= value < 2**32:
+                problems.append(f"{meta['what'] or 'Seed'} {_number(value)} is out of range (0 to 2^32 - 1); a new one "
+                                "was drawn.")
+                changes[f.name] = None
+        checked = replace(self, **changes)
+        return replace(checked, **checked._check(problems))
+
+    def _check(self, problems: list[str]) -> dict:
+        """The group's own checks without data: the changes to make."""
+        return {}
+
+    def check_data(self, facts: DataFacts, problems: list[str]):
+        """The group checked against the data: measures it has, n within 1..N."""
+        changes = {}
+        known = set(facts.measures)
+        for f in fields(self):
+            meta, value = f.metadata, getattr(self, f.name)
+            if meta["measure"] is not None and value is not None:
+                if meta["kind"] == "list":
+                    unknown = [m for m in value if m not in known]
+                    if unknown:
+                        problems.append(f"The link names measures that this data set does not have: "
+                                        f"{', '.join(map(_shown, unknown))}; they were left out.")
+                        value = changes[f.name] = tuple(m for m in value if m in known)
+                    limit = meta["measure"]
+                    if isinstance(limit, int) and len(value) > limit:
+                        problems.append(f"The link chooses {len(value)} measures; a page draws at most {limit}, so "
+                                        f"the first {limit} are shown.")
+                        changes[f.name] = value[:limit]
+                elif value not in known:
+                    problems.append(f"The link names measure {_shown(value)}, which this data set does not have.")
+                    changes[f.name] = None
+            elif meta["n"] == "grid" and value is not None:
+                fixed = snap_n(value, facts.n_candidates)
+                if fixed != value:
+                    low, high, step = n_grid(facts.n_candidates)
+                    problems.append(f"n = {_number(value)} is not on the n slider ({low} to {high:,} in steps of "
+                                    f"{step}, and N); using {fixed:,}.")
+                    changes[f.name] = fixed
+            elif meta["n"] == "any" and value is not None and not 1 <= value <= facts.n_candidates:
+                problems.append(f"n = {_number(value)} is outside 1 to {facts.n_candidates:,}; using the default.")
+                changes[f.name] = None
+        checked = replace(self, **changes)
+        return replace(checked, **checked._check_data(facts, problems))
+
+    def _check_data(self, facts: DataFacts, problems: list[str]) -> dict:
+        return {}
+
+    def reset_for_new_data(self):
+        """The group with the settings that name the data's columns or sizes back at their defaults."""
+        return replace(self, **{f.name: f.default for f in fields(self) if f.metadata["data"]})
+
+
+def dataset_problem(dataset: str | None) -> str | None:
+    """Why a dataset reference is malformed, or None if it is well-formed."""
+    if dataset is None:
+        return None
+    if dataset.startswith(SAMPLE_PREFIX):
+        return None if _SAMPLE_NAME.fullmatch(dataset[len(SAMPLE_PREFIX):]) else \
+            f"The link names a sample data set {_shown(dataset)} that does not exist."
+    if _DATASET_ID.fullmatch(dataset):
+        return None
+    return (f"The link's dataset={_shown(dataset)} is not a data set id (64 hexadecimal digits). "
+            "Upload the file again on the Data page, or ask for a new link.")
+
+
+@dataclass(frozen=True)
+class Roles(Group):
+    """The data set and its column roles: everything loading the candidates needs (a cache key of the data)."""
+
+    dataset: str | None = setting(None, "dataset", "str")  # a store id (64 hex digits) or "sample:<name>"
+    label: str | None = setting(None, "label", "str", data=True)
+    scores: tuple[str, ...] = setting((), "score", "list", data=True)   # () = the suggested ones
+    keys: tuple[str, ...] = setting((), "key", "list", data=True)       # key columns shown to identify candidates
+    lower: tuple[str, ...] = setting((), "lower", "list", measure="all", data=True)  # lower is better
+    exclude_unlabelled: bool = setting(False, "exclude_unlabelled", "bool")
+    sample_column: str | None = setting(None, "sample_col", "str", data=True)  # column naming each candidate's sample
+    sample: str | None = setting(None, "sample", "str", data=True)  # single-sample pages: one sample, None: pooled
+
+    def _check(self, problems):
+        problem = dataset_problem(self.dataset)
+        if problem:
+            problems.append(problem)
+            return {"dataset": None}
+        return {}
+
+    @property
+    def whole(self) -> "Roles":
+        """The roles of the whole experiment (every sample)."""
+        return replace(self, sample=None)
+
+
+def _pairs(entries: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """``measure=value`` entries (the last "=" splits, so a measure's name may hold "=")."""
+    out: dict[str, str] = {}
+    bad: list[str] = []
+    for entry in entries:
+        measure, sep, text = entry.rpartition("=")
+        if not sep or not measure or not text:
+            bad.append(_shown(entry))
+        else:
+            out[measure] = text
+    return out, bad
+
+
+@dataclass(frozen=True)
+class Display(Group):
+    """Display names of measures (``log.like=G²``): used in every legend, table, download and sentence."""
+
+    names: tuple[str, ...] = setting((), "name", "list", data=True)
+
+    def _check(self, problems):
+        named, bad = _pairs(self.names)
+        cleaned = {m: " ".join(t.split())[:MAX_DISPLAY_CHARS] for m, t in named.items()}
+        cleaned = {m: t for m, t in cleaned.items() if t}
+        shown: dict[str, str] = {}
+        for m, t in cleaned.items():
+            if t in shown.values() or t in cleaned.keys() - {m}:
+                bad.append(_shown(f"{m}={t}"))
+            else:
+                shown[m] = t
+        if bad or cleaned != named:
+            if bad:
+                problems.append(f"The link's display names {', '.join(bad)} are not of the form measure=name, or "
+                                "name two measures alike; they were left out.")
+            return {"names": tuple(f"{m}={t}" for m, t in shown.items())}
+        return {}
+
+    def _check_data(self, facts, problems):
+        named = self.mapping
+        unknown = [m for m in named if m not in facts.measures]
+        if unknown:
+            problems.append(f"The link gives display names to measures this data set does not have: "
+                            f"{', '.join(map(_shown, unknown))}; they were left out.")
+            return {"names": tuple(f"{m}={t}" for m, t in named.items() if m in facts.measures)}
+        return {}
+
+    @property
+    def mapping(self) -> dict[str, str]:
+        """measure -> display name, for the measures that have one."""
+        return _pairs(self.names)[0]
+
+    def of(self, measure: str) -> str:
+        """The name a measure is shown under."""
+        return self.mapping.get(measure, measure)
+
+    def with_name(self, measure: str, name: str | None) -> "Display":
+        named = self.mapping
+        named.pop(measure, None)
+        if name and name.strip() and name.strip() != measure:
+            named[measure] = " ".join(name.split())[:MAX_DISPLAY_CHARS]
+        return replace(self, names=tuple(f"{m}={t}" for m, t in named.items()))
+
+
+@dataclass(frozen=True)
+class RankingChoice(Group):
+    """How rankings break ties: the policy and the seed of random tie-breaking."""
+
+    ties: str = setting("random", "ties", "str", choices=tuple(TIE_POLICIES), what="tie policy")
+    seed: int | None = setting(None, "seed", "int", seed=True)
+
+    @property
+    def key(self) -> tuple[str, int | None]:
+        """What a ranking depends on: the seed only for random tie-breaking."""
+        return self.ties, self.seed if self.ties == "random" else None
+
+
+@dataclass(frozen=True)
+class Selection(Group):
+    """One selection shared by every page: the measures, the pair A/B, the n range, the level and interval."""
+
+    measures: tuple[str, ...] | None = setting(None, "m", "list", measure=MAX_MEASURES, data=True, also=("band",))
+    a: str | None = setting(None, "a", "str", measure="one", data=True)
+    b: str | None = setting(None, "b", "str", measure="one", data=True)
+    n_min: int | None = setting(None, "n_min", "int", n="grid", data=True)
+    n_max: int | None = setting(None, "n_max", "int", n="grid", data=True)
+    level: float = setting(0.95, "level", "float", grid=(LEVEL_MIN, LEVEL_MAX, LEVEL_STEP), what="Confidence level")
+    interval: str = setting("clopper_pearson", "interval", "str", choices=tuple(INTERVAL_METHODS),
+                            what="interval method")
+
+    def _check_data(self, facts, problems):
+        if self.n_min is None and self.n_max is None:
+            return {}
+        low, high, step = n_grid(facts.n_candidates)
+        default_lo, default_hi = default_n_range(facts.n_candidates)
+        lo = default_lo if self.n_min is None else self.n_min
+        hi = default_hi if self.n_max is None else self.n_max
+        given = "" if None not in (self.n_min, self.n_max) else " (one end is the default)"
+        changed = False
+        if lo > hi:
+            problems.append(f"The n range {lo:,} to {hi:,}{given} is reversed; using {hi:,} to {lo:,}.")
+            lo, hi, changed = hi, lo, True
+        if lo == hi and high > low:
+            options = n_options(facts.n_candidates)
+            i = options.index(lo)
+            new_lo, new_hi = (lo, options[i + 1]) if i + 1 < len(options) else (options[i - 1], hi)
+            problems.append(f"The n range {lo:,} to {hi:,}{given} holds a single n; every page needs two or more, "
+                            f"so it is {new_lo:,} to {new_hi:,}.")
+            lo, hi, changed = new_lo, new_hi, True
+        return {"n_min": lo, "n_max": hi} if changed else {}
+
+    def n_range(self, n_candidates: int) -> tuple[int, int]:
+        """The chosen n range, or the default one's missing ends."""
+        lo, hi = default_n_range(n_candidates)
+        return (self.n_min or lo, self.n_max or hi)
+
+    @property
+    def pair(self) -> tuple[str | None, str | None]:
+        return self.a, self.b
+
+
+@dataclass(frozen=True)
+class PrecisionView(Group):
+    """The Precision page: the n of the value table, recall and F-beta."""
+
+    n_at: int | None = setting(None, "p_n", "int", n="any", data=True, also=("n",))
+    show_recall: bool = setting(False, "recall", "bool")
+    show_f: bool = setting(False, "f", "bool")
+    beta: float = setting(1.0, "beta", "float")
+
+    def _check(self, problems):
+        if not BETA_MIN <= self.beta <= BETA_MAX:
+            fixed = 1.0 if self.beta <= 0 else min(max(self.beta, BETA_MIN), BETA_MAX)
+            problems.append(f"F-beta needs beta from {BETA_MIN:g} to {BETA_MAX:g} (and beta > 0); got {self.beta:g}; "
+                            f"using {fixed:g}.")
+            return {"beta": fixed}
+        return {}
+
+
+@dataclass(frozen=True)
+class TestsView(Group):
+    """The tests of the Significance and Pairwise pages (resamples also the ROC page's bootstrap)."""
+
+    test: str = setting("fisher", "test", "str", choices=tuple(PAIR_TESTS), what="test")
+    correction: str = setting("none", "correction", "str", choices=tuple(CORRECTIONS), what="correction")
+    resamples: int = setting(1000, "resamples", "int", clamp=(RESAMPLES_MIN, RESAMPLES_MAX), what="resamples")
+    look_n: int | None = setting(None, "sig_n", "int", n="any", data=True, also=("n",))  # Significance: look at n
+    pairs_n: int | None = setting(None, "pw_n", "int", n="any", data=True, also=("n",))  # Pairwise: the lists' n
+
+
+@dataclass(frozen=True)
+class ThresholdView(Group):
+    """The Threshold page: a measure cut at a gamma or an n, and a second measure at its own gamma."""
+
+    threshold_measure: str | None = setting(None, "t_measure", "str", measure="one", data=True)
+    threshold_mode: str = setting("gamma", "t_mode", "str", choices=THRESHOLD_MODES, what="threshold mode")
+    gamma: float | None = setting(None, "gamma", "float", data=True)
+    threshold_n: int | None = setting(None, "t_n", "int", n="any", data=True)
+    compare_measure: str | None = setting(None, "t_compare", "str", measure="one", data=True)
+    compare_gamma: float | None = setting(None, "t_compare_gamma", "float", data=True)
+
+
+@dataclass(frozen=True)
+class RocView(Group):
+    """The ROC, DET and PR page."""
+
+    curve_kind: str = setting("roc", "kind", "str", choices=CURVE_KINDS, what="curve")
+    auc_method: str = setting("delong", "auc_ci", "str", choices=AUC_METHODS, what="AUC interval")
+
+
+def _cut_gammas(entries: Sequence[str]) -> tuple[dict[str, float], list[str]]:
+    gammas: dict[str, float] = {}
+    bad: list[str] = []
+    for entry in entries:
+        measure, sep, text = entry.rpartition("=")
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not sep or not measure or not math.isfinite(value):
+            bad.append(_shown(entry))
+        else:
+            gammas[measure] = value
+    return gammas, bad
+
+
+@dataclass(frozen=True)
+class SamplesView(Group):
+    """The multi-sample pages: where each sample's ranking is cut, Validation's measure, the UIR settings."""
+
+    cut_mode: str = setting("gamma", "cut", "str", choices=CUT_MODES, what="cut-off mode")
+    cut_n: int | None = setting(None, "cut_n", "int", data=True)
+    cut_gammas: tuple[str, ...] = setting((), "cut_gamma", "list", data=True)  # "measure=gamma" where moved
+    v_measure: str | None = setting(None, "v_m", "str", measure="one", data=True)
+    uir_threshold: float = setting(0.25, "uir_t", "float", grid=(0.05, 1.0, 0.05), what="The UIR threshold")
+    uir_betas: tuple[str, ...] = setting((), "uir_beta", "list")  # F-beta metrics besides precision and recall
+
+    def _check(self, problems):
+        changes = {}
+        if self.cut_n is not None and self.cut_n < 1:
+            problems.append(f"The cut-off n = {_number(self.cut_n)} must be at least 1; using the default.")
+            changes["cut_n"] = None
+        bad = [b for b in self.uir_betas if b not in UIR_BETAS]
+        if bad:
+            problems.append(f"The link's F-beta values {', '.join(map(_shown, bad))} are not offered "
+                            f"({', '.join(UIR_BETAS)}); they were left out.")
+            changes["uir_betas"] = tuple(b for b in self.uir_betas if b in UIR_BETAS)
+        gammas, bad = _cut_gammas(self.cut_gammas)
+        if bad:
+            problems.append(f"The link's thresholds {', '.join(bad)} are not of the form measure=number; they were "
+                            "left out.")
+            changes["cut_gammas"] = tuple(f"{m}={g!r}" for m, g in gammas.items())
+        return changes
+
+    def _check_data(self, facts, problems):
+        gammas = _cut_gammas(self.cut_gammas)[0]
+        unknown = [m for m in gammas if m not in facts.measures]
+        if unknown:
+            problems.append(f"The link sets thresholds for measures this data set does not have: "
+                            f"{', '.join(map(_shown, unknown))}; they were left out.")
+            return {"cut_gammas": tuple(f"{m}={g!r}" for m, g in gammas.items() if m in facts.measures)}
+        return {}
+
+
+@dataclass(frozen=True)
+class AnnotateView(Group):
+    """The Annotate page: the sample shown, the annotator, the design of the sample to draw, the combining rule."""
+
+    ann_sample: str | None = setting(None, "ann", "str", data=True)  # the annotation sample's name in the database
+    annotator: str | None = setting(None, "annotator", "str")
+    ann_seed: int | None = setting(None, "ann_seed", "int", seed=True, what="Sample seed")
+    ann_size: int = setting(100, "ann_size", "int")
+    ann_k: int = setting(0, "ann_k", "int")   # 0: the whole set; else the union of the top-k lists of ann_measures
+    ann_measures: tuple[str, ...] = setting((), "ann_m", "list", measure="all", data=True)
+    ann_context: str | None = setting(None, "ann_context", "str", data=True)  # a column shown beside the keys
+    ann_rule: str = setting("majority", "ann_rule", "str", choices=ANN_RULES, what="way of combining annotators")
+
+    def _check(self, problems):
+        changes = {}
+        if self.ann_sample is not None and not _ANN_SAMPLE.fullmatch(self.ann_sample):
+            problems.append(f"The link's annotation sample {self.ann_sample[:80]!r} is not a sample name; it was "
+                            "ignored.")
+            changes["ann_sample"] = None
+        if self.annotator is not None and (not self.annotator.strip() or len(self.annotator) > 100
+                                           or any(ord(c) < 32 for c in self.annotator)):
+            problems.append("The link's annotator name is empty, too long or holds control characters; it was "
+                            "ignored.")
+            changes["annotator"] = None
+        if self.ann_size < 1 or self.ann_k < 0:
+            problems.append(f"A sample of {self.ann_size} from the top {self.ann_k} is not possible; using the "
+                            "defaults.")
+            changes["ann_size"], changes["ann_k"] = 100, 0
+        return changes
+
+
+GROUPS = {"data": Roles, "display": Display, "ranking": RankingChoice, "selection": Selection,
+          "precision": PrecisionView, "tests": TestsView, "threshold": ThresholdView, "roc": RocView,
+          "samples": SamplesView, "annotate": AnnotateView}
+FIELD_GROUP = {f.name: group for group, cls in GROUPS.items() for f in fields(cls)}
+FIELD_META = {f.name: f.metadata for cls in GROUPS.values() for f in fields(cls)}
+# URL parameter name of each setting: short, stable, readable (the settings' declarations are the source)
+QUERY_NAMES = {name: meta["query"] for name, meta in FIELD_META.items()}
+ALIASES = [(alias, name) for name, meta in FIELD_META.items() for alias in meta["also"]]  # older URL names
+assert len(FIELD_GROUP) == sum(len(fields(c)) for c in GROUPS.values()), "a setting's name is used twice"
+assert len(set(QUERY_NAMES.values())) == len(QUERY_NAMES)
+assert not set(FIELD_GROUP) & set(GROUPS)
+
+
+@dataclass(frozen=True, init=False)
+class ViewSettings:
+    """Every setting of the dashboard that a link must carry, in one frozen object per concern.
+
+    Lists are tuples so that the object is hashable and can key a cache. ``None`` means "not chosen yet": the page
+    fills in its default for the data at hand. A setting reads as ``view.level`` (or ``view.selection.level``);
+    :meth:`set` returns the view with settings changed by their flat names.
     """
 
-    dataset: str | None = None          # a store id (64 hex digits) or "sample:<name>"
-    label: str | None = None            # label column
-    scores: tuple[str, ...] = ()        # score columns (ranking methods); () = suggested ones
-    keys: tuple[str, ...] = ()          # key columns shown to identify candidates
-    lower: tuple[str, ...] = ()         # measures where lower is better
-    exclude_unlabelled: bool = False
-    ties: str = "random"
-    seed: int | None = None
-    measures: tuple[str, ...] = ()      # measures drawn on the Precision page
-    n_min: int | None = None
-    n_max: int | None = None
-    n_at: int | None = None             # n of the value table / 2x2 table
-    show_recall: bool = False
-    show_f: bool = False
-    beta: float = 1.0
-    level: float = 0.95
-    interval: str = "clopper_pearson"
-    band_measures: tuple[str, ...] = ()  # Confidence page
-    a: str | None = None                 # Significance page pair
-    b: str | None = None
-    threshold_measure: str | None = None
-    threshold_mode: str = "gamma"
-    gamma: float | None = None
-    threshold_n: int | None = None
-    compare_measure: str | None = None   # Threshold page: second measure and its threshold
-    compare_gamma: float | None = None
-    sample_column: str | None = None     # column naming each candidate's sample (experiments with several)
-    sample: str | None = None            # single-sample pages: one sample, or None for all pooled
-    cut_mode: str = "gamma"              # multi-sample pages: cut each sample's ranking at a gamma or an n
-    cut_n: int | None = None
-    cut_gammas: tuple[str, ...] = ()     # "measure=gamma" for measures whose gamma was moved
-    v_measure: str | None = None         # Validation page
-    uir_threshold: float = 0.25          # UIR page: robustness threshold
-    uir_betas: tuple[str, ...] = ()      # UIR page: F-beta metrics besides precision and recall
-    test: str = "fisher"                 # Significance page: the test at every n
-    correction: str = "none"             # ... and the correction for testing many n (or many pairs)
-    resamples: int = 1000                # ... resamples of the bootstrap and randomization tests (and AP's)
-    curve_kind: str = "roc"              # ROC page: roc, det or pr
-    auc_method: str = "delong"           # ROC page: interval of the AUC
-    ann_sample: str | None = None        # Annotate page: the annotation sample shown (its name in the database)
-    annotator: str | None = None         # ... the name the user annotates under
-    ann_seed: int | None = None          # ... the seed, size and frame of the sample to draw
-    ann_size: int = 100
-    ann_k: int = 0                       # 0: the whole set; else the union of the top-k lists of ann_measures
-    ann_measures: tuple[str, ...] = ()
-    ann_context: str | None = None       # ... a column shown beside the keys
-    ann_rule: str = "majority"           # how several annotators' labels combine (annotator, majority, agreed)
+    data: Roles = Roles()
+    display: Display = Display()
+    ranking: RankingChoice = RankingChoice()
+    selection: Selection = Selection()
+    precision: PrecisionView = PrecisionView()
+    tests: TestsView = TestsView()
+    threshold: ThresholdView = ThresholdView()
+    roc: RocView = RocView()
+    samples: SamplesView = SamplesView()
+    annotate: AnnotateView = AnnotateView()
+
+    def __init__(self, data: Roles = Roles(), display: Display = Display(), ranking: RankingChoice = RankingChoice(),
+                 selection: Selection = Selection(), precision: PrecisionView = PrecisionView(),
+                 tests: TestsView = TestsView(), threshold: ThresholdView = ThresholdView(), roc: RocView = RocView(),
+                 samples: SamplesView = SamplesView(), annotate: AnnotateView = AnnotateView(), **settings):
+        """The groups, and any settings by their flat names (``ViewSettings(dataset=..., level=0.99)``)."""
+        groups = dict(data=data, display=display, ranking=ranking, selection=selection, precision=precision,
+                      tests=tests, threshold=threshold, roc=roc, samples=samples, annotate=annotate)
+        by_group: dict[str, dict] = {}
+        for name, value in settings.items():
+            if name not in FIELD_GROUP:
+                raise TypeError(f"ViewSettings has no setting {name!r}")
+            by_group.setdefault(FIELD_GROUP[name], {})[name] = value
+        for group, value in groups.items():
+            object.__setattr__(self, group, replace(value, **by_group.get(group, {})))
+
+    def __getattr__(self, name: str):
+        group = FIELD_GROUP.get(name)
+        if group is None:
+            raise AttributeError(f"ViewSettings has no setting {name!r}")
+        return getattr(object.__getattribute__(self, group), name)
+
+    def set(self, **changes) -> "ViewSettings":
+        """The view with settings changed, by their flat names (``view.set(level=0.99, a="Fisher")``)."""
+        return ViewSettings(**{g: getattr(self, g) for g in GROUPS}, **changes)
+
+    @classmethod
+    def of(cls, **changes) -> "ViewSettings":
+        """A view with the defaults but for ``changes`` (flat names)."""
+        return cls().set(**changes)
+
+    def flat(self) -> dict:
+        """Every setting by its flat name."""
+        return {name: getattr(self, name) for name in FIELD_GROUP}
+
+    def for_dataset(self, dataset: str | None) -> "ViewSettings":
+        """The view for another data set: the settings that name its columns or sizes back at their defaults."""
+        return ViewSettings(**{g: getattr(self, g).reset_for_new_data() for g in GROUPS}, dataset=dataset)
+
+    def groups(self):
+        return [getattr(self, g) for g in GROUPS]
 
 
-# URL parameter name of each field: short, stable, readable.
-QUERY_NAMES = {
-    "dataset": "dataset", "label": "label", "scores": "score", "keys": "key", "lower": "lower",
-    "exclude_unlabelled": "exclude_unlabelled", "ties": "ties", "seed": "seed", "measures": "m",
-    "n_min": "n_min", "n_max": "n_max", "n_at": "n", "show_recall": "recall", "show_f": "f", "beta": "beta",
-    "level": "level", "interval": "interval", "band_measures": "band", "a": "a", "b": "b",
-    "threshold_measure": "t_measure", "threshold_mode": "t_mode", "gamma": "gamma", "threshold_n": "t_n",
-    "compare_measure": "t_compare", "compare_gamma": "t_compare_gamma", "sample_column": "sample_col",
-    "sample": "sample", "cut_mode": "cut", "cut_n": "cut_n", "cut_gammas": "cut_gamma", "v_measure": "v_m",
-    "uir_threshold": "uir_t", "uir_betas": "uir_beta", "test": "test", "correction": "correction",
-    "resamples": "resamples", "curve_kind": "kind", "auc_method": "auc_ci",
-    "ann_sample": "ann", "annotator": "annotator", "ann_seed": "ann_seed", "ann_size": "ann_size", "ann_k": "ann_k",
-    "ann_measures": "ann_m", "ann_context": "ann_context", "ann_rule": "ann_rule",
-}
-ANN_RULES = ("annotator", "majority", "agreed")
-_ANN_SAMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 DEFAULTS = ViewSettings()
 
 
 def _kind(name: str) -> str:
-    default = getattr(DEFAULTS, name)
-    if isinstance(default, tuple):
-        return "list"
-    if isinstance(default, bool):
-        return "bool"
-    if name in {"seed", "n_min", "n_max", "n_at", "threshold_n", "cut_n", "resamples", "ann_seed", "ann_size",
-                "ann_k"}:
-        return "int"
-    if name in {"beta", "level", "gamma", "compare_gamma", "uir_threshold"}:
-        return "float"
-    return "str"
+    return FIELD_META[name]["kind"]
 
 
 def _format(value) -> str | list[str]:
     if isinstance(value, tuple):
-        return [str(v) for v in value]
+        return [str(v) for v in value] or [""]  # an emptied selection: ?m=
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, float):
@@ -155,17 +641,16 @@ def to_query(view: ViewSettings) -> dict[str, str | list[str]]:
     Lists become repeated parameters (``?m=a&m=b``), so names with commas survive.
     """
     out: dict[str, str | list[str]] = {}
-    for f in fields(ViewSettings):
-        value = getattr(view, f.name)
-        if value != getattr(DEFAULTS, f.name) and value is not None:
-            out[QUERY_NAMES[f.name]] = _format(value)
+    for group in GROUPS:
+        for f in fields(GROUPS[group]):
+            value = getattr(getattr(view, group), f.name)
+            if value != f.default and value is not None:
+                out[f.metadata["query"]] = _format(value)
     return out
 
 
-def _shown(value) -> str:
-    """A value from a link as quoted in a message: its repr, cut to SHOWN_CHARS characters."""
-    text = str(value)
-    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+def _default(name: str):
+    return getattr(DEFAULTS, name)
 
 
 def _parse(name: str, raw: list[str], problems: list[str]):
@@ -190,161 +675,51 @@ def _parse(name: str, raw: list[str], problems: list[str]):
             return value
     except ValueError:
         problems.append(f"The link's {label}={_shown(text)} is not a valid {kind}; it was ignored.")
-        return getattr(DEFAULTS, name)
+        return _default(name)
     return text
 
 
 def from_query(params: Mapping[str, str | Sequence[str]]) -> tuple[ViewSettings, list[str]]:
     """Read a view from query parameters; returns the view and the problems found.
 
-    Checks that need no data (names of tie policies and interval methods, the confidence
-    level's range and step, the form of a dataset id) happen here; checks against the data
-    (column names, n within 1..N, slider steps) in :func:`check_against_data`.
+    Checks that need no data (names of tie policies and interval methods, the confidence level's range and step,
+    the form of a dataset id) happen here; checks against the data (column names, n within 1..N, slider steps) in
+    :func:`check_against_data`. Older URL names are read where the current name is not given: ``band`` (the
+    Confidence page's measures) as the selection, ``n`` (the one n of every page) as each page's n.
     """
     by_query = {q: f for f, q in QUERY_NAMES.items()}
     problems: list[str] = []
     values = {}
-    unknown = [key for key in params if key not in by_query]
+    unknown = [key for key in params if key not in by_query and key not in {a for a, _ in ALIASES}]
     if unknown:
         problems.append(f"The link's {', '.join(map(_shown, unknown[:5]))}{' ...' if len(unknown) > 5 else ''} "
                         f"{'is not a setting' if len(unknown) == 1 else 'are not settings'} of this dashboard; "
                         "ignored.")
-    for key, raw in params.items():
-        if key not in by_query:
+    reported: set[str] = set()
+    for name, query in QUERY_NAMES.items():
+        aliases = [alias for alias, target in ALIASES if target == name]
+        key = next((k for k in [query, *aliases] if k in params), None)
+        if key is None:
             continue
+        raw = params[key]
         raw_list = [raw] if isinstance(raw, str) else list(raw)
-        if not raw_list:
-            continue
-        values[by_query[key]] = _parse(by_query[key], raw_list, problems)
-    view = replace(DEFAULTS, **values)
-    return check_settings(view, problems)
-
-
-def dataset_problem(dataset: str | None) -> str | None:
-    """Why a dataset reference is malformed, or None if it is well-formed."""
-    if dataset is None:
-        return None
-    if dataset.startswith(SAMPLE_PREFIX):
-        return None if _SAMPLE_NAME.fullmatch(dataset[len(SAMPLE_PREFIX):]) else \
-            f"The link names a sample data set {_shown(dataset)} that does not exist."
-    if _DATASET_ID.fullmatch(dataset):
-        return None
-    return (f"The link's dataset={_shown(dataset)} is not a data set id (64 hexadecimal digits). "
-            "Upload the file again on the Data page, or ask for a new link.")
-
-
-def snap(value: float, low: float, high: float, step: float) -> float:
-    """The nearest value on the grid low, low + step, ... within [low, high]."""
-    k = round((min(max(value, low), high) - low) / step)
-    return min(high, low + k * step)
+        if raw_list:  # (a problem with a value under an older name is reported once)
+            values[name] = _parse(name, raw_list, problems if key not in reported else [])
+            reported.add(key)
+    used = {key for name, query in QUERY_NAMES.items() for key in [query] if key in params}
+    used |= {alias for alias, name in ALIASES if alias in params and QUERY_NAMES[name] not in params}
+    for alias in dict.fromkeys(a for a, _ in ALIASES if a in params and a not in used):
+        raw = params[alias]
+        shown = ", ".join(map(_shown, [raw] if isinstance(raw, str) else list(raw)[:5]))
+        problems.append(f"The link's {alias}={shown} is an older name of a setting the link also gives under its "
+                        "current name; it was ignored.")
+    return check_settings(DEFAULTS.set(**values), problems)
 
 
 def check_settings(view: ViewSettings, problems: list[str] | None = None) -> tuple[ViewSettings, list[str]]:
     """Checks that need no data; see :func:`from_query`."""
     problems = [] if problems is None else problems
-    changes = {}
-    if view.ties not in TIE_POLICIES:
-        problems.append(f"Unknown tie policy {_shown(view.ties)} in the link; using 'random'. "
-                        f"Known: {', '.join(TIE_POLICIES)}.")
-        changes["ties"] = DEFAULTS.ties
-    if view.interval not in INTERVAL_METHODS:
-        problems.append(f"Unknown interval method {_shown(view.interval)} in the link; using Clopper-Pearson.")
-        changes["interval"] = DEFAULTS.interval
-    if view.threshold_mode not in THRESHOLD_MODES:
-        problems.append(f"Unknown threshold mode {_shown(view.threshold_mode)} in the link; using 'gamma'.")
-        changes["threshold_mode"] = DEFAULTS.threshold_mode
-    if view.test not in PAIR_TESTS:
-        problems.append(f"Unknown test {_shown(view.test)} in the link; using Fisher's exact test. Known: "
-                        f"{', '.join(PAIR_TESTS)}.")
-        changes["test"] = DEFAULTS.test
-    if view.correction not in CORRECTIONS:
-        problems.append(f"Unknown correction {_shown(view.correction)} in the link; using none. Known: "
-                        f"{', '.join(CORRECTIONS)}.")
-        changes["correction"] = DEFAULTS.correction
-    if not RESAMPLES_MIN <= view.resamples <= RESAMPLES_MAX:
-        fixed = min(max(view.resamples, RESAMPLES_MIN), RESAMPLES_MAX)
-        problems.append(f"{_number(view.resamples)} resamples is outside {RESAMPLES_MIN:,} to {RESAMPLES_MAX:,}; "
-                        f"using {fixed:,}.")
-        changes["resamples"] = fixed
-    if view.curve_kind not in CURVE_KINDS:
-        problems.append(f"Unknown curve {_shown(view.curve_kind)} in the link; showing ROC. Known: "
-                        f"{', '.join(CURVE_KINDS)}.")
-        changes["curve_kind"] = DEFAULTS.curve_kind
-    if view.auc_method not in AUC_METHODS:
-        problems.append(f"Unknown AUC interval {_shown(view.auc_method)} in the link; using DeLong's.")
-        changes["auc_method"] = DEFAULTS.auc_method
-    if view.ann_rule not in ANN_RULES:
-        problems.append(f"Unknown way of combining annotators {view.ann_rule!r} in the link; using the majority.")
-        changes["ann_rule"] = DEFAULTS.ann_rule
-    if view.ann_sample is not None and not _ANN_SAMPLE.fullmatch(view.ann_sample):
-        problems.append(f"The link's annotation sample {view.ann_sample[:80]!r} is not a sample name; it was ignored.")
-        changes["ann_sample"] = None
-    if view.annotator is not None and (not view.annotator.strip() or len(view.annotator) > 100
-                                       or any(ord(c) < 32 for c in view.annotator)):
-        problems.append("The link's annotator name is empty, too long or holds control characters; it was ignored.")
-        changes["annotator"] = None
-    if view.ann_seed is not None and not 0 <= view.ann_seed < 2**32:
-        problems.append(f"Sample seed {view.ann_seed} is out of range (0 to 2^32 - 1); a new one was drawn.")
-        changes["ann_seed"] = None
-    if view.ann_size < 1 or view.ann_k < 0:
-        problems.append(f"A sample of {view.ann_size} from the top {view.ann_k} is not possible; using the defaults.")
-        changes["ann_size"], changes["ann_k"] = DEFAULTS.ann_size, DEFAULTS.ann_k
-    if view.cut_mode not in CUT_MODES:
-        problems.append(f"Unknown cut-off mode {_shown(view.cut_mode)} in the link; using 'gamma'.")
-        changes["cut_mode"] = DEFAULTS.cut_mode
-    if view.cut_n is not None and view.cut_n < 1:
-        problems.append(f"The cut-off n = {_number(view.cut_n)} must be at least 1; using the default.")
-        changes["cut_n"] = None
-    threshold = round(snap(view.uir_threshold, 0.05, 1.0, 0.05), 2)
-    if not math.isclose(threshold, view.uir_threshold, abs_tol=1e-12):
-        problems.append(f"The UIR threshold {view.uir_threshold:g} is not on the slider (0.05 to 1 in steps of "
-                        f"0.05); using {threshold:g}.")
-    changes["uir_threshold"] = threshold
-    bad = [b for b in view.uir_betas if b not in UIR_BETAS]
-    if bad:
-        problems.append(f"The link's F-beta values {', '.join(map(_shown, bad))} are not offered "
-                        f"({', '.join(UIR_BETAS)}); "
-                        "they were left out.")
-        changes["uir_betas"] = tuple(b for b in view.uir_betas if b in UIR_BETAS)
-    gammas, bad = _cut_gammas(view.cut_gammas)
-    if bad:
-        problems.append(f"The link's thresholds {', '.join(bad)} are not of the form measure=number; they were "
-                        "left out.")
-        changes["cut_gammas"] = tuple(f"{m}={g!r}" for m, g in gammas.items())
-    level = round(snap(view.level, LEVEL_MIN, LEVEL_MAX, LEVEL_STEP), 3)
-    if not math.isclose(level, view.level, abs_tol=1e-12):
-        problems.append(f"Confidence level {view.level:g} is not on the slider ({LEVEL_MIN:g} to {LEVEL_MAX:g} "
-                        f"in steps of {LEVEL_STEP:g}); using {level:g}.")
-    changes["level"] = level
-    if view.seed is not None and not 0 <= view.seed < 2**32:
-        problems.append(f"Seed {_number(view.seed)} is out of range (0 to 2^32 - 1); a new one was drawn.")
-        changes["seed"] = None
-    if not BETA_MIN <= view.beta <= BETA_MAX:
-        fixed = 1.0 if view.beta <= 0 else min(max(view.beta, BETA_MIN), BETA_MAX)
-        problems.append(f"F-beta needs beta from {BETA_MIN:g} to {BETA_MAX:g} (and beta > 0); got {view.beta:g}; "
-                        f"using {fixed:g}.")
-        changes["beta"] = fixed
-    problem = dataset_problem(view.dataset)
-    if problem:
-        problems.append(problem)
-        changes["dataset"] = None
-    return replace(view, **changes), problems
-
-
-def _cut_gammas(entries: Sequence[str]) -> tuple[dict[str, float], list[str]]:
-    gammas: dict[str, float] = {}
-    bad: list[str] = []
-    for entry in entries:
-        measure, sep, text = entry.rpartition("=")
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not sep or not measure or not math.isfinite(value):
-            bad.append(_shown(entry))
-        else:
-            gammas[measure] = value
-    return gammas, bad
+    return replace(view, **{g: getattr(view, g).check(problems) for g in GROUPS}), problems
 
 
 def cut_gammas(view: ViewSettings) -> dict[str, float]:
@@ -358,32 +733,7 @@ def with_cut_gamma(view: ViewSettings, measure: str, gamma: float | None) -> Vie
     gammas.pop(measure, None)
     if gamma is not None:
         gammas[measure] = float(gamma)
-    return replace(view, cut_gammas=tuple(f"{m}={g!r}" for m, g in gammas.items()))
-
-
-def n_step(n_candidates: int) -> int:
-    """Step of the n sliders: the first of 1, 2, 5, 10, 20, 50, ... that is >= N / 1000."""
-    target = max(1.0, n_candidates / 1000)
-    magnitude = 10 ** math.floor(math.log10(target))
-    for factor in (1, 2, 5, 10):
-        if factor * magnitude >= target:
-            return int(factor * magnitude)
-    return int(10 * magnitude)  # pragma: no cover
-
-
-def n_grid(n_candidates: int) -> tuple[int, int, int]:
-    """The n sliders' grid: (lowest, highest, step); multiples of the step, or 1..N for step 1."""
-    step = n_step(n_candidates)
-    if step == 1:
-        return 1, n_candidates, 1
-    return step, (n_candidates // step) * step, step
-
-
-def default_n_range(n_candidates: int) -> tuple[int, int]:
-    """The paper's range, 100 to 2,000, cut to the data (Evert 2004, Figure 1)."""
-    low, high, step = n_grid(n_candidates)
-    start = int(snap(100, low, high, step)) if n_candidates > 100 else low
-    return start, int(snap(2000, low, high, step))
+    return view.set(cut_gammas=tuple(f"{m}={g!r}" for m, g in gammas.items()))
 
 
 ROLE_FIELDS = {"label": "label column", "sample_column": "sample column"}
@@ -414,23 +764,23 @@ def check_columns(view: ViewSettings, columns: Sequence[str]) -> tuple[ViewSetti
             problems.append(f"The link names {what} that this data set does not have: "
                             f"{', '.join(map(_shown, unknown))}; they were left out.")
             changes[name] = tuple(c for c in chosen if c in known)
-    view = replace(view, **changes)
+    view = view.set(**changes)
     if view.sample_column is not None and view.sample_column == view.label:
         problems.append(f"The column {_shown(view.label)} cannot be both the label and the sample column; "
                         "it is the label.")
-        view = replace(view, sample_column=None)
+        view = view.set(sample_column=None)
     taken = {c for c in (view.label, view.sample_column) if c is not None}
     for name, what in ROLE_LISTS.items():
         clash = [c for c in getattr(view, name) if c in taken]
         if clash:
             problems.append(f"The {what} cannot include the label or sample column {', '.join(map(_shown, clash))}; "
                             "left out.")
-            view = replace(view, **{name: tuple(c for c in getattr(view, name) if c not in taken)})
+            view = view.set(**{name: tuple(c for c in getattr(view, name) if c not in taken)})
     outside = [m for m in view.lower if view.scores and m not in view.scores]
     if outside:
         problems.append(f"The link marks {', '.join(map(_shown, outside))} as lower-is-better, but they are not "
                         "among the score columns; left out.")
-        view = replace(view, lower=tuple(m for m in view.lower if m not in outside))
+        view = view.set(lower=tuple(m for m in view.lower if m not in outside))
     return view, problems
 
 
@@ -444,15 +794,9 @@ def with_roles(view: ViewSettings, *, label: str | None, scores: Sequence[str], 
     label = view.label if view.label is not None else label
     sample = view.sample_column if view.sample_column is not None else sample
     taken = {label, sample}  # (a sample column that is also the label is for check_columns to report)
-    return replace(view, label=label, sample_column=sample,
-                   scores=view.scores or tuple(c for c in scores if c not in taken),
-                   keys=view.keys or tuple(c for c in keys if c not in taken))
-
-
-def _number(value: int) -> str:
-    """An n from a link as written in a message: with thousands separators, cut if absurdly long."""
-    text = f"{value:,}"
-    return text if len(text) <= 20 else text[:16] + "…"
+    return view.set(label=label, sample_column=sample,
+                    scores=view.scores or tuple(c for c in scores if c not in taken),
+                    keys=view.keys or tuple(c for c in keys if c not in taken))
 
 
 def check_against_data(view: ViewSettings, *, measures: Sequence[str], n_candidates: int,
@@ -462,71 +806,8 @@ def check_against_data(view: ViewSettings, *, measures: Sequence[str], n_candida
     problems: list[str] = []
     if columns is not None:
         view, problems = check_columns(view, columns)
-    changes: dict = {}
-    known = set(measures)
-    for name in ("measures", "band_measures", "lower", "ann_measures"):
-        chosen = getattr(view, name)
-        unknown = [m for m in chosen if m not in known]
-        if unknown:
-            problems.append(f"The link names measures that this data set does not have: "
-                            f"{', '.join(map(_shown, unknown))}; they were left out.")
-            changes[name] = chosen = tuple(m for m in chosen if m in known)
-        limit = {"measures": MAX_MEASURES, "band_measures": MAX_BANDS}.get(name)
-        if limit is not None and len(chosen) > limit:
-            what = "confidence bands" if name == "band_measures" else "measures"
-            problems.append(f"The link chooses {len(chosen)} {what}; a page draws at most {limit}, so the first "
-                            f"{limit} are shown.")
-            changes[name] = chosen[:limit]
-    gammas = cut_gammas(view)
-    unknown = [m for m in gammas if m not in known]
-    if unknown:
-        problems.append(f"The link sets thresholds for measures this data set does not have: "
-                        f"{', '.join(map(_shown, unknown))}; they were left out.")
-        changes["cut_gammas"] = tuple(f"{m}={g!r}" for m, g in gammas.items() if m in known)
-    for name in ("a", "b", "threshold_measure", "compare_measure", "v_measure"):
-        value = getattr(view, name)
-        if value is not None and value not in known:
-            problems.append(f"The link names measure {_shown(value)}, which this data set does not have.")
-            changes[name] = None
-    low, high, step = n_grid(n_candidates)
-    for name in ("n_min", "n_max"):
-        value = getattr(view, name)
-        if value is None:
-            continue
-        fixed = int(snap(value, low, high, step))
-        if fixed != value:
-            problems.append(f"n = {_number(value)} is not on the n slider ({low} to {high:,} in steps of {step}); "
-                            f"using {fixed:,}.")
-            changes[name] = fixed
-    for name in ("n_at", "threshold_n"):
-        value = getattr(view, name)
-        if value is not None and not 1 <= value <= n_candidates:
-            problems.append(f"n = {_number(value)} is outside 1 to {n_candidates:,}; using the default.")
-            changes[name] = None
-    view = _checked_n_range(replace(view, **changes), n_candidates, problems)
-    return view, problems
-
-
-def _checked_n_range(view: ViewSettings, n_candidates: int, problems: list[str]) -> ViewSettings:
-    """The n range in order and holding at least two n of the grid (when the grid has two); a missing end is
-    the default one (:func:`default_n_range`)."""
-    if view.n_min is None and view.n_max is None:
-        return view
-    low, high, step = n_grid(n_candidates)
-    default_lo, default_hi = default_n_range(n_candidates)
-    lo = default_lo if view.n_min is None else view.n_min
-    hi = default_hi if view.n_max is None else view.n_max
-    given = "" if None not in (view.n_min, view.n_max) else " (one end is the default)"
-    changed = False
-    if lo > hi:
-        problems.append(f"The n range {lo:,} to {hi:,}{given} is reversed; using {hi:,} to {lo:,}.")
-        lo, hi, changed = hi, lo, True
-    if lo == hi and high > low:
-        new_lo, new_hi = (lo, lo + step) if lo + step <= high else (hi - step, hi)
-        problems.append(f"The n range {lo:,} to {hi:,}{given} holds a single n; every page needs two or more, "
-                        f"so it is {new_lo:,} to {new_hi:,}.")
-        lo, hi, changed = new_lo, new_hi, True
-    return replace(view, n_min=lo, n_max=hi) if changed else view
+    facts = DataFacts(tuple(measures), n_candidates)
+    return replace(view, **{g: getattr(view, g).check_data(facts, problems) for g in GROUPS}), problems
 
 
 def check_samples(view: ViewSettings, sample_ids: Sequence[str], smallest: int,
@@ -544,4 +825,4 @@ def check_samples(view: ViewSettings, sample_ids: Sequence[str], smallest: int,
             problems.append(f"n = {_number(view.cut_n)} is larger than the smallest sample ({smallest:,} candidates); "
                             f"using {default_n}.")
         changes["cut_n"] = default_n
-    return replace(view, **changes), problems
+    return view.set(**changes), problems

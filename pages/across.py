@@ -20,12 +20,13 @@ with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
-key = cached.whole_roles(v)
+key = v.data.whole
 pair = (v.a, v.b)
+name_a, name_b = esc(widgets.shown(v.a)), esc(widgets.shown(v.b))
 cuts = widgets.cut_controls(candidates, pair, {m: cached.gamma_positions(key, m) for m in pair},
                             cached.default_gammas(key, pair, common.view().cut_n))
 try:
-    res = cached.across(key, v.a, v.b, cuts[v.a], cuts[v.b], v.ties, v.seed, v.level)
+    res = cached.across(key, v.ranking, v.a, v.b, cuts[v.a], cuts[v.b], v.level)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
@@ -36,7 +37,7 @@ alpha = 1 - v.level
 wins = int((res.table["difference"] > 0).sum())
 losses = int((res.table["difference"] < 0).sum())
 st.markdown(
-    f"Over **{len(res.table) - len(res.dropped)} samples**, {esc(v.a)} is more precise than {esc(v.b)} in **{wins}** "
+    f"Over **{len(res.table) - len(res.dropped)} samples**, {name_a} is more precise than {name_b} in **{wins}** "
     f"and less in **{losses}**; the mean difference is **{100 * paired.estimate:+.2f} points** ({v.level:.1%} interval "
     f"{100 * paired.low:+.2f} to {100 * paired.high:+.2f}; Cohen's d_z = {res.cohens_dz:.2f}). "
     + ("The paired tests " + ("agree: significant" if (res.tests["p_value"].iloc[:3] < alpha).all() else
@@ -47,7 +48,8 @@ if res.dropped:
 st.dataframe(res.tests, hide_index=True, column_config={"p_value": st.column_config.NumberColumn(format="%.4g")})
 st.caption("Paired tests use each sample's pair of precisions; Welch's t-test treats them as two independent "
            "groups and is shown for contrast: it ignores that both measures face the same sample.")
-fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), a=v.a, b=v.b,
+fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), a=widgets.shown(v.a),
+                                       b=widgets.shown(v.b),
                                        estimate=paired.estimate, low=paired.low, high=paired.high,
                                        confidence_level=v.level)
 st.plotly_chart(fig, key="across_chart", theme=None)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore.figures import paper as figures
 from evalcore.stats.intervals import INTERVAL_LABELS, INTERVAL_METHODS
-from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, default_n_range, n_grid
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
@@ -13,13 +13,8 @@ st.header("Confidence intervals for precision (Evert 2004, Figure 2)")
 candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates
-if not v.band_measures:
-    common.update(band_measures=candidates.measures[:2])
-
-widgets.bound(st.multiselect, f"Measures (1 to {MAX_BANDS})", "band_measures", options=list(candidates.measures),
-             max_selections=MAX_BANDS)
-low, high, step = n_grid(N)
-n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
+chosen = widgets.measures_select(f"Measures (bands for the first {MAX_BANDS})", candidates)
+n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", N)
 c1, c2 = st.columns(2)
 with c1:
     widgets.bound(st.slider, "Confidence level", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX, step=LEVEL_STEP,
@@ -28,10 +23,9 @@ with c2:
     widgets.bound(st.selectbox, "Interval method", "interval", options=list(INTERVAL_METHODS),
                  format_func=INTERVAL_LABELS.get)
 v = common.view()
-if not v.band_measures:
-    st.info("Pick at least one measure.")
-    common.stop()
-table = cached.curves(cached.roles(v), v.band_measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
+if len(chosen) > MAX_BANDS:
+    st.caption(f"Bands of the first {MAX_BANDS} of the {len(chosen)} chosen measures (more would hide each other).")
+table = cached.curves(v.data, v.ranking, v.display, chosen[:MAX_BANDS], (n_min, n_max), v.level, v.interval)
 fig = figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
                                 method_label=INTERVAL_LABELS[v.interval])
 st.plotly_chart(fig, key="confidence_chart", theme=None)

@@ -13,10 +13,6 @@ from ui import cached, common, guards, widgets
 
 common.ensure_router()
 
-ROLE_RESET = dict(label=None, scores=(), keys=(), lower=(), measures=(), band_measures=(), a=None, b=None,
-                  threshold_measure=None, compare_measure=None, gamma=None, compare_gamma=None, n_min=None,
-                  n_max=None, n_at=None, threshold_n=None, sample_column=None, sample=None, cut_n=None,
-                  cut_gammas=(), v_measure=None)
 LIMIT_MB = st.get_option("server.maxUploadSize")
 
 st.header("Data")
@@ -41,18 +37,16 @@ with upload_col:
                 st.session_state["upload_error"] = str(exc)
             else:
                 st.session_state.pop("upload_error", None)
-                for key in [k for k in st.session_state if str(k).startswith("w_") and k != "w_upload"]:
-                    del st.session_state[key]
-                common.update(dataset=dataset_id, **ROLE_RESET)
+                common.load_dataset(dataset_id, keep=("w_upload",))
     if "upload_error" in st.session_state:
         st.error(esc(st.session_state["upload_error"]))
+    elif common.view().dataset is not None and not uploads:  # back with data loaded: say which
+        st.caption(f"Loaded: {esc(cached.dataset_label(common.view().dataset))}. Upload another file to replace it.")
 with sample_col:
     sample = st.selectbox("Or start from a sample", list(cached.SAMPLES), key="w_sample_dataset")
     if st.button("Use this sample", key="w_use_sample"):
         st.session_state.pop("upload_error", None)
-        for key in [k for k in st.session_state if str(k).startswith("w_") and k not in ("w_upload", "w_sample_dataset")]:
-            del st.session_state[key]
-        common.update(dataset=SAMPLE_PREFIX + sample, **ROLE_RESET)
+        common.load_dataset(SAMPLE_PREFIX + sample, keep=("w_upload", "w_sample_dataset"))
 
 v = common.view()
 if v.dataset is None:
@@ -81,7 +75,7 @@ if "encoding" in table.attrs:  # text: the encoding it was read as, and a choice
             st.error(esc(exc))
         else:
             st.session_state["recoded"][recoded] = (origin, picked)
-            common.update(dataset=recoded, **ROLE_RESET)
+            common.load_dataset(recoded)
             st.rerun()
 c1, c2, c3 = st.columns(3)
 with c1:
@@ -99,7 +93,9 @@ with c2:
 with c3:
     widgets.bound(st.multiselect, "Keys (shown to identify candidates)", "keys",
                  options=[c for c in columns if c != v.label])
-    widgets.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t])
+    widgets.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t],
+                  help="Which candidates of a tie group an n-best list takes when it cuts the group: TPs first and "
+                       "FPs first bound the effect.")
     if v.ties == "random":
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
@@ -128,11 +124,12 @@ if candidates.excluded_unlabelled:
 if candidates.n_tp == 0 or candidates.n_tp == candidates.n_candidates:
     st.warning("Every candidate has the same label, so precision cannot tell the measures apart. "
                "Check the label column.")
-ranked = cached.rankings(cached.roles(v), candidates.measures, v.ties, v.seed)
+widgets.display_names_editor(candidates.measures)
+ranked = cached.rankings(v.data, candidates.measures, v.ranking)
 st.subheader("Ties per measure")
 st.caption("Where an n-best cut-off falls inside a group of equal scores, the tie policy decides which "
-           "candidates are in. 'optimistic' and 'pessimistic' bound the effect.")
-st.dataframe(analysis.data_summary(candidates, ranked, default_n_range(candidates.n_candidates)),
-             hide_index=True)
+           "candidates are in. 'TPs first' and 'FPs first' bound the effect.")
+summary = analysis.data_summary(candidates, ranked, default_n_range(candidates.n_candidates))
+st.dataframe(summary.assign(measure=summary["measure"].map(v.display.of)), hide_index=True)
 st.subheader("Preview")
 st.dataframe(table.head(200))

@@ -12,20 +12,17 @@ common.ensure_router()
 st.header("Every pair of measures at one n")
 candidates = guards.require_data()
 v = common.view()
-measures = list(candidates.measures)
-if not v.measures:
-    common.update(measures=tuple(measures[:MAX_MEASURES]))
 c1, c2 = st.columns([2, 1])
 with c1:
-    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=MAX_MEASURES)
+    widgets.measures_select(f"Measures (2 to {MAX_MEASURES})", candidates, prompt="Choose at least two measures.")
 with c2:
     widgets.bound(st.selectbox, "Correction across the pairs", "correction", options=list(CORRECTIONS),
                  format_func=CORRECTIONS.get)
 c3, c4 = st.columns(2)
-if common.view().n_at is None:
-    common.update(n_at=min(1000, candidates.n_candidates))
+if common.view().pairs_n is None:
+    common.update(pairs_n=min(1000, candidates.n_candidates))
 with c3:
-    n = widgets.bound(st.number_input, "n-best lists of size n", "n_at", min_value=1,
+    n = widgets.bound(st.number_input, "n-best lists of size n", "pairs_n", min_value=1,
                      max_value=candidates.n_candidates, step=50, convert=int)
 with c4:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
@@ -35,7 +32,7 @@ if len(v.measures) < 2:
     st.info("Choose at least two measures.")
     common.stop()
 
-result = cached.pairwise(cached.roles(v), v.measures, v.ties, v.seed, n, v.level, v.correction, v.interval)
+result = cached.pairwise(v.data, v.ranking, v.display, v.measures, n, v.level, v.correction, v.interval)
 alpha = 1 - v.level
 pairs = result.pairs
 st.markdown(f"At n = {n:,}, **{int(pairs['significant'].sum())} of {len(pairs)}** pairs differ significantly "
@@ -51,7 +48,8 @@ with right:
     focus = st.selectbox("Look at a pair at every n", range(len(labels)), format_func=labels.__getitem__,
                          key="w_focus_pair")
     if st.button("Open it on the Significance page", key="w_open_pair"):
-        common.update(a=pairs["a"].iloc[focus], b=pairs["b"].iloc[focus])
+        by_shown = {v.display.of(m): m for m in v.measures}  # the table names measures by their display names
+        common.update(a=by_shown[pairs["a"].iloc[focus]], b=by_shown[pairs["b"].iloc[focus]])
         st.switch_page(common.PAGES["significance"])
 st.dataframe(pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "p_adjusted",
                     "significant", "diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high"]], hide_index=True)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore import analysis
 from evalcore.figures import paper as figures
-from evalcore.viewstate import BETA_MAX, BETA_MIN, MAX_MEASURES, default_n_range, n_grid
+from evalcore.viewstate import BETA_MAX, BETA_MIN, MAX_MEASURES
 from ui import annotate, cached, common, guards, widgets
 
 common.ensure_router()
@@ -16,14 +16,8 @@ if annotate.estimating(common.view()):  # a partly annotated set: estimates from
 candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates
-if not v.measures:
-    common.update(measures=candidates.measures[:4])
-    v = common.view()
-
-widgets.bound(st.multiselect, f"Measures (up to {MAX_MEASURES})", "measures", options=list(candidates.measures),
-             max_selections=MAX_MEASURES)
-low, high, step = n_grid(N)
-n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", low, high, step, default_n_range(N))
+widgets.measures_select(f"Measures (up to {MAX_MEASURES})", candidates)
+n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", N)
 t1, t2, t3 = st.columns(3)
 with t1:
     widgets.bound(st.toggle, "Show recall", "show_recall")
@@ -33,11 +27,7 @@ with t3:
     if v.show_f:
         widgets.bound(st.number_input, "beta", "beta", min_value=BETA_MIN, max_value=BETA_MAX, step=0.5)
 v = common.view()
-if not v.measures:
-    st.info("Pick at least one measure.")
-    common.stop()
-
-table = cached.curves(cached.roles(v), v.measures, v.ties, v.seed, v.level, v.interval, v.beta, (n_min, n_max))
+table = cached.curves(v.data, v.ranking, v.display, v.measures, (n_min, n_max), v.level, v.interval, v.beta)
 shown = table
 fig = figures.precision_figure(shown, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
                                beta=v.beta, n_range=(n_min, n_max))

@@ -14,12 +14,9 @@ common.ensure_router()
 st.header("ROC, DET and precision-recall curves")
 candidates = guards.require_data()
 v = common.view()
-measures = list(candidates.measures)
-if not v.measures:
-    common.update(measures=tuple(measures[:4]))
 c1, c2 = st.columns([2, 1])
 with c1:
-    widgets.bound(st.multiselect, "Measures", "measures", options=measures, max_selections=MAX_MEASURES)
+    widgets.measures_select(f"Measures (up to {MAX_MEASURES})", candidates)
 with c2:
     kind = widgets.bound(st.radio, "Curve", "curve_kind", options=list(rocfigures.CURVE_KINDS),
                          format_func=rocfigures.CURVE_KINDS.get)
@@ -34,12 +31,9 @@ with c5:
     widgets.bound(st.slider, "Confidence level", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX, step=LEVEL_STEP,
                  format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
-if not v.measures:
-    st.info("Choose at least one measure.")
-    common.stop()
 try:
-    curves = cached.roc_curves(cached.roles(v), v.measures, v.ties, v.seed, kind)
-    table = cached.roc_table(cached.roles(v), v.measures, v.ties, v.seed, v.level, v.auc_method, v.resamples)
+    curves = cached.roc_curves(v.data, v.ranking, v.display, v.measures, kind)
+    table = cached.roc_table(v.data, v.ranking, v.display, v.measures, v.level, v.auc_method, v.resamples)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()

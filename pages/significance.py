@@ -6,7 +6,8 @@ from evalcore import analysis, names
 from evalcore.figures import paper as figures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
-from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN, default_n_range, n_grid
+from evalcore.text import markdown_text as esc
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
 from ui import cached, common, guards, widgets
 
 common.ensure_router()
@@ -33,8 +34,7 @@ widgets.measure_pair(measures, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
-low, high, step = n_grid(N)
-n_min, n_max = widgets.n_range_slider("Range of n (every n in it is tested)", low, high, step, default_n_range(N))
+n_min, n_max = widgets.n_range_slider("Range of n (every n in it is tested)", N)
 c4, c5, c6 = st.columns(3)
 with c4:
     test = widgets.bound(st.selectbox, "Test", "test", options=list(PAIR_TESTS), format_func=PAIR_TESTS.get)
@@ -48,8 +48,9 @@ with c6:
 v = common.view()
 
 bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
-result = cached.pair(cached.roles(v), v.a, v.b, v.ties, v.seed, (n_min, n_max), v.level, v.interval, test,
+result = cached.pair(v.data, v.ranking, v.display, v.a, v.b, (n_min, n_max), v.level, v.interval, test,
                      v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None)
+name_a, name_b = v.display.of(v.a), v.display.of(v.b)
 if bar:
     bar.empty()
 tested = len(result.comparison)
@@ -71,31 +72,32 @@ st.plotly_chart(fig, key="significance_chart", theme=None)
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
 st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method), and the smallest "
             f"difference {mdd_test} test finds with {result.power:.0%} power (±MDD).")
-diff_fig = figures.difference_figure(result.comparison, alpha=1 - v.level, level=v.level, names=(v.a, v.b),
+diff_fig = figures.difference_figure(result.comparison, alpha=1 - v.level, level=v.level, names=(name_a, name_b),
                                      detectable=result.detectable, power=result.power, up_to=result.up_to)
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
 st.caption(EFFECT_NOTES)
 cached.downloads(diff_fig, result.table(), "difference")
 
-if v.n_at is None:
-    common.update(n_at=n_min)
-elif not n_min <= v.n_at <= n_max:
-    common.correct(f"n = {v.n_at:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
-                   f"n = {n_min:,}.", n_at=n_min)
-at = widgets.bound(st.slider, "Look at the n-best lists for n =", "n_at", min_value=n_min, max_value=n_max,
-                  step=1, convert=int)
+start = min(max(result.up_to or n_min, n_min), n_max)  # the boundary: the last n of the significant run
+if v.look_n is None:
+    common.update(look_n=start)
+elif not n_min <= v.look_n <= n_max:
+    common.correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
+                   f"n = {start:,}.", look_n=start)
+at = widgets.bound(st.slider, "Look at the n-best lists for n =", "look_n", min_value=n_min, max_value=n_max,
+                  step=1, convert=int, help="It starts at the boundary n up to which every n differs significantly.")
 row = result.comparison[result.comparison["n"] == at].iloc[0]
 t1, t2 = st.columns([1, 2])
 with t1:
-    st.dataframe({"": [f"D1: only {v.a}", f"D2: only {v.b}"], "TPs": [row.tp_d1, row.tp_d2],
+    st.dataframe({"": [f"D1: only {name_a}", f"D2: only {name_b}"], "TPs": [row.tp_d1, row.tp_d2],
                   "FPs": [row.fp_d1, row.fp_d2]}, hide_index=True)
     p_text = f"{row.p_value:.4g}" if row.p_value > 0 else f"10^{row.log10_p:.1f}"
     adjusted = "" if v.correction == "none" else f" (adjusted {row.p_adjusted:.4g})"
     st.markdown(f"p = **{p_text}**{adjusted}: " + ("significant" if row.significant else "not significant")
                 + f" at alpha = {1 - v.level:.3g}")
 with t2:
-    ranked = cached.rankings(cached.roles(v), (v.a, v.b), v.ties, v.seed)
-    st.dataframe(analysis.difference_members(candidates, ranked[v.a], ranked[v.b], at), hide_index=True,
+    members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)), at)
+    st.dataframe(widgets.displayed(members, (v.a, v.b)), hide_index=True,
                  height=240)
 st.dataframe(analysis.effect_at(result, at), hide_index=True)
 cached.downloads(fig, result.table(), "significance")

@@ -13,20 +13,22 @@ common.ensure_router()
 st.header("Score thresholds: gamma-acceptance sets")
 candidates = guards.require_data()
 v = common.view()
-measures = list(candidates.measures)
+measures = list(cached.quality(v.data))  # best first by average precision
 if v.threshold_measure is None:
     common.update(threshold_measure=measures[0])
 c1, c2 = st.columns(2)
 with c1:
-    widgets.bound(st.selectbox, "Measure", "threshold_measure", options=measures)
+    widgets.bound(st.selectbox, "Measure", "threshold_measure", options=measures, format_func=widgets.shown,
+                  help="Measures ordered by average precision (best first)")
 with c2:
     widgets.bound(st.radio, "Set the cut-off by", "threshold_mode", options=["gamma", "n"], horizontal=True,
                  format_func={"gamma": "score threshold gamma", "n": "list size n"}.get)
 v = common.view()
-ranking = cached.rankings(cached.roles(v), (v.threshold_measure,), v.ties, v.seed)[v.threshold_measure]
+ranking = cached.ranking_of(v.data, v.threshold_measure, v.ranking)
+shown = widgets.shown(v.threshold_measure)
 positions = analysis.threshold_quantiles(ranking)
 if not len(positions):
-    st.warning(f"{esc(v.threshold_measure)} has no finite score (all are NaN or infinite): no threshold cuts it. "
+    st.warning(f"{esc(shown)} has no finite score (all are NaN or infinite): no threshold cuts it. "
                "Choose another measure.")
     common.stop()
 if v.threshold_mode == "n":
@@ -39,7 +41,7 @@ else:
         common.update(gamma=float(positions[np.argmin(np.abs(positions - np.median(positions)))]))
     elif v.gamma not in positions:
         nearest = float(positions[np.argmin(np.abs(positions - v.gamma))])
-        common.correct(f"gamma = {v.gamma:.6g} is not a position of the slider of {v.threshold_measure}; using the "
+        common.correct(f"gamma = {v.gamma:.6g} is not a position of the slider of {shown}; using the "
                        f"nearest, {nearest:.6g}.", gamma=nearest)
     gamma = widgets.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma",
                          options=[float(p) for p in positions], format_func=lambda g: f"{g:.6g}", convert=float)
@@ -56,31 +58,34 @@ if res["size"]:
     st.caption(f"{common.view().level:.1%} confidence interval for the precision: "
                f"{res['lower']:.2%} to {res['upper']:.2%}")
 fig = figures.threshold_histogram(candidates.scores[v.threshold_measure], candidates.labels, gamma=gamma,
-                                  measure=v.threshold_measure, higher_is_better=ranking.higher_is_better)
+                                  measure=shown, higher_is_better=ranking.higher_is_better)
 st.plotly_chart(fig, key="threshold_chart", theme=None)
 st.markdown("**Candidates next to the cut-off**")
-st.dataframe(analysis.threshold_neighbours(candidates, ranking, int(res["size"])), hide_index=True)
+neighbours = widgets.displayed(analysis.threshold_neighbours(candidates, ranking, int(res["size"])),
+                               (v.threshold_measure,))
+st.dataframe(neighbours, hide_index=True)
 
 with st.expander("Compare with another measure at its own threshold"):
     other = widgets.bound(st.selectbox, "Second measure", "compare_measure", options=[None] + measures,
-                         format_func=lambda m: "(none)" if m is None else m)
-    other_ranking = None if other is None else cached.rankings(cached.roles(v), (other,), v.ties, v.seed)[other]
+                         format_func=lambda m: "(none)" if m is None else widgets.shown(m))
+    other_ranking = None if other is None else cached.ranking_of(v.data, other, v.ranking)
     other_positions = [] if other is None else [float(p) for p in analysis.threshold_quantiles(other_ranking)]
     if other is not None and not other_positions:
-        st.warning(f"{esc(other)} has no finite score: no threshold cuts it. Choose another measure.")
+        st.warning(f"{esc(widgets.shown(other))} has no finite score: no threshold cuts it. Choose another measure.")
     if other_positions:
         if common.view().compare_gamma is None:
             common.update(compare_gamma=other_positions[len(other_positions) // 2])
         elif common.view().compare_gamma not in other_positions:
-            common.correct(f"gamma = {common.view().compare_gamma:.6g} is not a position of the slider of {other}; "
+            common.correct(f"gamma = {common.view().compare_gamma:.6g} is not a position of the slider of "
+                           f"{widgets.shown(other)}; "
                            "using its median.", compare_gamma=other_positions[len(other_positions) // 2])
         gamma_b = widgets.bound(st.select_slider, "its gamma", "compare_gamma", options=other_positions,
                                format_func=lambda g: f"{g:.6g}", convert=float)
         cmp = analysis.compare_thresholds(ranking, gamma, other_ranking, gamma_b, confidence_level=v.level)
-        st.markdown(f"Acceptance sets: {cmp['size_a']:,} ({esc(v.threshold_measure)}) and {cmp['size_b']:,} "
-                    f"({esc(other)}); Fisher's exact test on the difference regions: p = {cmp['p_value']:.4g}")
+        st.markdown(f"Acceptance sets: {cmp['size_a']:,} ({esc(shown)}) and {cmp['size_b']:,} "
+                    f"({esc(widgets.shown(other))}); Fisher's exact test on the difference regions: p = {cmp['p_value']:.4g}")
         if cmp["unequal"]:
             st.warning("The two acceptance sets differ much in size. Comparing their precision is unfair: the "
                        "smaller set tends to win whatever the measures are worth (Evert 2004, footnote 13). "
                        "Compare n-best lists of equal size, or take recall into account.")
-cached.downloads(fig, analysis.threshold_neighbours(candidates, ranking, int(res["size"])), "threshold")
+cached.downloads(fig, neighbours, "threshold")

@@ -22,20 +22,20 @@ with c3:
 with c4:
     widgets.bound(st.multiselect, "Also compare F-β for β =", "uir_betas", options=list(UIR_BETAS))
 v = common.view()
-key = cached.whole_roles(v)
+key = v.data.whole
 with st.expander("Cut-offs: where each measure's ranking is cut in every sample", expanded=True):
     cuts = widgets.cut_controls(candidates, measures, {m: cached.gamma_positions(key, m) for m in measures},
                                 cached.default_gammas(key, tuple(measures), common.view().cut_n))
 betas = tuple(float(b) for b in v.uir_betas)
 try:
-    res = cached.uir(key, tuple(cuts.items()), v.a, v.b, betas, v.uir_threshold, v.ties, v.seed)
+    res = cached.uir(key, v.ranking, tuple(cuts.items()), v.a, v.b, betas, v.uir_threshold)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
 
 p = res.pair
 metrics = ", ".join(["precision", "recall"] + [f"F{b:g}" for b in betas])
-name_a, name_b = esc(v.a), esc(v.b)
+name_a, name_b = esc(widgets.shown(v.a)), esc(widgets.shown(v.b))
 st.markdown(f"On {metrics}: {name_a} is at least as good as {name_b} on every metric in **{p.a_unanimous}** of "
             f"{p.k} samples, {name_b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
             f"**UIR({name_a}, {name_b}) = {p.uir:+.3f}**: {p.verdict}.")
@@ -43,11 +43,11 @@ if res.flips:
     st.markdown("Mean F_α over the samples ranks them differently depending on α: the order flips at α = "
                 + ", ".join(f"**{a:.3f}**" for a in res.flips) + ". A fixed F would hide this.")
 else:
-    better = v.a if res.sweep["difference"].mean() > 0 else v.b
-    st.markdown(f"Mean F_α ranks **{esc(better)}** first for every α from 0 to 1.")
+    better = name_a if res.sweep["difference"].mean() > 0 else name_b
+    st.markdown(f"Mean F_α ranks **{better}** first for every α from 0 to 1.")
 if res.dropped:
     st.caption(f"Left out, because a measure accepted nothing or a sample has no TPs: {esc(', '.join(res.dropped))}.")
-sweep_fig = samplefigures.f_sweep_figure(res.sweep, res.flips, a=v.a, b=v.b)
+sweep_fig = samplefigures.f_sweep_figure(res.sweep, res.flips, a=widgets.shown(v.a), b=widgets.shown(v.b))
 st.plotly_chart(sweep_fig, key="uir_sweep", theme=None)
 st.subheader("Every pair: UIR of the row measure against the column measure")
 matrix_fig = samplefigures.uir_heatmap(res.matrix, threshold=v.uir_threshold)

@@ -14,22 +14,23 @@ common.ensure_router()
 st.header("Does the binomial model hold over the samples? (Evert 2004, Figure 4)")
 candidates = guards.require_experiment()
 v = common.view()
-measures = list(candidates.measures)
+measures = list(cached.quality(v.data.whole))  # best first by average precision
 if v.v_measure is None:
     common.update(v_measure=measures[0])
 c1, c2 = st.columns(2)
 with c1:
-    widgets.bound(st.selectbox, "Measure", "v_measure", options=measures)
+    widgets.bound(st.selectbox, "Measure", "v_measure", options=measures, format_func=widgets.shown,
+                  help="Measures ordered by average precision (best first)")
 with c2:
     widgets.bound(st.slider, "Confidence level of the intervals", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX,
                  step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
-key = cached.whole_roles(v)
+key = v.data.whole
 m = v.v_measure
 cuts = widgets.cut_controls(candidates, [m], {m: cached.gamma_positions(key, m)},
                             cached.default_gammas(key, (m,), common.view().cut_n))
 try:
-    res = cached.validation(key, m, cuts[m], v.ties, v.seed, v.level, v.interval)
+    res = cached.validation(key, v.ranking, m, cuts[m], v.level, v.interval)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
@@ -43,7 +44,7 @@ k3.metric("SD observed / predicted", f"{res.sd_ratio:.2f}",
 k4.metric(f"{level} intervals missing π", f"{res.misses} of {res.k}",
           help=f"expected {res.expected_misses:.1f}; binomial test p = {res.coverage_test.p_value:.3g}")
 st.markdown(
-    f"Over **{res.k} samples** the precision of {cuts[m].label(esc(m), candidates.higher_is_better(m))} has standard "
+    f"Over **{res.k} samples** the precision of {cuts[m].label(esc(widgets.shown(m)), candidates.higher_is_better(m))} has standard "
     f"deviation **{res.sd_observed:.4f}**, **{res.sd_ratio:.2f} times** the {res.sd_predicted:.4f} the binomial "
     f"model predicts (Evert 2004 found 1.2 to 1.4 times on real data). Kolmogorov-Smirnov test of the fit: "
     f"D = {res.ks.statistic:.3f}, **p = {res.ks.p_value:.3g}** ({res.ks.method}). The {level} "

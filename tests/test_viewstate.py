@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalcore.viewstate import (DEFAULTS, MAX_BANDS, MAX_MEASURES, QUERY_NAMES, ViewSettings, check_against_data,
+from evalcore.viewstate import (DEFAULTS, GROUPS, MAX_MEASURES, QUERY_NAMES, ViewSettings, check_against_data,
                                 check_columns, check_settings, cut_gammas, default_n_range, from_query, n_grid,
                                 n_step, to_query, with_cut_gamma, with_roles)
 
@@ -16,7 +16,7 @@ names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), m
 
 
 @given(st.builds(
-    ViewSettings,
+    ViewSettings.of,
     dataset=st.one_of(st.none(), st.just("a" * 64), st.just("sample:collocations_sim")),
     label=st.one_of(st.none(), names), scores=st.lists(names, max_size=3, unique=True).map(tuple),
     measures=st.lists(names, max_size=3, unique=True).map(tuple),
@@ -43,7 +43,7 @@ def test_defaults_give_an_empty_query():
 
 
 def test_lists_are_repeated_parameters_so_commas_survive():
-    query = to_query(ViewSettings(measures=("a,b", "c")))
+    query = to_query(ViewSettings.of(measures=("a,b", "c")))
     assert query == {"m": ["a,b", "c"]}
 
 
@@ -91,21 +91,21 @@ def test_default_n_range_is_the_papers():
 
 
 def test_check_against_data_snaps_n_to_the_slider_and_drops_unknown_measures():
-    view = ViewSettings(n_min=333, n_max=99999, n_at=0, measures=("log.like", "nope"), a="chisq", b="gone")
+    view = ViewSettings.of(n_min=333, n_max=99999, n_at=0, measures=("log.like", "nope"), a="chisq", b="gone")
     fixed, problems = check_against_data(view, measures=["log.like", "chisq"], n_candidates=5102)
-    assert (fixed.n_min, fixed.n_max, fixed.n_at) == (330, 5100, None)  # the grid: 10, 20, ..., 5100
+    assert (fixed.n_min, fixed.n_max, fixed.n_at) == (330, 5102, None)  # the grid: 10, 20, ..., 5100, N
     assert fixed.measures == ("log.like",) and fixed.a == "chisq" and fixed.b is None
     text = " ".join(problems)
     assert "n = 333 is not on the n slider" in text and "nope" in text and "'gone'" in text
 
 
 def test_reversed_range_is_swapped():
-    fixed, problems = check_against_data(ViewSettings(n_min=2000, n_max=100), measures=[], n_candidates=5102)
+    fixed, problems = check_against_data(ViewSettings.of(n_min=2000, n_max=100), measures=[], n_candidates=5102)
     assert (fixed.n_min, fixed.n_max) == (100, 2000) and "reversed" in problems[0]
 
 
 def test_settings_are_hashable_for_cache_keys():
-    assert hash(replace(DEFAULTS, measures=("a",))) != hash(DEFAULTS)
+    assert hash(DEFAULTS.set(measures=("a",))) != hash(DEFAULTS)
 
 
 def test_cut_gammas_set_and_cleared_per_measure():
@@ -117,7 +117,7 @@ def test_cut_gammas_set_and_cleared_per_measure():
 
 
 def test_thresholds_and_validation_measure_unknown_to_the_data_are_dropped():
-    view = replace(with_cut_gamma(DEFAULTS, "nope", 1.0), v_measure="gone")
+    view = with_cut_gamma(DEFAULTS, "nope", 1.0).set(v_measure="gone")
     fixed, problems = check_against_data(view, measures=["G2"], n_candidates=100)
     assert fixed.cut_gammas == () and fixed.v_measure is None
     assert any("thresholds for measures" in p and "nope" in p for p in problems)
@@ -128,7 +128,7 @@ def test_thresholds_and_validation_measure_unknown_to_the_data_are_dropped():
 
 link_values = st.one_of(st.text(max_size=8), st.sampled_from(["nan", "inf", "-inf", "1e400", "9" * 40, "9" * 5000,
                                                                "-1", "0", "0.95", "1", "true", "stable", "n"]))
-link = st.dictionaries(st.one_of(st.sampled_from(sorted(QUERY_NAMES.values())), st.text(max_size=5)),
+link = st.dictionaries(st.one_of(st.sampled_from(sorted(QUERY_NAMES.values()) + ["n", "band"]), st.text(max_size=5)),
                        st.one_of(link_values, st.lists(link_values, max_size=4)), max_size=12)
 
 
@@ -153,7 +153,7 @@ def test_the_data_checks_correct_once_and_for_good(params, n_candidates):
     low, high, step = n_grid(n_candidates)
     lo, hi = fixed.n_min or default_n_range(n_candidates)[0], fixed.n_max or default_n_range(n_candidates)[1]
     assert low <= lo < hi <= high  # a range of two or more n, in order, on the slider
-    assert len(fixed.measures) <= MAX_MEASURES and len(fixed.band_measures) <= MAX_BANDS
+    assert fixed.measures is None or len(fixed.measures) <= MAX_MEASURES
 
 
 @pytest.mark.parametrize("params, expected, message", [
@@ -161,9 +161,12 @@ def test_the_data_checks_correct_once_and_for_good(params, n_candidates):
     ({"n_min": "3000"}, (2000, 3000), "3,000 to 2,000 (one end is the default) is reversed"),
     ({"n_max": "50"}, (50, 100), "100 to 50 (one end is the default) is reversed"),
     ({"n_min": "700", "n_max": "700"}, (700, 710), "holds a single n"),
-    ({"n_min": "5100", "n_max": "5100"}, (5090, 5100), "holds a single n"),
+    ({"n_min": "5100", "n_max": "5100"}, (5100, 5102), "holds a single n"),
+    ({"n_min": "5102", "n_max": "5102"}, (5100, 5102), "holds a single n"),
+    ({"n_max": "5102"}, (None, 5102), None),  # the slider reaches N (issue 10)
+    ({"n_max": "5101"}, (None, 5100), "is not on the n slider"),
     ({"n_min": "900", "n_max": "300"}, (300, 900), "is reversed"),
-    ({"n_min": "9" * 40}, (2000, 5100), "is not on the n slider"),
+    ({"n_min": "9" * 40}, (2000, 5102), "is not on the n slider"),
 ])
 def test_n_ranges_from_a_link(params, expected, message):
     view, problems = from_query(params)
@@ -174,10 +177,9 @@ def test_n_ranges_from_a_link(params, expected, message):
 
 def test_more_measures_than_a_page_draws_are_cut_with_a_message():
     names = [f"m{i}" for i in range(15)]
-    fixed, problems = check_against_data(ViewSettings(measures=tuple(names), band_measures=tuple(names[:5])),
-                                         measures=names, n_candidates=100)
-    assert fixed.measures == tuple(names[:MAX_MEASURES]) and fixed.band_measures == tuple(names[:MAX_BANDS])
-    assert any("15 measures" in p for p in problems) and any("5 confidence bands" in p for p in problems)
+    fixed, problems = check_against_data(ViewSettings.of(measures=tuple(names)), measures=names, n_candidates=100)
+    assert fixed.measures == tuple(names[:MAX_MEASURES])
+    assert any("15 measures" in p for p in problems)
 
 
 def test_a_key_given_twice_uses_the_last_and_says_so():
@@ -200,7 +202,7 @@ def test_long_values_are_quoted_short():
 
 
 def test_columns_from_a_link_are_checked_against_the_table():
-    view = ViewSettings(label="nope", scores=("good", "gone", "label"), keys=("label", "word", "x"), lower=("y",),
+    view = ViewSettings.of(label="nope", scores=("good", "gone", "label"), keys=("label", "word", "x"), lower=("y",),
                         sample_column="label")
     fixed, problems = check_columns(view, ["label", "good", "word", "sample"])
     assert fixed.label is None and fixed.sample_column == "label"
@@ -209,11 +211,71 @@ def test_columns_from_a_link_are_checked_against_the_table():
 
 
 def test_the_label_cannot_be_the_sample_column():
-    fixed, problems = check_columns(ViewSettings(label="is_tp", sample_column="is_tp"), ["is_tp", "s"])
+    fixed, problems = check_columns(ViewSettings.of(label="is_tp", sample_column="is_tp"), ["is_tp", "s"])
     assert fixed.sample_column is None and "both the label and the sample column" in problems[0]
 
 
 def test_suggested_roles_fill_only_what_the_link_left_open():
-    view = ViewSettings(sample_column="run", keys=("w",))
+    view = ViewSettings.of(sample_column="run", keys=("w",))
     filled = with_roles(view, label="is_tp", scores=("good", "run"), keys=("w", "v"), sample=None)
     assert (filled.label, filled.sample_column, filled.scores, filled.keys) == ("is_tp", "run", ("good",), ("w",))
+
+
+# ---------------------------------------------------------------- the view by concern (issue 10)
+
+def test_every_setting_is_declared_once_with_its_url_name():
+    names = [f.name for cls in GROUPS.values() for f in fields(cls)]
+    assert len(names) == len(set(names)) == len(QUERY_NAMES)
+    assert len(set(QUERY_NAMES.values())) == len(QUERY_NAMES)
+    view = ViewSettings.of(level=0.9, a="x", ties="stable", gamma=1.5)
+    assert (view.selection.level, view.selection.a, view.ranking.ties, view.threshold.gamma) == (0.9, "x", "stable", 1.5)
+    assert view.level == 0.9 and view.set(level=0.8).selection.level == 0.8
+    with pytest.raises(TypeError, match="no setting"):
+        view.set(levle=0.9)
+
+
+def test_links_with_the_older_names_open_the_same_view():
+    """``band`` (the Confidence page's own measures until issue 10) and ``n`` (the one n of every page)."""
+    view, problems = from_query({"band": ["G2", "t"], "n": "500"})
+    assert problems == [] and view.measures == ("G2", "t")
+    assert (view.n_at, view.look_n, view.pairs_n) == (500, 500, 500)
+    assert from_query(to_query(view)) == (view, [])
+    assert from_query({"m": ["X2"], "band": ["G2"]})[0].measures == ("X2",)  # the current name wins
+
+
+def test_an_emptied_selection_stays_empty_through_the_link():
+    emptied = ViewSettings.of(measures=())
+    assert to_query(emptied) == {"m": [""]}
+    assert from_query(to_query(emptied)) == (emptied, [])
+    assert DEFAULTS.measures is None and from_query({})[0].measures is None
+
+
+def test_display_names_round_trip_and_bad_ones_are_dropped():
+    view = ViewSettings.of(names=("log.like=G²", "chisq=X²", "a=b=c"))
+    assert view.display.mapping == {"log.like": "G²", "chisq": "X²", "a=b": "c"}
+    assert from_query(to_query(view)) == (view, [])
+    assert view.display.of("log.like") == "G²" and view.display.of("Fisher") == "Fisher"
+    fixed, problems = from_query({"name": ["x=G²", "y=G²", "z=", "w"]})
+    assert fixed.display.mapping == {"x": "G²"} and "left out" in problems[0]
+    checked, problems = check_against_data(view, measures=["log.like", "chisq"], n_candidates=100)
+    assert checked.display.mapping == {"log.like": "G²", "chisq": "X²"} and "'a=b'" in problems[0]
+    assert view.display.with_name("chisq", None).mapping == {"log.like": "G²", "a=b": "c"}
+
+
+def test_a_new_data_set_clears_the_settings_that_name_columns():
+    view = ViewSettings.of(dataset="a" * 64, label="l", scores=("s",), measures=("s",), a="s", n_min=10, level=0.9,
+                           ties="stable", names=("s=S",), gamma=2.0, cut_gammas=("s=1.0",), exclude_unlabelled=True)
+    fresh = view.for_dataset("b" * 64)
+    assert fresh.dataset == "b" * 64 and (fresh.level, fresh.ties, fresh.exclude_unlabelled) == (0.9, "stable", True)
+    assert fresh.flat() == ViewSettings.of(dataset="b" * 64, level=0.9, ties="stable", exclude_unlabelled=True).flat()
+
+
+def test_the_n_slider_reaches_n():
+    assert n_grid(5102) == (10, 5102, 10)
+    assert default_n_range(5102) == (100, 2000)
+
+
+def test_an_older_name_given_beside_the_current_one_is_reported():
+    view, problems = from_query({"m": ["G2"], "band": ["`code`"], "n": "5", "p_n": "3"})
+    assert view.measures == ("G2",) and (view.n_at, view.look_n, view.pairs_n) == (3, 5, 5)
+    assert len(problems) == 1 and "band='`code`'" in problems[0] and "ignored" in problems[0]

@@ -214,7 +214,7 @@ def precision_section() -> None:
     """The Precision page for a partly annotated set: the estimated curves with exact intervals from the sample
     the view names, the annotated candidates behind each estimate, and the random-sample assumption stated."""
     from evalcore.figures import paper as figures
-    from evalcore.viewstate import default_n_range, n_grid
+    from evalcore.viewstate import MAX_MEASURES
     from ui import common, widgets
 
     v = common.view()
@@ -230,18 +230,20 @@ def precision_section() -> None:
     else:
         info = safe(db().sample, db_id(v.dataset), v.ann_sample)
         source, frame = f"the labels of annotation sample {info.name} so far", info.frame
-    if not v.measures or any(m not in candidates.measures for m in v.measures):
-        common.update(measures=tuple(m for m in v.measures if m in candidates.measures) or candidates.measures[:3])
-    widgets.bound(st.multiselect, "Measures (up to 3)", "measures", options=list(candidates.measures),
-                  max_selections=3)
-    low, high, step = n_grid(candidates.n_candidates)
-    n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", low, high, step,
-                                          default_n_range(candidates.n_candidates))
+    if v.measures is None or any(m not in candidates.measures for m in v.measures):
+        common.update(measures=tuple(m for m in v.measures or () if m in candidates.measures)
+                      or candidates.measures[:3])
+    widgets.bound(st.multiselect, "Measures (the first 3 are estimated)", "measures", options=list(candidates.measures),
+                  max_selections=MAX_MEASURES, format_func=widgets.shown)
+    n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", candidates.n_candidates)
     v = common.view()
     if not v.measures:
         st.info("Pick at least one measure.")
         common.stop()
-    table, baseline = safe(estimates_table, v, v.measures, (n_min, n_max))
+    if len(v.measures) > 3:
+        st.caption(f"The estimates of the first 3 of the {len(v.measures)} chosen measures.")
+    table, baseline = safe(estimates_table, v, v.measures[:3], (n_min, n_max))
+    table = table.assign(measure=table["measure"].map(v.display.of))
     st.warning("Estimates from a random sample: the annotated candidates are taken as a simple random sample of "
                "the candidates (or of the part they were drawn from, below); the intervals are exact "
                "(hypergeometric) under that assumption only.", icon=":material/info:")

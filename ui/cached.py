@@ -1,9 +1,17 @@
-"""Data for the pages, cached on (dataset id, settings): samples, the upload store, and calls
-into evalcore. Nothing here reads session state, so every cache key is the whole input.
+"""Data for the pages, cached on (the data set and its roles, the frozen view objects a call needs): samples, the
+upload store, and calls into evalcore. Nothing here reads session state, so every cache key is the whole input, and
+(:func:`cache`) it does not depend on the order of the arguments.
+
+The table is parsed once per data set (:func:`raw_table`), the labels and scores read once per choice of columns
+(:func:`_labelled`; a change of direction only flips a flag), each measure ranked once per (measure, ties, seed)
+(:func:`ranking_of`), the pair tested once per (pair, range, test and the settings the numbers depend on).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from dataclasses import replace
 from pathlib import Path
 
 import streamlit as st
@@ -11,11 +19,11 @@ import streamlit as st
 from evalcore import analysis, roc, samples, validate
 from evalcore.figures import style as figures
 from evalcore.candidates import CandidateSet
-from evalcore.errors import EvalcoreError
+from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.text import spreadsheet_csv
-from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings
+from evalcore.viewstate import SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -75,51 +83,109 @@ def ingest(content: bytes, name: str) -> str:
     return dataset_id
 
 
-@st.cache_resource(max_entries=4, show_spinner="Checking labels and scores ...")
-def experiment(dataset: str, label, scores, keys, lower, exclude, sample_column) -> CandidateSet:
-    """The whole data set, all samples."""
-    table, name = raw_table(dataset)  # (read once: the table the Data page shows)
+def cache(**options):
+    """``st.cache_resource`` keyed on the arguments by name: a call's key is the same whatever the order (or the
+    positional or keyword form) of its arguments, and defaults are part of it. Arguments are ids, frozen view objects
+    (:mod:`evalcore.viewstate`) and plain values, all hashable; a leading ``_`` leaves one out of the key."""
+    def wrap(fn):
+        inner = st.cache_resource(**options)(fn)
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return inner(*bound.args, **bound.kwargs)
+
+        call.clear = inner.clear
+        return call
+    return wrap
+
+
+@cache(max_entries=4, show_spinner="Checking labels and scores ...")
+def _labelled(dataset: str, label, scores: tuple, keys: tuple, exclude: bool, sample_column) -> CandidateSet:
+    """The labels and scores of the data set's table as the roles name them (every direction: higher is better)."""
+    table, name = raw_table(dataset)  # (parsed once per data set: the table the Data page shows)
     return load_candidates(table, name=name, label=label, scores=list(scores) or None, keys=list(keys) or None,
-                           lower_is_better=lower, exclude_unlabelled=exclude, sample=sample_column or False)
+                           exclude_unlabelled=exclude, sample=sample_column or False)
 
 
-@st.cache_resource(max_entries=8)
-def candidates_for(dataset: str, label, scores, keys, lower, exclude, sample_column, sample) -> CandidateSet:
-    """The candidates the single-sample pages work on: all samples pooled, or the chosen one."""
-    full = experiment(dataset, label, scores, keys, lower, exclude, sample_column)
-    if sample is None:
+@cache(max_entries=8)
+def experiment(roles: Roles) -> CandidateSet:
+    """The whole data set, all samples, with the directions of ``roles.lower`` (a change of direction neither reads
+    nor parses the table again)."""
+    full = _labelled(roles.dataset, roles.label, roles.scores, roles.keys, roles.exclude_unlabelled,
+                     roles.sample_column)
+    unknown = [m for m in roles.lower if m not in full.scores]
+    if unknown:
+        raise ColumnError(f"lower-is-better names {', '.join(map(repr, unknown))}, which are not score columns; "
+                          "choose them among the scores on the Data page.")
+    if not roles.lower:
         return full
-    return full.subset(full.sample_mask(sample), source=f"{full.source}, sample {sample}")
+    return replace(full, directions={m: "lower" if m in roles.lower else "higher" for m in full.scores},
+                   content_hash="")
 
 
-def roles(v: ViewSettings) -> tuple:
-    return (v.dataset, v.label, v.scores, v.keys, v.lower, v.exclude_unlabelled, v.sample_column, v.sample)
+@cache(max_entries=8)
+def candidates_for(roles: Roles) -> CandidateSet:
+    """The candidates the single-sample pages work on: all samples pooled, or the chosen one."""
+    full = experiment(roles.whole)
+    if roles.sample is None:
+        return full
+    return full.subset(full.sample_mask(roles.sample), source=f"{full.source}, sample {roles.sample}")
 
 
 def whole(v: ViewSettings) -> CandidateSet:
     """The whole experiment (every sample), for the multi-sample pages and the sample choice."""
-    return experiment(*roles(v)[:-1])
+    return experiment(v.data.whole)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Ranking ...")
-def rankings(role_key: tuple, measures: tuple, ties: str, seed):
-    return analysis.rankings_for(candidates_for(*role_key), measures, ties=ties, seed=seed)
+@cache(max_entries=64, show_spinner="Ranking ...")
+def _ranking(roles: Roles, measure: str, ranking: RankingChoice):
+    return analysis.rankings_for(candidates_for(roles), (measure,), ties=ranking.ties, seed=ranking.seed)[measure]
 
 
-@st.cache_resource(max_entries=32, show_spinner="Computing the curves ...")
-def curves(role_key: tuple, measures: tuple, ties: str, seed, level: float, interval: str, beta: float,
-           n_range: tuple):
+def ranking_of(roles: Roles, measure: str, ranking: RankingChoice, display: Display = Display()):
+    """One measure's ranking, ranked once per (data, measure, ties, seed): the seed counts only for random ties.
+    Named by its display name, so every table and legend built from it shows that."""
+    ranked = _ranking(roles, measure, RankingChoice(*ranking.key))
+    shown = display.of(measure)
+    return ranked if shown == measure else replace(ranked, measure=shown)
+
+
+def rankings(roles: Roles, measures, ranking: RankingChoice, display: Display = Display()) -> dict:
+    """Rankings by display name (see :func:`ranking_of`)."""
+    out = {}
+    for m in measures:
+        r = ranking_of(roles, m, ranking, display)
+        out[r.measure] = r
+    return out
+
+
+@cache(max_entries=8)
+def quality(roles: Roles) -> tuple[str, ...]:
+    """The measures ordered by average precision, best first (:func:`evalcore.analysis.measure_quality`): the
+    order the pages start from."""
+    return tuple(analysis.measure_quality(candidates_for(roles))["measure"])
+
+
+@cache(max_entries=32, show_spinner="Computing the curves ...")
+def curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n_range: tuple, level: float,
+           interval: str, beta: float = 1.0):
     sizes = range(n_range[0], n_range[1] + 1)
-    return analysis.curves(rankings(role_key, measures, ties, seed), sizes, confidence_level=level,
+    return analysis.curves(rankings(roles, measures, ranking, display), sizes, confidence_level=level,
                            interval=interval, beta=beta)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Testing every n ...")
-def pair(role_key: tuple, a: str, b: str, ties: str, seed, n_range: tuple, level: float, interval: str,
-         test: str = "fisher", correction: str = "none", resamples: int = 1000, _progress=None):
-    r = rankings(role_key, (a, b), ties, seed)
-    return analysis.pair_comparison(r[a], r[b], n_range, confidence_level=level, interval=interval, test=test,
-                                    correction=correction, resamples=resamples, seed=seed or 0, progress=_progress)
+@cache(max_entries=32, show_spinner="Testing every n ...")
+def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple, level: float,
+         interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000, _progress=None):
+    """The two measures tested at every n of the range (the test runs once per call:
+    :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table)."""
+    ra, rb = ranking_of(roles, a, ranking, display), ranking_of(roles, b, ranking, display)
+    return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
+                                    correction=correction, resamples=resamples, seed=ranking.seed or 0,
+                                    progress=_progress)
 
 
 def downloads(fig, table, stem: str) -> None:
@@ -145,56 +211,52 @@ def downloads(fig, table, stem: str) -> None:
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
 
 
-def whole_roles(v: ViewSettings) -> tuple:
-    """The role key of the whole experiment (every sample)."""
-    return roles(v)[:-1] + (None,)
-
-
-@st.cache_resource(max_entries=32)
-def gamma_positions(role_key: tuple, measure: str) -> tuple[float, ...]:
+@cache(max_entries=32)
+def gamma_positions(roles: Roles, measure: str) -> tuple[float, ...]:
     """Slider positions for a threshold: distinct scores at 201 quantiles of all samples pooled."""
-    ranking = rankings(role_key, (measure,), "stable", None)[measure]
-    return tuple(float(p) for p in analysis.threshold_quantiles(ranking))
+    ranked = ranking_of(roles, measure, RankingChoice("stable", None))
+    return tuple(float(p) for p in analysis.threshold_quantiles(ranked))
 
 
-@st.cache_resource(max_entries=32)
-def default_gammas(role_key: tuple, measures: tuple, n: int) -> dict:
-    cuts = samples.cuts_for(candidates_for(*role_key), measures, "gamma", n)
+@cache(max_entries=32)
+def default_gammas(roles: Roles, measures: tuple, n: int) -> dict:
+    cuts = samples.cuts_for(candidates_for(roles), measures, "gamma", n)
     return {m: c.value for m, c in cuts.items()}
 
 
-@st.cache_resource(max_entries=32, show_spinner="Validating over the samples ...")
-def validation(role_key: tuple, measure: str, cut, ties: str, seed, level: float, interval: str):
-    return validate.validate(candidates_for(*role_key), measure, cut, ties=ties, seed=seed, confidence_level=level,
-                             interval=interval)
+@cache(max_entries=32, show_spinner="Validating over the samples ...")
+def validation(roles: Roles, ranking: RankingChoice, measure: str, cut, level: float, interval: str):
+    return validate.validate(candidates_for(roles), measure, cut, ties=ranking.ties, seed=ranking.seed,
+                             confidence_level=level, interval=interval)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Testing across the samples ...")
-def across(role_key: tuple, a: str, b: str, cut_a, cut_b, ties: str, seed, level: float):
-    return analysis.across_samples(candidates_for(*role_key), a, b, cut_a, cut_b, ties=ties, seed=seed,
+@cache(max_entries=32, show_spinner="Testing across the samples ...")
+def across(roles: Roles, ranking: RankingChoice, a: str, b: str, cut_a, cut_b, level: float):
+    return analysis.across_samples(candidates_for(roles), a, b, cut_a, cut_b, ties=ranking.ties, seed=ranking.seed,
                                    confidence_level=level)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Comparing every pair of measures ...")
-def uir(role_key: tuple, cuts: tuple, a: str, b: str, betas: tuple, threshold: float, ties: str, seed):
+@cache(max_entries=32, show_spinner="Comparing every pair of measures ...")
+def uir(roles: Roles, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas: tuple, threshold: float):
     cut_map = dict(cuts)
-    return analysis.uir_analysis(candidates_for(*role_key), tuple(cut_map), cut_map, a, b, betas=betas,
-                                 threshold=threshold, ties=ties, seed=seed)
+    return analysis.uir_analysis(candidates_for(roles), tuple(cut_map), cut_map, a, b, betas=betas,
+                                 threshold=threshold, ties=ranking.ties, seed=ranking.seed)
 
 
-@st.cache_resource(max_entries=32, show_spinner="Testing every pair ...")
-def pairwise(role_key: tuple, measures: tuple, ties: str, seed, n: int, level: float, correction: str,
-             interval: str):
-    return analysis.pairwise(rankings(role_key, measures, ties, seed), n, confidence_level=level,
+@cache(max_entries=32, show_spinner="Testing every pair ...")
+def pairwise(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n: int, level: float,
+             correction: str, interval: str):
+    return analysis.pairwise(rankings(roles, measures, ranking, display), n, confidence_level=level,
                              correction=correction, interval=interval)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Computing the curves ...")
-def roc_curves(role_key: tuple, measures: tuple, ties: str, seed, kind: str):
-    return roc.curves_table(rankings(role_key, measures, ties, seed), kind)
+@cache(max_entries=16, show_spinner="Computing the curves ...")
+def roc_curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, kind: str):
+    return roc.curves_table(rankings(roles, measures, ranking, display), kind)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
-def roc_table(role_key: tuple, measures: tuple, ties: str, seed, level: float, method: str, resamples: int):
-    return roc.roc_table(rankings(role_key, measures, ties, seed), confidence_level=level, method=method,
-                         resamples=resamples, seed=seed or 0)
+@cache(max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
+def roc_table(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, level: float, method: str,
+              resamples: int):
+    return roc.roc_table(rankings(roles, measures, ranking, display), confidence_level=level, method=method,
+                         resamples=resamples, seed=ranking.seed or 0)

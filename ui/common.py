@@ -1,16 +1,17 @@
 """Streamlit glue shared by the pages: the view in session state and the URL, and widgets bound
 to it (the data and the cached calls into evalcore are in ui/cached.py).
 
-The canonical state is one frozen ``ViewSettings`` in ``st.session_state["view"]``, read from
-the URL once per session and written back to the URL after every run (``sync_url``), so a
-link copied on any page carries every setting. Widgets keep their own keys (``w_<field>``) and
-copy their value into the view when changed.
+The canonical state is one frozen ``ViewSettings`` (small frozen objects by concern, see
+:mod:`evalcore.viewstate`) in ``st.session_state["view"]``, read from the URL once per session and
+written back to the URL after every run (``sync_url``), so a link copied on any page carries every
+setting, and a choice made on one page (the measures, the pair, the n range, the level, the
+interval) is the choice on every other. Widgets keep their own keys (``w_<setting>``) and copy their
+value into the view when changed.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
@@ -18,7 +19,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from evalcore.ranking import resolve_seed
 from evalcore.text import markdown_text as esc
-from evalcore.viewstate import QUERY_NAMES, ViewSettings, from_query, to_query
+from evalcore.viewstate import ALIASES, QUERY_NAMES, ViewSettings, from_query, to_query
 
 PAGES = {}  # filled by app.py: name -> st.Page
 
@@ -57,13 +58,14 @@ def view() -> ViewSettings:
         initial, problems = from_query(params)
         default = os.environ.get("EVALCORE_DEFAULT_DATASET")  # ./dev run: the sample
         if initial.dataset is None and default and "dataset" not in params:
-            initial = replace(initial, dataset=default)
+            initial = initial.set(dataset=default)
         if initial.seed is None:  # always carry a seed, so switching to random ties stays reproducible
-            initial = replace(initial, seed=resolve_seed("random", None))
+            initial = initial.set(seed=resolve_seed("random", None))
         st.session_state["view"] = initial
         st.session_state["link_problems"] = problems
         st.session_state["link_view"] = initial  # what the link asked for, after the checks that need no data
-        st.session_state["link_fields"] = {f for f, q in QUERY_NAMES.items() if q in params}
+        st.session_state["link_fields"] = ({f for f, q in QUERY_NAMES.items() if q in params}
+                                           | {f for alias, f in ALIASES if alias in params})
     return st.session_state["view"]
 
 
@@ -80,7 +82,15 @@ def forget_widgets_on_page_change(page_id: str) -> None:
 
 
 def update(**changes) -> None:
-    st.session_state["view"] = replace(view(), **changes)
+    st.session_state["view"] = view().set(**changes)
+
+
+def load_dataset(dataset: str, keep: tuple[str, ...] = ()) -> None:
+    """Switch to another data set: the settings that name its columns or sizes start afresh (the choices of
+    method, level, ties stay), and the widgets (but ``keep``) show the new view."""
+    for key in [k for k in st.session_state if str(k).startswith("w_") and k not in keep]:
+        del st.session_state[key]
+    st.session_state["view"] = view().for_dataset(dataset)
 
 
 def correct(message: str, **changes) -> None:

@@ -12,7 +12,7 @@ from evalcore.samples import default_cut_n, min_sample_size
 from evalcore.io.store import UnknownDatasetError
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import check_against_data, check_columns, check_samples, with_roles
-from ui.cached import candidates_for, raw_table, roles, whole
+from ui.cached import candidates_for, raw_table, whole
 from ui.common import PAGES, show_link_problems, stop, view
 
 
@@ -46,7 +46,7 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
         st.session_state["view"] = v
         for problem in problems:
             st.warning(esc(problem))
-        candidates = candidates_for(*roles(v))
+        candidates = candidates_for(v.data)
     except EvalcoreError as exc:
         st.error(esc(exc))
         if link_to_data:

@@ -27,7 +27,7 @@ from evalcore.report import ReportSettings, build_report, default_sizes, report_
 from evalcore.report.build import report_signature
 from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.report.signature import file_sha256
-from evalcore.viewstate import SAMPLE_PREFIX, ViewSettings, default_n_range
+from evalcore.viewstate import SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
 from ui import cached, common
 
 REPORT_FILE = "evalcore-report.zip"
@@ -55,13 +55,12 @@ def data_sha256(dataset: str) -> str:
 
 def report_settings(v: ViewSettings, candidates) -> ReportSettings:
     """The report's settings for a view of a candidate set (see the module's docstring)."""
-    measures = [m for m in v.measures if m in candidates.measures] or list(candidates.measures[:4])
+    measures = [m for m in v.measures or () if m in candidates.measures] or list(cached.quality(v.data)[:4])
     pair = [m for m in (v.a, v.b) if m in candidates.measures]
     measures += [m for m in pair if m not in measures]
     if len(pair) != 2 or pair[0] == pair[1]:
         pair = measures[:2]
-    n_range = default_n_range(candidates.n_candidates)
-    n_range = (v.n_min or n_range[0], v.n_max or n_range[1])
+    n_range = v.selection.n_range(candidates.n_candidates)
     return ReportSettings(
         measures=tuple(measures), label=candidates.label_column, sizes=default_sizes(n_range), n_range=n_range,
         pair=tuple(pair), lower=tuple(m for m in measures if not candidates.higher_is_better(m)),
@@ -72,11 +71,11 @@ def report_settings(v: ViewSettings, candidates) -> ReportSettings:
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...")
-def results(role_key: tuple, settings: ReportSettings, seed):
+def results(roles: Roles, settings: ReportSettings, ranking: RankingChoice):
     """The report's numbers (tables and Figure 3's tests; the figures' curves only when the ZIP is built), on the
-    pages' cached rankings (``seed`` is the view's, as the pages pass it)."""
-    rankings = cached.rankings(role_key, settings.measures, settings.ties, seed)
-    return report_results(cached.candidates_for(*role_key), settings, rankings=rankings)
+    pages' cached rankings (by the measures' own names: the display names are the report's to apply)."""
+    rankings = cached.rankings(roles, settings.measures, ranking)
+    return report_results(cached.candidates_for(roles), settings, rankings=rankings)
 
 
 def current() -> tuple[CurrentReport | None, str]:
@@ -85,22 +84,24 @@ def current() -> tuple[CurrentReport | None, str]:
     if v.dataset is None:
         return None, "Load a data set to get a report."
     try:
-        candidates = cached.candidates_for(*cached.roles(v))
+        candidates = cached.candidates_for(v.data)
         if len(candidates.measures) < 2:
             return None, "A report compares at least two measures; choose more score columns on the Data page."
         settings = report_settings(v, candidates)
-        numbers = results(cached.roles(v), settings, v.seed)
+        numbers = results(v.data, settings, v.ranking)
         sha = data_sha256(v.dataset)
         return CurrentReport(settings, sha, str(report_signature(numbers, sha))), ""
     except EvalcoreError as exc:
         return None, f"No report for these settings: {exc}"
 
 
-def _zip(role_key: tuple, settings: ReportSettings, seed, sha: str, link: str) -> bytes:
-    """The report ZIP (called when the button is clicked: it draws the figures, a few seconds)."""
-    candidates = cached.candidates_for(*role_key)
-    return build_report(candidates, settings, data_sha256=sha, link=link,
-                        results=results(role_key, settings, seed)).zip_bytes()
+def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: dict, sha: str, link: str) -> bytes:
+    """The report ZIP (called when the button is clicked: it draws the figures, a few seconds), with the measures'
+    display names."""
+    candidates = cached.candidates_for(roles)
+    names = {m: t for m, t in names.items() if m in settings.measures}
+    return build_report(candidates, settings, data_sha256=sha, link=link, names=names or None,
+                        results=results(roles, settings, ranking)).zip_bytes()
 
 
 def sidebar() -> None:
@@ -114,8 +115,9 @@ def sidebar() -> None:
     st.caption("It names the evalcore version, the data's SHA-256 and every setting; the command evalcore reproduce checks "
                "the numbers with it.")
     v = common.view()
-    role_key, link = cached.roles(v), common.share_link()
-    st.download_button("Report (ZIP)", data=lambda: _zip(role_key, report.settings, v.seed, report.data_sha256, link),
+    link = common.share_link()
+    st.download_button("Report (ZIP)", data=lambda: _zip(v.data, report.settings, v.ranking, v.display.mapping,
+                                                         report.data_sha256, link),
                        file_name=REPORT_FILE, mime="application/zip", on_click="ignore", key="report_zip",
                        icon=":material/description:",
                        help="Figures for a paper (PDF, SVG, PNG), LaTeX and Markdown tables, a methods paragraph "

@@ -6,8 +6,9 @@ import streamlit as st
 
 from evalcore.samples import Cut, min_sample_size
 from evalcore.text import markdown_text as esc
-from evalcore.viewstate import cut_gammas, with_cut_gamma
+from evalcore.viewstate import MAX_DISPLAY_CHARS, MAX_MEASURES, cut_gammas, n_options, with_cut_gamma
 
+from ui import cached
 from ui.common import stop, update, view
 
 
@@ -18,6 +19,8 @@ def bound(widget, label: str, field: str, *, convert=None, **kwargs):
     # The same key on another page is another widget to Streamlit, and a value left from that
     # page would win over the view: refill where they differ (only then, so that a value the
     # browser is sending is not overwritten during quick input).
+    if widget is st.multiselect:
+        current = () if current is None else current
     wanted = list(current) if isinstance(current, tuple) and widget is st.multiselect else current
     if key not in st.session_state or st.session_state[key] != wanted:
         st.session_state[key] = wanted
@@ -29,19 +32,70 @@ def bound(widget, label: str, field: str, *, convert=None, **kwargs):
     return widget(label, key=key, on_change=changed, **kwargs)
 
 
-def n_range_slider(label: str, low: int, high: int, step: int, default: tuple[int, int]) -> tuple[int, int]:
-    """The n-range slider, bound to the view's n_min and n_max."""
+def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
+    """The n-range slider, bound to the view's n_min and n_max: every multiple of the grid's step, and N itself
+    (:func:`evalcore.viewstate.n_options`), so the whole ranking can be chosen."""
     v = view()
     key = "w_n_range"
-    wanted = (v.n_min or default[0], v.n_max or default[1])
-    if tuple(st.session_state.get(key, ())) != wanted:  # see bound()
+    wanted = v.selection.n_range(n_candidates)
+    if key in st.session_state and tuple(st.session_state[key]) != wanted:  # see bound()
         st.session_state[key] = wanted
 
     def changed() -> None:
         n_min, n_max = st.session_state[key]
+        if n_min == n_max:  # a range needs two n: keep the one that moved away from the other
+            options = n_options(n_candidates)
+            i = options.index(n_min)
+            n_min, n_max = (n_min, options[i + 1]) if i + 1 < len(options) else (options[i - 1], n_max)
         update(n_min=int(n_min), n_max=int(n_max))
 
-    return st.slider(label, min_value=low, max_value=high, step=step, key=key, on_change=changed)
+    # (the value makes it a range slider; the session state's, where set, wins)
+    return tuple(st.select_slider(label, options=n_options(n_candidates), value=wanted, key=key, on_change=changed,
+                                  format_func=lambda n: f"{n:,}"))
+
+
+def shown(measure: str) -> str:
+    """A measure's display name (the Data page's), as plain text: escape it for Markdown with ``esc``."""
+    return view().display.of(measure)
+
+
+def displayed(table, measures):
+    """A table whose column names and text cells name ``measures`` (as analysis functions that need the score
+    columns write them), with the display names instead."""
+    names = {m: shown(m) for m in measures if shown(m) != m}
+    if not names:
+        return table
+    renamed = table.rename(columns={c: _renamed(c, names) for c in table.columns})
+    if "region" in renamed.columns:
+        renamed["region"] = renamed["region"].map(lambda x: _renamed(x, names) if isinstance(x, str) else x)
+    return renamed
+
+
+def _renamed(text: str, names: dict) -> str:
+    """``text`` with a measure named in it, whole or as ``rank by m`` / ``(only m)``, replaced by its display name."""
+    if text in names:
+        return names[text]
+    for m, t in names.items():
+        for pattern in ("rank by {}", "D1 (only {})", "D2 (only {})"):
+            if text == pattern.format(m):
+                return pattern.format(t)
+    return text
+
+
+def measures_select(label: str, candidates, *, prompt: str = "Pick at least one measure.", least: int = 1) -> tuple:
+    """The one selection of measures shared by every page, as a multiselect: the options ordered by average
+    precision (best first), the four best chosen when nothing was chosen yet; an emptied selection stays empty and
+    the page stops with ``prompt``."""
+    ordered = cached.quality(view().data)
+    if view().measures is None:
+        update(measures=ordered[:4])
+    bound(st.multiselect, label, "measures", options=list(ordered), max_selections=MAX_MEASURES, format_func=shown)
+    st.caption("Measures ordered by average precision (best first); the pages start from the four best.")
+    chosen = view().measures
+    if len(chosen) < least:
+        st.info(prompt)
+        stop()
+    return chosen
 
 
 # ---------------------------------------------------------------- data, cached on ids
@@ -84,7 +138,7 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
             update(**{"cut_gammas": with_cut_gamma(view(), m, None if new == defaults[m] else new).cut_gammas})
 
         with columns[i % len(columns)]:
-            gamma = st.select_slider(f"γ for {esc(m)}" + (" (default)" if m not in chosen else ""), options=options,
+            gamma = st.select_slider(f"γ for {esc(shown(m))}" + (" (default)" if m not in chosen else ""), options=options,
                                      key=key, on_change=changed, format_func=lambda g: f"{g:.6g}")
         cuts[m] = Cut("gamma", float(gamma))
     return cuts
@@ -93,20 +147,43 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
 def measure_pair(measures, columns) -> None:
     """Selectboxes for the two measures compared (the view's a and b), in two of the given columns.
 
-    Defaults: the first two measures. The pages that compare a pair share them, so a pair chosen
+    Defaults: the two best by average precision. The pages that compare a pair share them, so a pair chosen
     on one is the pair on the others.
     """
     if len(measures) < 2:
         st.info("Comparing needs two score columns; choose more on the Data page.")
         stop()
     v = view()
+    ordered = [m for m in cached.quality(v.data) if m in measures] + [m for m in measures
+                                                                      if m not in cached.quality(v.data)]
     if v.a is None or v.b is None:
-        a = v.a or measures[0]
-        update(a=a, b=v.b or next(m for m in measures if m != a))
+        a = v.a or ordered[0]
+        update(a=a, b=v.b or next(m for m in ordered if m != a))
     with columns[0]:
-        bound(st.selectbox, "Measure A", "a", options=measures)
+        bound(st.selectbox, "Measure A", "a", options=ordered, format_func=shown)
     with columns[1]:
-        bound(st.selectbox, "Measure B", "b", options=measures)
+        bound(st.selectbox, "Measure B", "b", options=ordered, format_func=shown)
     if view().a == view().b:
         st.info("Pick two different measures.")
         stop()
+
+
+def display_names_editor(measures) -> None:
+    """The Data page's display names: a text field per measure (empty: the column's own name). The names are
+    user text, shown through :mod:`evalcore.text` like every other."""
+    display = view().display
+    with st.expander("Display names of the measures (in every legend, table, download and the report)",
+                     expanded=bool(display.names)):
+        columns = st.columns(4)
+        for i, m in enumerate(measures):
+            key = f"w_name_{m}"
+            wanted = display.mapping.get(m, "")
+            if st.session_state.get(key) != wanted:
+                st.session_state[key] = wanted
+
+            def changed(m=m, key=key) -> None:
+                update(names=view().display.with_name(m, st.session_state[key]).names)
+
+            with columns[i % 4]:
+                st.text_input(esc(m), key=key, on_change=changed, max_chars=MAX_DISPLAY_CHARS,
+                              placeholder="e.g. G²")

@@ -6,7 +6,6 @@ Cohen's kappa as evalcore computes it, and the Precision page shows the estimate
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -226,7 +225,7 @@ def test_three_annotators_see_fleiss_kappa(unlabelled):
     for name, flipped in flips.items():
         for i, c in enumerate(info.candidates[:6]):
             truth = bool(hidden[c]) != (i in flipped)
-            annotate.mark(replace(view, annotator=name), int(c), "TP" if truth else "FP")
+            annotate.mark(view.set(annotator=name), int(c), "TP" if truth else "FP")
     page = app({**{k: at.query_params[k] for k in at.query_params}, "annotator": "c"})
     table = AnnotationStore().table(annotate.db_id(dataset), "s7")
     expected = annotator_agreement(table)

@@ -3,14 +3,13 @@ message, never used."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from evalcore.viewstate import DEFAULTS, from_query, to_query
 
 
 def test_annotation_settings_round_trip():
-    view = replace(DEFAULTS, ann_sample="s7-top100-abcdef0123", annotator="Anna K.", ann_seed=7, ann_size=250,
-                   ann_k=1000, ann_measures=("log.like", "t score"), ann_context="freq", ann_rule="agreed")
+    view = DEFAULTS.set(ann_sample="s7-top100-abcdef0123", annotator="Anna K.", ann_seed=7, ann_size=250,
+                       ann_k=1000, ann_measures=("log.like", "t score"), ann_context="freq", ann_rule="agreed")
     query = to_query(view)
     assert query["ann"] == "s7-top100-abcdef0123" and query["annotator"] == "Anna K."
     assert query["ann_m"] == ["log.like", "t score"]

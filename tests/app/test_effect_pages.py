@@ -81,7 +81,7 @@ def test_difference_panel_under_figure_3(krenn_id, g2_x2):
 def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
     at = app({"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "n": "1268"},
              "pages/significance.py")
-    assert at.slider(key="w_n_at").value == 1268
+    assert at.slider(key="w_look_n").value == 1268
     effects = next(d.value for d in at.dataframe if "effect" in d.value.columns)
     expected = analysis.effect_at(g2_x2, 1268)
     np.testing.assert_allclose(effects[["estimate", "low", "high"]].to_numpy(dtype=float),
@@ -91,7 +91,7 @@ def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
     diff, odds = effects.iloc[0], effects.iloc[2]
     assert 0 < diff["low"] < diff["estimate"] < diff["high"]
     assert 1 < odds["low"] < 1.01 < odds["estimate"]
-    at.slider(key="w_n_at").set_value(2000).run()
+    at.slider(key="w_look_n").set_value(2000).run()
     effects = next(d.value for d in at.dataframe if "effect" in d.value.columns)
     assert effects.iloc[0]["low"] < 0 < effects.iloc[0]["high"] and effects.iloc[2]["low"] < 1
 

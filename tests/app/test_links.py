@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +25,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from evalcore.io.store import DatasetStore
-from evalcore.viewstate import (DEFAULTS, QUERY_NAMES, _kind, _parse, check_against_data, check_settings,
+from evalcore.viewstate import (FIELD_GROUP, QUERY_NAMES, _kind, _parse, check_against_data, check_settings,
                                 from_query, to_query)
 from hostile import HOSTILE
 
@@ -82,21 +81,22 @@ CHOICES = {
     "cut_mode": ["gamma", "n"], "sample": ["s1", "s2", "s3"], "uir_betas": ["0.5", "1", "2"],
     "label": ["is_tp", "word", "good", "sample"], "sample_column": ["sample", "is_tp", "word"],
     "keys": ["word", "sample", "is_tp", "good"], "dataset": [],
+    "names": ["good=G²", "noisy=N", "nope=x", "good=", "flat=noisy"],
 }
-MEASURE_FIELDS = {"scores", "lower", "measures", "band_measures", "a", "b", "threshold_measure", "compare_measure",
+MEASURE_FIELDS = {"scores", "lower", "measures", "a", "b", "threshold_measure", "compare_measure",
                   "v_measure"}
 ODD_TEXT = ["", "nope", "x" * 500, "\u2060", "é", *HOSTILE[:8]]
 SPECIAL_MEASURES = ["all_nan", "flat", "good", "noisy", "log_like", "nope", HOSTILE[0]]
 PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
     "pages/data.py": ("label", "scores", "keys", "lower", "exclude_unlabelled", "ties", "seed", "sample_column",
-                      "sample"),
+                      "sample", "names"),
     "pages/precision.py": ("measures", "n_min", "n_max", "n_at", "show_recall", "show_f", "beta", "sample"),
-    "pages/confidence.py": ("band_measures", "n_min", "n_max", "level", "interval", "sample"),
-    "pages/significance.py": ("a", "b", "level", "n_min", "n_max", "test", "correction", "resamples", "n_at",
+    "pages/confidence.py": ("measures", "n_min", "n_max", "level", "interval", "sample"),
+    "pages/significance.py": ("a", "b", "level", "n_min", "n_max", "test", "correction", "resamples", "look_n",
                               "sample"),
     "pages/threshold.py": ("threshold_measure", "threshold_mode", "gamma", "threshold_n", "compare_measure",
                            "compare_gamma", "level", "interval", "sample"),
-    "pages/pairwise.py": ("measures", "correction", "n_at", "level", "sample"),
+    "pages/pairwise.py": ("measures", "correction", "pairs_n", "level", "sample"),
     "pages/roc.py": ("measures", "curve_kind", "auc_method", "resamples", "level", "sample"),
     "pages/validation.py": ("v_measure", "level", "cut_mode", "cut_n", "cut_gammas", "interval"),
     "pages/across.py": ("a", "b", "level", "cut_mode", "cut_n", "cut_gammas"),
@@ -175,7 +175,7 @@ def asked(query: dict) -> dict:
     return out
 
 
-WIDGET_FIELDS = {f.name for f in fields(DEFAULTS)}
+WIDGET_FIELDS = set(FIELD_GROUP)
 
 
 def check_valid_view(at: AppTest, query: dict) -> None:
@@ -191,7 +191,7 @@ def check_valid_view(at: AppTest, query: dict) -> None:
             wanted = getattr(v, field)
             if isinstance(wanted, tuple):
                 shown = tuple(shown)
-            assert shown == wanted or (wanted is None and field in {"n_at", "gamma"}), (field, shown, wanted)
+            assert shown == wanted or (wanted is None and field in {"n_at", "look_n", "pairs_n", "gamma"}), (field, shown, wanted)
     # where the view is not what the link asked for, the page says so
     changed = [f for f, value in asked(query).items()
                if getattr(v, f) != value and not (isinstance(value, float) and math.isnan(value))]

@@ -106,7 +106,7 @@ def test_url_restores_the_widgets(krenn_id):
               "recall": "1"}
     at = app(params, "pages/precision.py")
     assert at.multiselect(key="w_measures").value == ["log.like", "chisq"]
-    assert at.slider(key="w_n_range").value == (200, 1000)
+    assert at.select_slider(key="w_n_range").value == (200, 1000)
     assert at.toggle(key="w_show_recall").value is True
 
 
@@ -115,7 +115,7 @@ def test_a_misaligned_n_in_the_url_is_snapped_and_reported(krenn_id):
     assert any("n = 333 is not on the n slider" in plain(w.value) for w in at.warning)
     at.switch_page("pages/precision.py")
     at.run()
-    assert at.slider(key="w_n_range").value[0] == 330
+    assert at.select_slider(key="w_n_range").value[0] == 330
 
 
 def test_widgets_set_by_key_change_the_view(krenn_id):

@@ -320,59 +320,61 @@ def test_sliders_moved_with_the_keyboard_change_url_and_figure(new_page, krenn_t
     go_to(page, "Precision")
     wait_for_figures(page)
     n_values = slider_values(page, "Range of n (n-best list size)")
-    expect(n_values).to_have_text(["100", "2000"])
+    expect(n_values).to_have_text(["100", "2,000"])
     before = figure(page)
     assert before["xrange"] == [100, 2000]
     low, high = (slider_thumb(page, "Range of n (n-best list size)", i) for i in (0, 1))
 
     press(page, low, *["ArrowRight"] * 5)  # step 10: 100 -> 150
     expect(page).to_have_url(param("n_min", "150"))
-    press(page, high, "PageDown")  # a page is a tenth of 10..5,100, on the step: 2,000 -> 1,490
-    expect(page).to_have_url(param("n_max", "1490"))
+    press(page, high, "PageDown")  # a page down the positions 10, 20, ..., 5,100, 5,102
+    expect(page).to_have_url(re.compile(r"[?&]n_max=\d+"))
+    hi = int(query(page)["n_max"][0])
+    assert 150 < hi < 2000 and hi % 10 == 0
     expect(page).to_have_url(param("n_min", "150"))
-    expect(n_values).to_have_text(["150", "1490"])
-    wait_for_figure(page, "gd._fullLayout.xaxis.range[0] === 150 && gd._fullLayout.xaxis.range[1] === 1490")
+    expect(n_values).to_have_text(["150", f"{hi:,}"])
+    wait_for_figure(page, f"gd._fullLayout.xaxis.range[0] === 150 && gd._fullLayout.xaxis.range[1] === {hi}")
     after = figure(page)
-    for measure in ("freq", "MI"):
-        assert min(trace(after, measure)) == 150 and max(trace(after, measure)) == 1490
+    for measure in ("log.like", "Fisher"):  # (the pages start from the best measures by average precision)
+        assert min(trace(after, measure)) == 150 and max(trace(after, measure)) == hi
         # the same precision at the same n as before the move
         np.testing.assert_allclose(*compare(trace(after, measure), trace(before, measure)))
     # the value table follows the range: its n is clamped into it
-    expect(page).to_have_url(param("n", "1490"))
+    expect(page).to_have_url(param("p_n", str(hi)))
 
     # Confidence: the level slider, by keyboard
     go_to(page, "Confidence")
     wait_for_figures(page)
     assert "level" not in query(page)  # 0.95 is the default, not written
     at_95 = figure(page)
-    assert any(name.startswith("freq: 95% ") for name, _, _ in at_95["traces"])
+    assert any(name.startswith("log.like: 95% ") for name, _, _ in at_95["traces"])
     level = slider_thumb(page, "Confidence level")
 
     press(page, level, "ArrowLeft", "ArrowLeft", "ArrowLeft")
     expect(page).to_have_url(param("level", "0.947"))
     expect(slider_values(page, "Confidence level")).to_have_text(["0.947"])
-    wait_for_figure(page, "gd.data.some(t => (t.name || '').startsWith('freq: 94.7% '))")
+    wait_for_figure(page, "gd.data.some(t => (t.name || '').startsWith('log.like: 94.7% '))")
     at_947 = figure(page)
-    narrower, wider = compare(band_width(at_947, "freq"), band_width(at_95, "freq"))
+    narrower, wider = compare(band_width(at_947, "log.like"), band_width(at_95, "log.like"))
     assert np.all(narrower <= wider + 1e-9) and narrower.sum() < wider.sum()
 
     press(page, level, "End")
     expect(page).to_have_url(param("level", "0.999"))
     expect(slider_values(page, "Confidence level")).to_have_text(["0.999"])
-    wait_for_figure(page, "gd.data.some(t => (t.name || '').startsWith('freq: 99.9% '))")
+    wait_for_figure(page, "gd.data.some(t => (t.name || '').startsWith('log.like: 99.9% '))")
     at_999 = figure(page)
-    wider, narrower = compare(band_width(at_999, "freq"), band_width(at_95, "freq"))
+    wider, narrower = compare(band_width(at_999, "log.like"), band_width(at_95, "log.like"))
     assert np.all(wider >= narrower - 1e-9) and wider.sum() > narrower.sum()
 
     press(page, level, "Home")
     expect(page).to_have_url(param("level", "0.8"))
     expect(slider_values(page, "Confidence level")).to_have_text(["0.800"])
-    wait_for_figure(page, "gd.data.some(t => (t.name || '').startsWith('freq: 80% '))")
+    wait_for_figure(page, "gd.data.some(t => (t.name || '').startsWith('log.like: 80% '))")
     at_80 = figure(page)
-    narrower, wider = compare(band_width(at_80, "freq"), band_width(at_947, "freq"))
+    narrower, wider = compare(band_width(at_80, "log.like"), band_width(at_947, "log.like"))
     assert np.all(narrower <= wider + 1e-9) and narrower.sum() < wider.sum()
     # the precision line itself does not depend on the level
-    np.testing.assert_allclose(*compare(trace(at_80, "freq"), trace(at_95, "freq")))
+    np.testing.assert_allclose(*compare(trace(at_80, "log.like"), trace(at_95, "log.like")))
 
 def test_the_page_url_is_a_share_link_to_the_same_view(new_page, krenn_tsv, screenshot_dir):
     page = new_page("/")
@@ -385,9 +387,11 @@ def test_the_page_url_is_a_share_link_to_the_same_view(new_page, krenn_tsv, scre
     press(page, level, "Home", *["PageUp"] * 5)  # 0.800, then a page of 0.02 five times
     expect(page).to_have_url(param("level", "0.9"))
     press(page, slider_thumb(page, "Range of n (every n in it is tested)", 1), "PageDown")
-    expect(page).to_have_url(param("n_max", "1490"))
+    expect(page).to_have_url(re.compile(r"[?&]n_max=\d+"))
+    hi = int(query(page)["n_max"][0])
+    assert 100 < hi < 2000
     sentence = page.get_by_test_id("stMarkdownContainer").filter(has_text="Fisher's exact test")
-    expect(sentence).to_contain_text("n from 100 to 1,490")
+    expect(sentence).to_contain_text(f"n from 100 to {hi:,}")
     wait_for_figures(page)
 
     # the sidebar's link is the page URL, once the last run has finished
@@ -395,14 +399,15 @@ def test_the_page_url_is_a_share_link_to_the_same_view(new_page, krenn_tsv, scre
     expect(sidebar_link(page)).to_have_text(link)
     params = parse_qs(urlsplit(link).query)
     assert params["ties"] == ["stable"] and params["a"] == ["log.like"] and params["b"] == ["chisq"]
-    assert params["level"] == ["0.9"] and params["n_max"] == ["1490"]
+    assert params["level"] == ["0.9"] and params["n_max"] == [str(hi)]
     original = {
         "sentence": sentence.inner_text(),
         "p": page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^p = ")).inner_text(),
         "sliders": page.get_by_test_id("stSliderThumbValue").all_inner_texts(),
         "figure": fingerprint(page),
     }
-    assert original["sliders"] == ["0.900", "100", "1490", "100"]
+    look = params["sig_n"][0]  # the look-at n starts at the boundary of the significant run (up_to)
+    assert original["sliders"] == ["0.900", "100", f"{hi:,}", f"{int(look):,}"]
 
     # a colleague opens it: a new browser context, so a new session with nothing in it
     shared = new_page(link)
@@ -530,11 +535,11 @@ def test_widgets_shared_by_pages_show_the_view_on_every_page(new_page, krenn_tsv
     wait_for_app(page)
     load_krenn_stable(page, krenn_tsv)
     go_to(page, "Precision")
-    expect(slider_values(page, "Range of n (n-best list size)")).to_have_text(["100", "2000"])
+    expect(slider_values(page, "Range of n (n-best list size)")).to_have_text(["100", "2,000"])
     go_to(page, "Confidence")
     wait_for_figures(page)
     assert "n_min" not in query(page) and "n_max" not in query(page)  # the view: the default range, 100..2,000
-    expect(slider_values(page, "Range of n (n-best list size)")).to_have_text(["100", "2000"], timeout=3_000)
+    expect(slider_values(page, "Range of n (n-best list size)")).to_have_text(["100", "2,000"], timeout=3_000)
     assert figure(page)["xrange"] == [100, 2000]
     go_to(page, "Significance")
     expect(page.get_by_text(re.compile(r"at alpha = 0\.05$"))).to_be_visible()  # the view: level 0.95

@@ -49,7 +49,7 @@ def test_difference_panel_and_two_by_two_view_on_krenn(new_page, krenn_tsv, scre
     # grid's accessible cells carry the values)
     at = slider_thumb(page, "Look at the n-best lists for n =")
     press(page, at, "End")
-    expect(page).to_have_url(param("n", "2000"))
+    expect(page).to_have_url(param("sig_n", "2000"))
     row = analysis.effect_at(expected, 2000)
     grid = page.get_by_test_id("stDataFrame").filter(has_text="odds ratio")
     expect(grid).to_contain_text(f"{row['estimate'].iloc[2]:.4f}"[:5])
