@@ -3,7 +3,8 @@
 ``streamlit run app.py`` imports the app's modules only when the first visitor arrives, so that
 visitor waits for the imports and the compiled kernels (several seconds). This loads them in the
 server process first (:func:`evalcore.warm.warm`), then starts Streamlit's server on app.py in
-the same process, where the first run finds everything loaded.
+the same process, where the first run finds everything loaded, and shows the app's own navigation
+from the first moment (not Streamlit's list of the files in pages/).
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ def main(argv: list[str] | None = None) -> int:
 
     seconds = warm()
     print(f"evalcore: imports and compiled kernels loaded in {seconds:.1f} s", file=sys.stderr)
+    from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web import cli
+
+    # A folder named pages/ beside app.py puts Streamlit (1.67) in its file-based mode for a fresh server's
+    # first run: until app.py reaches st.navigation, the sidebar lists app.py and pages/*.py by file name. The
+    # app always routes with st.navigation (which clears this flag itself on its first call), so it is
+    # cleared before the first visitor (tests/browser/test_browser_startup.py).
+    PagesManager.uses_pages_directory = False
 
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
     return cli.main()
