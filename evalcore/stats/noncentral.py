@@ -267,8 +267,101 @@ def solve_theta(kind: int, x: float, log_alpha: float, m: float, n: float, k: fl
     return theta
 
 
-@njit(cache=True)
+_BLOCK = 32  # terms per block of the blocked walk (32: the compiler vectorises its sums; 8 it does not)
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
 def _walk3(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
+           m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
+           sums: np.ndarray) -> tuple:
+    """:func:`_walk3_scalar` in blocks of 32 terms, with fewer dependent operations per term.
+
+    Within a block the ratios of consecutive weights do not depend on each other (32 divisions
+    the processor overlaps); the weights of the three chains are the running product of the
+    ratios times psi^(i + 1) (powers computed once per walk) times the chain's weight before
+    the block, so that the chains' products no longer wait on each other term by term, and the
+    sums of the block are vector instructions (``fastmath`` allows only reassociating the sums
+    and fused multiply-adds: the same terms as the scalar walk to rounding). The rest is tested
+    after each block, as in the scalar walk (up to 31 terms more than it sums); the last < 32
+    terms to `stop` are the scalar walk's.
+    """
+    nk = n - k
+    r = np.empty(_BLOCK)
+    pwm = np.empty(_BLOCK)
+    pwl = np.empty(_BLOCK)
+    pwu = np.empty(_BLOCK)
+    off = np.empty(_BLOCK)
+    vm, vl, vu = pm, pl, pu
+    for i in range(_BLOCK):
+        off[i] = i
+        pwm[i] = vm
+        pwl[i] = vl
+        pwu[i] = vu
+        vm *= pm
+        vl *= pl
+        vu *= pu
+    step = 1.0 if up else -1.0
+    m0 = m1 = m2 = m3 = 0.0
+    l0 = l1 = l2 = 0.0
+    u0 = u1 = u2 = 0.0
+    done = False
+    last = _BLOCK - 1
+    while (j + _BLOCK <= stop) if up else (j - _BLOCK >= stop):
+        if up:
+            for i in range(_BLOCK):
+                jj = j + off[i]
+                r[i] = ((m - jj) * (k - jj)) / ((jj + 1.0) * (nk + jj + 1.0))
+        else:
+            for i in range(_BLOCK):
+                jj = j - off[i]
+                r[i] = (jj * (nk + jj)) / ((m - jj + 1.0) * (k - jj + 1.0))
+        q = r[last]  # the last ratio (without psi)
+        for i in range(1, _BLOCK):
+            r[i] *= r[i - 1]
+        base = j - origin
+        for i in range(_BLOCK):
+            a = tm * r[i] * pwm[i]
+            b = tl * r[i] * pwl[i]
+            c = tu * r[i] * pwu[i]
+            e = base + step * (off[i] + 1.0)
+            m0 += a
+            m1 += a * e
+            m2 += a * e * e
+            m3 += a * e * e * e
+            l0 += b
+            l1 += b * e
+            l2 += b * e * e
+            u0 += c
+            u1 += c * e
+            u2 += c * e * e
+        tm = tm * r[last] * pwm[last]
+        tl = tl * r[last] * pwl[last]
+        tu = tu * r[last] * pwu[last]
+        j += step * _BLOCK
+        qm, ql, qu = q * pm, q * pl, q * pu
+        if tm * qm < _EPS_TAIL * (total_m + m0) * (1.0 - qm) \
+                and tl * ql < _EPS_TAIL * (total_l + l0) * (1.0 - ql) \
+                and tu * qu < _EPS_TAIL * (total_u + u0) * (1.0 - qu):
+            done = True
+            break
+    sums[0, 0] += m0
+    sums[0, 1] += m1
+    sums[0, 2] += m2
+    sums[0, 3] += m3
+    sums[1, 0] += l0
+    sums[1, 1] += l1
+    sums[1, 2] += l2
+    sums[2, 0] += u0
+    sums[2, 1] += u1
+    sums[2, 2] += u2
+    if done:
+        return j, tm, tl, tu
+    return _walk3_scalar(up, j, stop, tm, tl, tu, pm, pl, pu, m, n, k, origin, total_m + m0, total_l + l0,
+                         total_u + u0, sums)
+
+
+@njit(cache=True)
+def _walk3_scalar(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
                 m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
                 sums: np.ndarray) -> tuple:
     """One walk for the three roots at once: terms j +- 1, ..., `stop` (upward if `up`) at three log odds ratios.
