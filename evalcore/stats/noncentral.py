@@ -267,7 +267,7 @@ def solve_theta(kind: int, x: float, log_alpha: float, m: float, n: float, k: fl
     return theta
 
 
-_BLOCK = 32  # terms per block of the blocked walk (32: the compiler vectorises its sums; 8 it does not)
+_BLOCK = 32  # terms per block of the blocked walk (32: the compiler vectorises its sums; the code assumes 32)
 
 
 @njit(cache=True, fastmath={"reassoc", "contract"})
@@ -276,14 +276,15 @@ def _walk3(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm:
            sums: np.ndarray) -> tuple:
     """:func:`_walk3_scalar` in blocks of 32 terms, with fewer dependent operations per term.
 
-    Within a block the ratios of consecutive weights do not depend on each other (32 divisions
-    the processor overlaps); the weights of the three chains are the running product of the
-    ratios times psi^(i + 1) (powers computed once per walk) times the chain's weight before
-    the block, so that the chains' products no longer wait on each other term by term, and the
-    sums of the block are vector instructions (``fastmath`` allows only reassociating the sums
-    and fused multiply-adds: the same terms as the scalar walk to rounding). The rest is tested
-    after each block, as in the scalar walk (up to 31 terms more than it sums); the last < 32
-    terms to `stop` are the scalar walk's.
+    Within a block the ratios of consecutive weights do not depend on each other: four of them
+    come from one division (``n_i / d_i = n_i (prod of the other three d) / (d_0 d_1 d_2 d_3)``,
+    a few roundings more than one division each). Their running product is taken in four
+    quarters at once and joined; the weights of the three chains are that product times
+    psi^(i + 1) (powers computed once per walk) times the chain's weight before the block, so that
+    no term waits on the previous one, and the sums of the block are vector instructions
+    (``fastmath`` allows only reassociating the sums and fused multiply-adds). The same terms as
+    the scalar walk to a few roundings each. The rest is tested after each block as in the scalar
+    walk (up to 31 terms more than it sums); the last < 32 terms to `stop` are the scalar walk's.
     """
     nk = n - k
     r = np.empty(_BLOCK)
@@ -307,17 +308,39 @@ def _walk3(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm:
     done = False
     last = _BLOCK - 1
     while (j + _BLOCK <= stop) if up else (j - _BLOCK >= stop):
-        if up:
-            for i in range(_BLOCK):
-                jj = j + off[i]
-                r[i] = ((m - jj) * (k - jj)) / ((jj + 1.0) * (nk + jj + 1.0))
-        else:
-            for i in range(_BLOCK):
-                jj = j - off[i]
-                r[i] = (jj * (nk + jj)) / ((m - jj + 1.0) * (k - jj + 1.0))
+        for g in range(0, _BLOCK, 4):  # four ratios from one division
+            if up:
+                j0, j1, j2, j3 = j + off[g], j + off[g + 1], j + off[g + 2], j + off[g + 3]
+                n0, n1, n2, n3 = (m - j0) * (k - j0), (m - j1) * (k - j1), (m - j2) * (k - j2), (m - j3) * (k - j3)
+                d0, d1 = (j0 + 1.0) * (nk + j0 + 1.0), (j1 + 1.0) * (nk + j1 + 1.0)
+                d2, d3 = (j2 + 1.0) * (nk + j2 + 1.0), (j3 + 1.0) * (nk + j3 + 1.0)
+            else:
+                j0, j1, j2, j3 = j - off[g], j - off[g + 1], j - off[g + 2], j - off[g + 3]
+                n0, n1, n2, n3 = j0 * (nk + j0), j1 * (nk + j1), j2 * (nk + j2), j3 * (nk + j3)
+                d0, d1 = (m - j0 + 1.0) * (k - j0 + 1.0), (m - j1 + 1.0) * (k - j1 + 1.0)
+                d2, d3 = (m - j2 + 1.0) * (k - j2 + 1.0), (m - j3 + 1.0) * (k - j3 + 1.0)
+            d01 = d0 * d1
+            d23 = d2 * d3
+            inv = 1.0 / (d01 * d23)
+            r[g] = n0 * (d1 * d23 * inv)
+            r[g + 1] = n1 * (d0 * d23 * inv)
+            r[g + 2] = n2 * (d3 * d01 * inv)
+            r[g + 3] = n3 * (d2 * d01 * inv)
         q = r[last]  # the last ratio (without psi)
-        for i in range(1, _BLOCK):
+        for i in range(1, _BLOCK // 4):  # running products in four quarters at once, then joined
             r[i] *= r[i - 1]
+            r[i + 8] *= r[i + 7]
+            r[i + 16] *= r[i + 15]
+            r[i + 24] *= r[i + 23]
+        c8 = r[7]
+        c16 = c8 * r[15]
+        c24 = c16 * r[23]
+        for i in range(8, 16):
+            r[i] *= c8
+        for i in range(16, 24):
+            r[i] *= c16
+        for i in range(24, 32):
+            r[i] *= c24
         base = j - origin
         for i in range(_BLOCK):
             a = tm * r[i] * pwm[i]
