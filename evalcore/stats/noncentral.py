@@ -32,7 +32,15 @@ first Halley step lands within rounding: one evaluation per root (two without th
 TP enters or leaves a region and the roots move by about 1e-4). With both bounds wanted at a
 usual level, that evaluation is one walk for the three roots: the ratio of consecutive weights
 is computed once for three chains of weights, one per root's start, and both tails at x are
-summed from their own terms; a root whose Halley step is not certain then goes on alone.
+summed from their own terms; a root whose Halley step is not certain then goes on alone. That walk
+goes in blocks of 32 terms whose ratios and weights do not wait on each other (:func:`_walk3`).
+
+How far a walk goes: the terms fall off like a normal density, and a walk stops where the
+geometric bound on the rest is below 1e-17 of the sum, about 9 standard deviations from the
+mode; 1e-16 would save 2% of the terms. Summing fewer terms by Poisson summation (the sum over
+every h-th term times h, exact to ``exp(-2 pi^2 sd^2 / h^2)``) needs the weights at the nodes
+from log-gamma differences (Loader's), about 30 times a term of the walk each, which pays only
+for standard deviations far above the ~90 of a million candidates; not done.
 
 These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
 """
