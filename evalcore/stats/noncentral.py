@@ -39,8 +39,9 @@ How far a walk goes: the terms fall off like a normal density, and a walk stops 
 geometric bound on the rest is below 1e-17 of the sum, about 9 standard deviations from the
 mode; 1e-16 would save 2% of the terms. Summing fewer terms by Poisson summation (the sum over
 every h-th term times h, exact to ``exp(-2 pi^2 sd^2 / h^2)``) needs the weights at the nodes
-from log-gamma differences (Loader's), about 30 times a term of the walk each, which pays only
-for standard deviations far above the ~90 of a million candidates; not done.
+from log-gamma differences (Loader's), about 50 times a term of the walk each: at the
+standard deviations of a million candidates (up to ~90) the ~30 nodes of the normaliser alone
+cost more than the whole walk; not done.
 
 These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
 """
