@@ -32,7 +32,16 @@ first Halley step lands within rounding: one evaluation per root (two without th
 TP enters or leaves a region and the roots move by about 1e-4). With both bounds wanted at a
 usual level, that evaluation is one walk for the three roots: the ratio of consecutive weights
 is computed once for three chains of weights, one per root's start, and both tails at x are
-summed from their own terms; a root whose Halley step is not certain then goes on alone.
+summed from their own terms; a root whose Halley step is not certain then goes on alone. That walk
+goes in blocks of 32 terms whose ratios and weights do not wait on each other (:func:`_walk3`).
+
+How far a walk goes: the terms fall off like a normal density, and a walk stops where the
+geometric bound on the rest is below 1e-17 of the sum, about 9 standard deviations from the
+mode; 1e-16 would save 2% of the terms. Summing fewer terms by Poisson summation (the sum over
+every h-th term times h, exact to ``exp(-2 pi^2 sd^2 / h^2)``) needs the weights at the nodes
+from log-gamma differences (Loader's), about 50 times a term of the walk each: at the
+standard deviations of a million candidates (up to ~90) the ~30 nodes of the normaliser alone
+cost more than the whole walk; not done.
 
 These functions are private: :mod:`evalcore.stats.effect` validates input and calls them.
 """
@@ -267,8 +276,124 @@ def solve_theta(kind: int, x: float, log_alpha: float, m: float, n: float, k: fl
     return theta
 
 
-@njit(cache=True)
+_BLOCK = 32  # terms per block of the blocked walk (32: the compiler vectorises its sums; the code assumes 32)
+
+
+@njit(cache=True, fastmath={"reassoc", "contract"})
 def _walk3(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
+           m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
+           sums: np.ndarray) -> tuple:
+    """:func:`_walk3_scalar` in blocks of 32 terms, with fewer dependent operations per term.
+
+    Within a block the ratios of consecutive weights do not depend on each other: four of them
+    come from one division (``n_i / d_i = n_i (prod of the other three d) / (d_0 d_1 d_2 d_3)``,
+    a few roundings more than one division each). Their running product is taken in four
+    quarters at once and joined; the weights of the three chains are that product times
+    psi^(i + 1) (powers computed once per walk) times the chain's weight before the block, so that
+    no term waits on the previous one, and the sums of the block are vector instructions
+    (``fastmath`` allows only reassociating the sums and fused multiply-adds). The same terms as
+    the scalar walk to a few roundings each. The rest is tested after each block as in the scalar
+    walk (up to 31 terms more than it sums); the last < 32 terms to `stop` are the scalar walk's.
+    """
+    nk = n - k
+    r = np.empty(_BLOCK)
+    pwm = np.empty(_BLOCK)
+    pwl = np.empty(_BLOCK)
+    pwu = np.empty(_BLOCK)
+    off = np.empty(_BLOCK)
+    vm, vl, vu = pm, pl, pu
+    for i in range(_BLOCK):
+        off[i] = i
+        pwm[i] = vm
+        pwl[i] = vl
+        pwu[i] = vu
+        vm *= pm
+        vl *= pl
+        vu *= pu
+    step = 1.0 if up else -1.0
+    m0 = m1 = m2 = m3 = 0.0
+    l0 = l1 = l2 = 0.0
+    u0 = u1 = u2 = 0.0
+    done = False
+    last = _BLOCK - 1
+    while (j + _BLOCK <= stop) if up else (j - _BLOCK >= stop):
+        for g in range(0, _BLOCK, 4):  # four ratios from one division
+            if up:
+                j0, j1, j2, j3 = j + off[g], j + off[g + 1], j + off[g + 2], j + off[g + 3]
+                n0, n1, n2, n3 = (m - j0) * (k - j0), (m - j1) * (k - j1), (m - j2) * (k - j2), (m - j3) * (k - j3)
+                d0, d1 = (j0 + 1.0) * (nk + j0 + 1.0), (j1 + 1.0) * (nk + j1 + 1.0)
+                d2, d3 = (j2 + 1.0) * (nk + j2 + 1.0), (j3 + 1.0) * (nk + j3 + 1.0)
+            else:
+                j0, j1, j2, j3 = j - off[g], j - off[g + 1], j - off[g + 2], j - off[g + 3]
+                n0, n1, n2, n3 = j0 * (nk + j0), j1 * (nk + j1), j2 * (nk + j2), j3 * (nk + j3)
+                d0, d1 = (m - j0 + 1.0) * (k - j0 + 1.0), (m - j1 + 1.0) * (k - j1 + 1.0)
+                d2, d3 = (m - j2 + 1.0) * (k - j2 + 1.0), (m - j3 + 1.0) * (k - j3 + 1.0)
+            d01 = d0 * d1
+            d23 = d2 * d3
+            inv = 1.0 / (d01 * d23)
+            r[g] = n0 * (d1 * d23 * inv)
+            r[g + 1] = n1 * (d0 * d23 * inv)
+            r[g + 2] = n2 * (d3 * d01 * inv)
+            r[g + 3] = n3 * (d2 * d01 * inv)
+        q = r[last]  # the last ratio (without psi)
+        for i in range(1, _BLOCK // 4):  # running products in four quarters at once, then joined
+            r[i] *= r[i - 1]
+            r[i + 8] *= r[i + 7]
+            r[i + 16] *= r[i + 15]
+            r[i + 24] *= r[i + 23]
+        c8 = r[7]
+        c16 = c8 * r[15]
+        c24 = c16 * r[23]
+        for i in range(8, 16):
+            r[i] *= c8
+        for i in range(16, 24):
+            r[i] *= c16
+        for i in range(24, 32):
+            r[i] *= c24
+        base = j - origin
+        for i in range(_BLOCK):
+            a = tm * r[i] * pwm[i]
+            b = tl * r[i] * pwl[i]
+            c = tu * r[i] * pwu[i]
+            e = base + step * (off[i] + 1.0)
+            m0 += a
+            m1 += a * e
+            m2 += a * e * e
+            m3 += a * e * e * e
+            l0 += b
+            l1 += b * e
+            l2 += b * e * e
+            u0 += c
+            u1 += c * e
+            u2 += c * e * e
+        tm = tm * r[last] * pwm[last]
+        tl = tl * r[last] * pwl[last]
+        tu = tu * r[last] * pwu[last]
+        j += step * _BLOCK
+        qm, ql, qu = q * pm, q * pl, q * pu
+        if tm * qm < _EPS_TAIL * (total_m + m0) * (1.0 - qm) \
+                and tl * ql < _EPS_TAIL * (total_l + l0) * (1.0 - ql) \
+                and tu * qu < _EPS_TAIL * (total_u + u0) * (1.0 - qu):
+            done = True
+            break
+    sums[0, 0] += m0
+    sums[0, 1] += m1
+    sums[0, 2] += m2
+    sums[0, 3] += m3
+    sums[1, 0] += l0
+    sums[1, 1] += l1
+    sums[1, 2] += l2
+    sums[2, 0] += u0
+    sums[2, 1] += u1
+    sums[2, 2] += u2
+    if done:
+        return j, tm, tl, tu
+    return _walk3_scalar(up, j, stop, tm, tl, tu, pm, pl, pu, m, n, k, origin, total_m + m0, total_l + l0,
+                         total_u + u0, sums)
+
+
+@njit(cache=True)
+def _walk3_scalar(up: bool, j: float, stop: float, tm: float, tl: float, tu: float, pm: float, pl: float, pu: float,
                 m: float, n: float, k: float, origin: float, total_m: float, total_l: float, total_u: float,
                 sums: np.ndarray) -> tuple:
     """One walk for the three roots at once: terms j +- 1, ..., `stop` (upward if `up`) at three log odds ratios.
