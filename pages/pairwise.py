@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from evalcore import format as fmt
 from evalcore.figures import pairwise as pairfigures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES
@@ -41,7 +42,7 @@ fig = pairfigures.pvalue_heatmap(result.matrix, alpha=alpha, n=n, correction_lab
 st.plotly_chart(fig, key="pairwise_chart", theme=None)
 left, right = st.columns([1, 1])
 with left:
-    st.markdown(f"**Precision of each {n:,}-best list** ({v.level:.1%} interval)")
+    st.markdown(f"**Precision of each {n:,}-best list** ({fmt.level(v.level)} interval)")
     present.table("pairwise", "precision", result.precision)
 with right:
     labels = [f"{a} vs {b}" for a, b in zip(pairs["a"], pairs["b"])]

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from evalcore import format as fmt
 from evalcore.figures import roc as rocfigures
 from evalcore.errors import EvalcoreError
 from evalcore.text import markdown_text as esc
@@ -39,7 +40,7 @@ except EvalcoreError as exc:
     common.stop()
 fig = rocfigures.curve_figure(kind, curves, table, baseline=candidates.baseline, level=v.level)
 st.plotly_chart(fig, key="roc_chart", theme=None)
-st.markdown(f"**Area under the ROC curve and average precision** ({v.level:.1%} intervals; AUC: "
+st.markdown(f"**Area under the ROC curve and average precision** ({fmt.level(v.level)} intervals; AUC: "
             f"{AUC_INTERVAL_LABELS[v.auc_method]}, AP: bootstrap of {v.resamples:,} resamples, seeded)")
 present.table("roc", "areas", table)
 st.caption("A threshold never splits a tie, so these curves and areas do not depend on the tie policy. The AUC is "

@@ -38,7 +38,7 @@ except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
 
-level = f"{v.level:.1%}"
+level = fmt.level(v.level)
 k1, k2, k3, k4 = st.columns(4)
 k1.metric("Samples used", f"{res.k}", help=f"{res.empty} sample(s) accepted nothing" if res.empty else None)
 k2.metric("Mean precision π", fmt.percent(res.mean_precision), help=f"average acceptance size N̄ = {res.mean_size:.1f}")

@@ -104,7 +104,7 @@ def test_validation_page_shows_evalcores_numbers(experiment):
     assert shown["Samples used"] == str(expected.k)
     assert shown["Mean precision π"] == f"{expected.mean_precision:.2%}"
     assert shown["SD observed / predicted"] == f"{expected.sd_ratio:.2f}"
-    assert shown["95.0% intervals missing π"] == f"{expected.misses} of {expected.k}"
+    assert shown["95% intervals missing π"] == f"{expected.misses} of {expected.k}"
     text = " ".join(x.value for x in at.markdown)
     assert f"p = {expected.ks.p_value:.3g}" in text
     charts = at.get("plotly_chart")
@@ -123,7 +123,7 @@ def test_validation_page_from_a_link_and_by_key(experiment):
     at.slider(key="w_cut_n").set_value(120).run()
     assert not at.exception
     expected = validate(experiment, m, Cut("gamma", gamma_for_mean_size(experiment, m, 120)), confidence_level=0.9)
-    assert metrics(at)["90.0% intervals missing π"] == f"{expected.misses} of {expected.k}"
+    assert metrics(at)["90% intervals missing π"] == f"{expected.misses} of {expected.k}"
     # moving gamma writes it into the view (and so the link)
     key = f"w_cut_gamma_{m}_120"
     options = at.select_slider(key=key).options
