@@ -3,7 +3,7 @@
 import streamlit as st
 
 from evalcore.text import markdown_text as esc
-from ui import cached, common, report
+from ui import cached, common, present, report
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
 
@@ -46,3 +46,4 @@ finally:  # the URL and the link must show what the page shows
         st.code(common.share_link(), language=None, wrap_lines=True)
         st.caption("Copy it (icon at the right) to show a colleague exactly this page, data and settings.")
         report.sidebar()
+        present.caption_toggle()

@@ -19,6 +19,7 @@ group (attribute)  class               settings
 ``roc``            :class:`RocView`     ROC, DET and PR page
 ``samples``        :class:`SamplesView` the multi-sample pages: cut-offs, Validation's measure, UIR
 ``annotate``       :class:`AnnotateView`  the Annotate page
+``export``         :class:`ExportView`  what downloads carry: a caption under exported figures
 =================  ==================  ===============================================================
 
 How to add a setting (one edit in one place): add one line to the group it belongs to, e.g. in
@@ -448,6 +449,8 @@ class ThresholdView(Group):
     threshold_n: int | None = setting(None, "t_n", "int", n="any", data=True)
     compare_measure: str | None = setting(None, "t_compare", "str", measure="one", data=True)
     compare_gamma: float | None = setting(None, "t_compare_gamma", "float", data=True)
+    log_count: bool = setting(False, "t_log_count", "bool")  # the histogram's count axis logarithmic
+    log_score: bool = setting(False, "t_log_score", "bool")  # its score axis, where log_score_axis_applicable
 
 
 @dataclass(frozen=True)
@@ -513,6 +516,13 @@ class SamplesView(Group):
 
 
 @dataclass(frozen=True)
+class ExportView(Group):
+    """What downloads carry besides the figure and the table."""
+
+    caption: bool = setting(False, "caption", "bool")  # a caption (data, ties, test, level, n) under exported images
+
+
+@dataclass(frozen=True)
 class AnnotateView(Group):
     """The Annotate page: the sample shown, the annotator, the design of the sample to draw, the combining rule."""
 
@@ -545,7 +555,7 @@ class AnnotateView(Group):
 
 GROUPS = {"data": Roles, "display": Display, "ranking": RankingChoice, "selection": Selection,
           "precision": PrecisionView, "tests": TestsView, "threshold": ThresholdView, "roc": RocView,
-          "samples": SamplesView, "annotate": AnnotateView}
+          "samples": SamplesView, "annotate": AnnotateView, "export": ExportView}
 FIELD_GROUP = {f.name: group for group, cls in GROUPS.items() for f in fields(cls)}
 FIELD_META = {f.name: f.metadata for cls in GROUPS.values() for f in fields(cls)}
 # URL parameter name of each setting: short, stable, readable (the settings' declarations are the source)
@@ -575,14 +585,17 @@ class ViewSettings:
     roc: RocView = RocView()
     samples: SamplesView = SamplesView()
     annotate: AnnotateView = AnnotateView()
+    export: ExportView = ExportView()
 
     def __init__(self, data: Roles = Roles(), display: Display = Display(), ranking: RankingChoice = RankingChoice(),
                  selection: Selection = Selection(), precision: PrecisionView = PrecisionView(),
                  tests: TestsView = TestsView(), threshold: ThresholdView = ThresholdView(), roc: RocView = RocView(),
-                 samples: SamplesView = SamplesView(), annotate: AnnotateView = AnnotateView(), **settings):
+                 samples: SamplesView = SamplesView(), annotate: AnnotateView = AnnotateView(),
+                 export: ExportView = ExportView(), **settings):
         """The groups, and any settings by their flat names (``ViewSettings(dataset=..., level=0.99)``)."""
         groups = dict(data=data, display=display, ranking=ranking, selection=selection, precision=precision,
-                      tests=tests, threshold=threshold, roc=roc, samples=samples, annotate=annotate)
+                      tests=tests, threshold=threshold, roc=roc, samples=samples, annotate=annotate,
+                      export=export)
         by_group: dict[str, dict] = {}
         for name, value in settings.items():
             if name not in FIELD_GROUP:

@@ -4,9 +4,10 @@ import streamlit as st
 
 from evalcore.figures import samples as samplefigures
 from evalcore.errors import EvalcoreError
+from evalcore import format as fmt
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
 
 common.ensure_router()
 
@@ -38,14 +39,15 @@ wins = int((res.table["difference"] > 0).sum())
 losses = int((res.table["difference"] < 0).sum())
 st.markdown(
     f"Over **{len(res.table) - len(res.dropped)} samples**, {name_a} is more precise than {name_b} in **{wins}** "
-    f"and less in **{losses}**; the mean difference is **{100 * paired.estimate:+.2f} points** ({v.level:.1%} interval "
-    f"{100 * paired.low:+.2f} to {100 * paired.high:+.2f}; Cohen's d_z = {res.cohens_dz:.2f}). "
+    f"and less in **{losses}**; the mean difference is **{fmt.points(paired.estimate)} points** "
+    f"({fmt.level(v.level)} interval "
+    f"{fmt.points(paired.low)} to {fmt.points(paired.high)}; Cohen's d_z = {fmt.number(res.cohens_dz)}). "
     + ("The paired tests " + ("agree: significant" if (res.tests["p_value"].iloc[:3] < alpha).all() else
                               "agree: not significant" if (res.tests["p_value"].iloc[:3] >= alpha).all() else
                               "disagree") + f" at alpha = {alpha:.3g}."))
 if res.dropped:
     st.caption(f"Left out, because a measure accepted nothing there: samples {esc(', '.join(res.dropped))}.")
-st.dataframe(res.tests, hide_index=True, column_config={"p_value": st.column_config.NumberColumn(format="%.4g")})
+present.table("across", "tests", res.tests)
 st.caption("Paired tests use each sample's pair of precisions; Welch's t-test treats them as two independent "
            "groups and is shown for contrast: it ignores that both measures face the same sample.")
 fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), a=widgets.shown(v.a),
@@ -54,5 +56,5 @@ fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), 
                                        confidence_level=v.level)
 st.plotly_chart(fig, key="across_chart", theme=None)
 with st.expander("Per sample"):
-    st.dataframe(res.table, hide_index=True)
-cached.downloads(fig, res.table, "across_samples")
+    present.table("across", "per sample", res.table, pair=pair)
+cached.downloads(fig, present.pair_named(res.table, *pair), "across_samples")

@@ -2,14 +2,15 @@
 
 import streamlit as st
 
-from evalcore import analysis
+from evalcore import analysis, names
+from evalcore import format as fmt
 from evalcore.errors import EvalcoreError
 from evalcore.io import ENCODING_CHOICES, combine_samples
 from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
 
 common.ensure_router()
 
@@ -94,8 +95,7 @@ with c3:
     widgets.bound(st.multiselect, "Keys (shown to identify candidates)", "keys",
                  options=[c for c in columns if c != v.label])
     widgets.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t],
-                  help="Which candidates of a tie group an n-best list takes when it cuts the group: TPs first and "
-                       "FPs first bound the effect.")
+                  help=names.TIE_HELP)
     if v.ties == "random":
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
@@ -103,10 +103,10 @@ with c3:
 candidates = guards.require_data(link_to_data=False, min_candidates=1)
 v = common.view()
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Candidates N", f"{candidates.n_candidates:,}")
-m2.metric("True positives", f"{candidates.n_tp:,}")
-m3.metric("Baseline precision", f"{candidates.baseline:.2%}")
-m4.metric("Measures", len(candidates.measures))
+m1.metric("Candidates N", fmt.count(candidates.n_candidates))
+m2.metric("True positives", fmt.count(candidates.n_tp))
+m3.metric("Baseline precision", fmt.percent(candidates.baseline))
+m4.metric("Measures", fmt.count(len(candidates.measures)))
 if v.sample_column is not None:
     full = cached.whole(v)
     per_sample = sample_table(full)
@@ -117,8 +117,7 @@ if v.sample_column is not None:
                  options=[None] + list(per_sample["sample"]),
                  format_func=lambda s: "all samples pooled" if s is None else f"sample {s}")
     with st.expander("Candidates and TPs per sample"):
-        st.dataframe(per_sample, hide_index=True, column_config={"baseline": st.column_config.NumberColumn(
-            format="percent")})
+        present.table("data", "per sample", per_sample)
 if candidates.excluded_unlabelled:
     st.info(f"{candidates.excluded_unlabelled:,} rows with an empty label were left out.")
 if candidates.n_tp == 0 or candidates.n_tp == candidates.n_candidates:
@@ -130,6 +129,6 @@ st.subheader("Ties per measure")
 st.caption("Where an n-best cut-off falls inside a group of equal scores, the tie policy decides which "
            "candidates are in. 'TPs first' and 'FPs first' bound the effect.")
 summary = analysis.data_summary(candidates, ranked, default_n_range(candidates.n_candidates))
-st.dataframe(summary.assign(measure=summary["measure"].map(v.display.of)), hide_index=True)
+present.table("data", "ties", summary.assign(measure=summary["measure"].map(v.display.of)))
 st.subheader("Preview")
 st.dataframe(table.head(200))

@@ -2,10 +2,11 @@
 
 import streamlit as st
 
+from evalcore import format as fmt
 from evalcore.figures import pairwise as pairfigures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
 
 common.ensure_router()
 
@@ -41,8 +42,8 @@ fig = pairfigures.pvalue_heatmap(result.matrix, alpha=alpha, n=n, correction_lab
 st.plotly_chart(fig, key="pairwise_chart", theme=None)
 left, right = st.columns([1, 1])
 with left:
-    st.markdown(f"**Precision of each {n:,}-best list** ({v.level:.1%} interval)")
-    st.dataframe(result.precision, hide_index=True)
+    st.markdown(f"**Precision of each {n:,}-best list** ({fmt.level(v.level)} interval)")
+    present.table("pairwise", "precision", result.precision)
 with right:
     labels = [f"{a} vs {b}" for a, b in zip(pairs["a"], pairs["b"])]
     focus = st.selectbox("Look at a pair at every n", range(len(labels)), format_func=labels.__getitem__,
@@ -51,8 +52,9 @@ with right:
         by_shown = {v.display.of(m): m for m in v.measures}  # the table names measures by their display names
         common.update(a=by_shown[pairs["a"].iloc[focus]], b=by_shown[pairs["b"].iloc[focus]])
         st.switch_page(common.PAGES["significance"])
-st.dataframe(pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "p_adjusted",
-                    "significant", "diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high"]], hide_index=True)
+present.table("pairwise", "pairs", pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2",
+                                          "p_value", "p_adjusted", "significant", "diff", "diff_low", "diff_high",
+                                          "odds_ratio", "or_low", "or_high"]])
 st.caption(f"diff = Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method, scaled by d/n); odds ratio of "
            "TPs in D1 against D2 (conditional MLE) with its exact interval, as R's fisher.test. Intervals are not "
            "corrected across the pairs.")

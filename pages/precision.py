@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore import analysis
 from evalcore.figures import paper as figures
 from evalcore.viewstate import BETA_MAX, BETA_MIN, MAX_MEASURES
-from ui import annotate, cached, common, guards, widgets
+from ui import annotate, cached, common, guards, present, widgets
 
 common.ensure_router()
 
@@ -28,8 +28,7 @@ with t3:
         widgets.bound(st.number_input, "beta", "beta", min_value=BETA_MIN, max_value=BETA_MAX, step=0.5)
 v = common.view()
 table = cached.curves(v.data, v.ranking, v.display, v.measures, (n_min, n_max), v.level, v.interval, v.beta)
-shown = table
-fig = figures.precision_figure(shown, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
+fig = figures.precision_figure(table, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
                                beta=v.beta, n_range=(n_min, n_max))
 st.plotly_chart(fig, key="precision_chart", theme=None)
 
@@ -40,8 +39,6 @@ elif not n_min <= v.n_at <= n_max:
                    n_at=n_max)
 at = widgets.bound(st.number_input, "Values at n", "n_at", min_value=n_min, max_value=n_max, step=1, convert=int)
 values = analysis.precision_at(table, int(at))
-percent = {c: st.column_config.NumberColumn(c, format="percent") for c in
-           ("precision", "recall", "f_beta", "lower", "upper")}
-st.dataframe(values[["measure", "n", "tp", "fp", "precision", "recall", "f_beta", "lower", "upper",
-                     "tie_straddled"]], hide_index=True, column_config=percent)
-cached.downloads(fig, shown, "precision")
+present.table("precision", "values at n", values[["measure", "n", "tp", "fp", "precision", "recall", "f_beta",
+                                                  "lower", "upper", "tie_straddled"]])
+cached.downloads(fig, table, "precision")

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
+from evalcore import format as fmt
 from evalcore.figures import roc as rocfigures
 from evalcore.errors import EvalcoreError
 from evalcore.text import markdown_text as esc
 from evalcore.roc import AUC_INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
 
 common.ensure_router()
 
@@ -39,9 +40,9 @@ except EvalcoreError as exc:
     common.stop()
 fig = rocfigures.curve_figure(kind, curves, table, baseline=candidates.baseline, level=v.level)
 st.plotly_chart(fig, key="roc_chart", theme=None)
-st.markdown(f"**Area under the ROC curve and average precision** ({v.level:.1%} intervals; AUC: "
+st.markdown(f"**Area under the ROC curve and average precision** ({fmt.level(v.level)} intervals; AUC: "
             f"{AUC_INTERVAL_LABELS[v.auc_method]}, AP: bootstrap of {v.resamples:,} resamples, seeded)")
-st.dataframe(table, hide_index=True)
+present.table("roc", "areas", table)
 st.caption("A threshold never splits a tie, so these curves and areas do not depend on the tie policy. The AUC is "
            "the chance that a random TP outranks a random FP (ties count half); average precision is the mean "
            "precision at the ranks of the TPs. Unlike n-best precision they summarise the whole ranking.")

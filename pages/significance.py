@@ -1,14 +1,16 @@
 """Significance (Figure 3): Fisher's exact test on the difference regions of two measures, at every n."""
 
+import pandas as pd
 import streamlit as st
 
 from evalcore import analysis, names
 from evalcore.figures import paper as figures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
+from evalcore.format import p_statement, p_value
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
@@ -60,11 +62,15 @@ st.markdown(f"{name}: significant{correction} at "
             f"**{result.n_significant:,} of {tested:,}** n from {n_min:,} to {n_max:,}; "
             + (f"every n-best list from {n_min:,} **up to n = {result.up_to:,}** differs significantly."
                if result.up_to else f"not significant at n = {n_min:,}."))
+for warning in analysis.significance_warnings(N, candidates.n_tp, test=test, alpha=1 - v.level,
+                                              comparison=result.comparison, names=(name_a, name_b)):
+    st.warning(esc(warning))
 if test in ("bootstrap", "randomization") and v.correction != "none":
     st.caption(f"With {v.resamples:,} resamples no p-value is below 1/{v.resamples + 1:,}; a correction over "
                f"{tested:,} tests needs about {tested / (1 - v.level):,.0f} resamples to mark anything.")
 with st.expander("How many n each test and correction calls significant"):
-    st.dataframe(result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS))
+    present.table("significance", "counts", result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS),
+                  hide_index=False)
     st.caption(NOTES)
 fig = figures.significance_figure(result.curve_a, result.curve_b, result.comparison, up_to=result.up_to,
                                   alpha=1 - v.level)
@@ -89,15 +95,13 @@ at = widgets.bound(st.slider, "Look at the n-best lists for n =", "look_n", min_
 row = result.comparison[result.comparison["n"] == at].iloc[0]
 t1, t2 = st.columns([1, 2])
 with t1:
-    st.dataframe({"": [f"D1: only {name_a}", f"D2: only {name_b}"], "TPs": [row.tp_d1, row.tp_d2],
-                  "FPs": [row.fp_d1, row.fp_d2]}, hide_index=True)
-    p_text = f"{row.p_value:.4g}" if row.p_value > 0 else f"10^{row.log10_p:.1f}"
-    adjusted = "" if v.correction == "none" else f" (adjusted {row.p_adjusted:.4g})"
-    st.markdown(f"p = **{p_text}**{adjusted}: " + ("significant" if row.significant else "not significant")
-                + f" at alpha = {1 - v.level:.3g}")
+    present.table("significance", "2x2", pd.DataFrame({"": [f"D1: only {name_a}", f"D2: only {name_b}"],
+                                                       "TPs": [row.tp_d1, row.tp_d2], "FPs": [row.fp_d1, row.fp_d2]}))
+    adjusted = "" if v.correction == "none" else f" (adjusted {p_value(row.p_adjusted)})"
+    st.markdown(f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
+                + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
 with t2:
     members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)), at)
-    st.dataframe(widgets.displayed(members, (v.a, v.b)), hide_index=True,
-                 height=240)
-st.dataframe(analysis.effect_at(result, at), hide_index=True)
+    present.table("significance", "members", members, (v.a, v.b), height=240)
+present.table("significance", "effect at n", analysis.effect_at(result, at))
 cached.downloads(fig, result.table(), "significance")

@@ -4,9 +4,11 @@ import numpy as np
 import streamlit as st
 
 from evalcore import analysis
+from evalcore import format as fmt
 from evalcore.figures import paper as figures
 from evalcore.text import markdown_text as esc
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
+from ui import threshold as controls
 
 common.ensure_router()
 
@@ -18,8 +20,7 @@ if v.threshold_measure is None:
     common.update(threshold_measure=measures[0])
 c1, c2 = st.columns(2)
 with c1:
-    widgets.bound(st.selectbox, "Measure", "threshold_measure", options=measures, format_func=widgets.shown,
-                  help="Measures ordered by average precision (best first)")
+    controls.measure_select(measures)
 with c2:
     widgets.bound(st.radio, "Set the cut-off by", "threshold_mode", options=["gamma", "n"], horizontal=True,
                  format_func={"gamma": "score threshold gamma", "n": "list size n"}.get)
@@ -39,31 +40,29 @@ if v.threshold_mode == "n":
 else:
     if v.gamma is None:
         common.update(gamma=float(positions[np.argmin(np.abs(positions - np.median(positions)))]))
-    elif v.gamma not in positions:
-        nearest = float(positions[np.argmin(np.abs(positions - v.gamma))])
-        common.correct(f"gamma = {v.gamma:.6g} is not a position of the slider of {shown}; using the "
-                       f"nearest, {nearest:.6g}.", gamma=nearest)
-    gamma = widgets.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma",
-                         options=[float(p) for p in positions], format_func=lambda g: f"{g:.6g}", convert=float)
+    gamma = controls.gamma_controls(positions)  # any γ, typed exactly or slid over the quantiles
 res = analysis.threshold_result(ranking, gamma, confidence_level=common.view().level,
                                 interval=common.view().interval)
 m1, m2, m3, m4 = st.columns(4)
-m1.metric("Accepted", f"{res['size']:,}")
-m2.metric("TPs", f"{res['tp']:,}")
-m3.metric("Precision", f"{res['precision']:.2%}" if res["size"] else "-",
-          help=f"{common.view().level:.1%} interval: {res['lower']:.2%} to {res['upper']:.2%}"
-          if res["size"] else None)
-m4.metric("Recall", f"{res['recall']:.2%}")
+level = fmt.level(common.view().level)
+m1.metric("Accepted", fmt.count(res["size"]))
+m2.metric("TPs", fmt.count(res["tp"]))
+m3.metric("Precision", fmt.percent(res["precision"]) if res["size"] else fmt.MISSING,
+          help=f"{level} interval: {fmt.percent(res['lower'])} to {fmt.percent(res['upper'])}" if res["size"] else None)
+m4.metric("Recall", fmt.percent(res["recall"]))
 if res["size"]:
-    st.caption(f"{common.view().level:.1%} confidence interval for the precision: "
-               f"{res['lower']:.2%} to {res['upper']:.2%}")
-fig = figures.threshold_histogram(candidates.scores[v.threshold_measure], candidates.labels, gamma=gamma,
-                                  measure=shown, higher_is_better=ranking.higher_is_better)
+    st.caption(f"{level} confidence interval for the precision: {fmt.percent(res['lower'])} to "
+               f"{fmt.percent(res['upper'])}")
+scores = candidates.scores[v.threshold_measure]
+log_count, log_score = controls.axis_toggles(scores)
+fig = figures.threshold_histogram(scores, candidates.labels, gamma=gamma, measure=shown,
+                                  higher_is_better=ranking.higher_is_better, log_count=log_count,
+                                  log_score=log_score and gamma > 0)
 st.plotly_chart(fig, key="threshold_chart", theme=None)
 st.markdown("**Candidates next to the cut-off**")
 neighbours = widgets.displayed(analysis.threshold_neighbours(candidates, ranking, int(res["size"])),
                                (v.threshold_measure,))
-st.dataframe(neighbours, hide_index=True)
+present.table("threshold", "neighbours", neighbours)
 
 with st.expander("Compare with another measure at its own threshold"):
     other = widgets.bound(st.selectbox, "Second measure", "compare_measure", options=[None] + measures,
@@ -80,10 +79,11 @@ with st.expander("Compare with another measure at its own threshold"):
                            f"{widgets.shown(other)}; "
                            "using its median.", compare_gamma=other_positions[len(other_positions) // 2])
         gamma_b = widgets.bound(st.select_slider, "its gamma", "compare_gamma", options=other_positions,
-                               format_func=lambda g: f"{g:.6g}", convert=float)
+                               format_func=fmt.score, convert=float)
         cmp = analysis.compare_thresholds(ranking, gamma, other_ranking, gamma_b, confidence_level=v.level)
-        st.markdown(f"Acceptance sets: {cmp['size_a']:,} ({esc(shown)}) and {cmp['size_b']:,} "
-                    f"({esc(widgets.shown(other))}); Fisher's exact test on the difference regions: p = {cmp['p_value']:.4g}")
+        st.markdown(f"Acceptance sets: {fmt.count(cmp['size_a'])} ({esc(shown)}) and {fmt.count(cmp['size_b'])} "
+                    f"({esc(widgets.shown(other))}); Fisher's exact test on the difference regions: "
+                    f"{fmt.p_statement(cmp['p_value'])}")
         if cmp["unequal"]:
             st.warning("The two acceptance sets differ much in size. Comparing their precision is unfair: the "
                        "smaller set tends to win whatever the measures are worth (Evert 2004, footnote 13). "

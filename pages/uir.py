@@ -6,7 +6,7 @@ from evalcore.figures import samples as samplefigures
 from evalcore.errors import EvalcoreError
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import UIR_BETAS
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
 
 common.ensure_router()
 
@@ -50,7 +50,8 @@ if res.dropped:
 sweep_fig = samplefigures.f_sweep_figure(res.sweep, res.flips, a=widgets.shown(v.a), b=widgets.shown(v.b))
 st.plotly_chart(sweep_fig, key="uir_sweep", theme=None)
 st.subheader("Every pair: UIR of the row measure against the column measure")
-matrix_fig = samplefigures.uir_heatmap(res.matrix, threshold=v.uir_threshold)
+matrix = present.matrix_named(res.matrix)  # display names, in the figure and the download
+matrix_fig = samplefigures.uir_heatmap(matrix, threshold=v.uir_threshold)
 st.plotly_chart(matrix_fig, key="uir_matrix", theme=None)
 st.caption(f"\\* marks |UIR| ≥ {v.uir_threshold:g}: a robust improvement whatever the weight of the metrics.")
-cached.downloads(matrix_fig, res.matrix.reset_index(names="measure"), "uir")
+cached.downloads(matrix_fig, matrix.reset_index(names="measure"), "uir")

@@ -1,13 +1,16 @@
 """Validation (Evert 2004, §4, Figure 4): do the precisions over the samples follow the binomial model?"""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from evalcore.figures import samples as samplefigures
 from evalcore.errors import EvalcoreError
+from evalcore import format as fmt
 from evalcore.text import markdown_text as esc
 from evalcore.stats.intervals import INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, present, widgets
 
 common.ensure_router()
 
@@ -35,26 +38,28 @@ except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
 
-level = f"{v.level:.1%}"
+level = fmt.level(v.level)
 k1, k2, k3, k4 = st.columns(4)
 k1.metric("Samples used", f"{res.k}", help=f"{res.empty} sample(s) accepted nothing" if res.empty else None)
-k2.metric("Mean precision π", f"{res.mean_precision:.2%}", help=f"average acceptance size N̄ = {res.mean_size:.1f}")
+k2.metric("Mean precision π", fmt.percent(res.mean_precision), help=f"average acceptance size N̄ = {res.mean_size:.1f}")
 k3.metric("SD observed / predicted", f"{res.sd_ratio:.2f}",
           help=f"s = {res.sd_observed:.4f} against σ = √(π(1−π)/N̄) = {res.sd_predicted:.4f}")
 k4.metric(f"{level} intervals missing π", f"{res.misses} of {res.k}",
-          help=f"expected {res.expected_misses:.1f}; binomial test p = {res.coverage_test.p_value:.3g}")
+          help=f"expected {res.expected_misses:.1f}; binomial test {fmt.p_statement(res.coverage_test.p_value)}")
 st.markdown(
     f"Over **{res.k} samples** the precision of {cuts[m].label(esc(widgets.shown(m)), candidates.higher_is_better(m))} has standard "
     f"deviation **{res.sd_observed:.4f}**, **{res.sd_ratio:.2f} times** the {res.sd_predicted:.4f} the binomial "
     f"model predicts (Evert 2004 found 1.2 to 1.4 times on real data). Kolmogorov-Smirnov test of the fit: "
-    f"D = {res.ks.statistic:.3f}, **p = {res.ks.p_value:.3g}** ({res.ks.method}). The {level} "
+    f"D = {res.ks.statistic:.3f}, **{fmt.p_statement(res.ks.p_value)}** ({esc(res.ks.method)}). The {level} "
     f"{INTERVAL_LABELS[v.interval]} interval (set on the Confidence page) missed π in **{res.misses}** samples where "
-    f"{res.expected_misses:.1f} are expected (two-sided binomial test p = **{res.coverage_test.p_value:.3g}**).")
+    f"{res.expected_misses:.1f} are expected (two-sided binomial test "
+    f"**{fmt.p_statement(res.coverage_test.p_value)}**).")
 tabs = st.tabs(["Histogram and model (Figure 4)", "Q-Q plot", "Intervals per sample"])
-figs = [samplefigures.validation_histogram(res), samplefigures.qq_figure(res), samplefigures.coverage_figure(res)]
+named = replace(res, measure=widgets.shown(m))  # the figures and the download name the measure by its display name
+figs = [samplefigures.validation_histogram(named), samplefigures.qq_figure(named), samplefigures.coverage_figure(named)]
 for tab, fig, name in zip(tabs, figs, ("histogram", "qq", "coverage")):
     with tab:
         st.plotly_chart(fig, key=f"validation_{name}", theme=None)
 with st.expander("Per sample"):
-    st.dataframe(res.table, hide_index=True)
-cached.downloads(figs[0], res.table, "validation")
+    present.table("validation", "per sample", res.table)
+cached.downloads(figs[0], res.table.assign(measure=named.measure), "validation")

@@ -195,15 +195,16 @@ def downloads(fig, table, stem: str) -> None:
     Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
     spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
     """
-    from ui import report  # ui/report.py builds on this module
+    from ui import present, report  # ui/report.py and ui/present.py build on this module
 
+    image = present.for_export(fig, stem)  # PNG and SVG: with a caption when the view asks for one
     if report.current()[0] is not None:
-        report.downloads(fig, table, stem)
+        report.downloads(fig, table, stem, image=image)
         return
     cols = st.columns(4)
-    cols[0].download_button("Figure as PNG", data=lambda: figures.export(fig, "png"), file_name=f"{stem}.png",
+    cols[0].download_button("Figure as PNG", data=lambda: figures.export(image, "png"), file_name=f"{stem}.png",
                             mime="image/png", on_click="ignore", key=f"dl_png_{stem}")
-    cols[1].download_button("Figure as SVG", data=lambda: figures.export(fig, "svg"), file_name=f"{stem}.svg",
+    cols[1].download_button("Figure as SVG", data=lambda: figures.export(image, "svg"), file_name=f"{stem}.svg",
                             mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
     cols[2].download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
                             file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")

@@ -124,15 +124,16 @@ def sidebar() -> None:
                             "with references, the signature and every number, in one ZIP.")
 
 
-def downloads(fig, table, stem: str) -> None:
+def downloads(fig, table, stem: str, image=None) -> None:
     """Download buttons: the figure as PNG, SVG and HTML with the signature inside, the table as CSV with the
-    signature as a sidecar file. Images are rendered only when clicked (deferred data)."""
+    signature as a sidecar file. Images are rendered only when clicked (deferred data); PNG and SVG draw ``image``
+    (the figure with a caption, ui/present.py) where given."""
     report, _ = current()
     signature = report.signature if report else None
 
     def signed(fmt: str):
         def data() -> bytes:
-            raw = figures.export(fig, fmt)
+            raw = figures.export(image if image is not None and fmt in ("png", "svg") else fig, fmt)
             return embed_signature(raw, fmt, signature) if signature else raw
         return data
 

@@ -55,9 +55,12 @@ Made by evalcore {version}. Signature (also in signature.txt; check the numbers 
 
 
 def share_link(settings: ReportSettings, data_sha256: str, base: str = "http://localhost:8501",
-               page: str = "significance") -> str:
-    """The dashboard link that shows this analysis (the data set id is the file's SHA-256, as in the store)."""
+               page: str = "significance", names: Mapping[str, str] | None = None) -> str:
+    """The dashboard link that shows this analysis (the data set id is the file's SHA-256, as in the store), with
+    the measures' display names (``names``, ``{"log.like": "G²"}``: ``name=log.like=G²`` in the link) where given."""
+    shown = {m: t for m, t in (names or {}).items() if t and t != m}
     view = ViewSettings(
+        names=tuple(f"{m}={t}" for m, t in shown.items()),
         dataset=data_sha256, label=settings.label, scores=settings.measures, lower=settings.lower,
         exclude_unlabelled=settings.exclude_unlabelled, ties=settings.ties, seed=settings.seed,
         measures=settings.measures, n_min=settings.n_range[0], n_max=settings.n_range[1], level=settings.level,
@@ -131,7 +134,7 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
                                 figures=figures)
     tables = {"precision": precision_table(results, shown), "pairwise": pairwise_table(results, shown)}
     captions = figure_captions(results, shown)
-    link = link or share_link(settings, data_sha256)
+    link = link or share_link(settings, data_sha256, names=names)
 
     files: dict[str, bytes] = {"README.md": README.format(version=version, signature=text).encode()}
     files["methods.md"] = methods.markdown().encode()

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from evalcore import analysis
+from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
 from evalcore.io.store import DatasetStore
@@ -84,16 +85,19 @@ def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
     assert at.slider(key="w_look_n").value == 1268
     effects = next(d.value for d in at.dataframe if "effect" in d.value.columns)
     expected = analysis.effect_at(g2_x2, 1268)
-    np.testing.assert_allclose(effects[["estimate", "low", "high"]].to_numpy(dtype=float),
-                               expected[["estimate", "low", "high"]].to_numpy(dtype=float), rtol=1e-12)
+    # the table shows the effects as evalcore.format writes them (points, three significant digits, "–")
+    assert effects.equals(fmt.page_table("significance", "effect at n", expected))
     # G2 vs X2 at n = 1,268 (Evert 2004, Figure 3: the last n of the significant run): both intervals
     # still exclude no difference, barely
-    diff, odds = effects.iloc[0], effects.iloc[2]
+    diff, odds = expected.iloc[0], expected.iloc[2]
     assert 0 < diff["low"] < diff["estimate"] < diff["high"]
     assert 1 < odds["low"] < 1.01 < odds["estimate"]
     at.slider(key="w_look_n").set_value(2000).run()
     effects = next(d.value for d in at.dataframe if "effect" in d.value.columns)
-    assert effects.iloc[0]["low"] < 0 < effects.iloc[0]["high"] and effects.iloc[2]["low"] < 1
+    expected = analysis.effect_at(g2_x2, 2000)
+    assert effects.equals(fmt.page_table("significance", "effect at n", expected))
+    assert expected.iloc[0]["low"] < 0 < expected.iloc[0]["high"] and expected.iloc[2]["low"] < 1
+    assert effects.iloc[0]["low"].startswith("-") and effects.iloc[0]["high"].startswith("+")
 
 
 def test_downloads_carry_the_effects(g2_x2):
@@ -108,7 +112,8 @@ def test_pairwise_table_has_both_effect_sizes(krenn_id):
     at = app({"dataset": krenn_id, "ties": "stable", "m": measures, "n": "1000"}, "pages/pairwise.py")
     pairs = next(d.value for d in at.dataframe if "odds_ratio" in d.value.columns)
     cs = load_candidates(KRENN, label="is.colloc")
-    expected = analysis.pairwise({m: rank(cs, m, ties="stable") for m in measures}, 1000).pairs
-    for column in ("diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high"):
-        np.testing.assert_allclose(pairs[column], expected[column], rtol=1e-12)
+    expected = fmt.page_table("pairwise", "pairs",
+                              analysis.pairwise({m: rank(cs, m, ties="stable") for m in measures}, 1000).pairs)
+    for column in ("diff (points)", "diff_low (points)", "diff_high (points)", "odds_ratio", "or_low", "or_high"):
+        assert list(pairs[column]) == list(expected[column])
     assert any("not corrected across the pairs" in c.value for c in at.caption)

@@ -90,7 +90,7 @@ def test_the_shipped_experiment_on_every_multi_sample_page_and_its_links(new_pag
     choose(page, "Measure", "good")
     expected = validate(experiment, "good", Cut("gamma", gamma_for_mean_size(experiment, "good", 100)))
     expect(metric(page, "SD observed / predicted")).to_have_text(f"{expected.sd_ratio:.2f}")
-    expect(metric(page, "95.0% intervals missing π")).to_have_text(f"{expected.misses} of 80")
+    expect(metric(page, "95% intervals missing π")).to_have_text(f"{expected.misses} of 80")
     wait_for_figures(page)
     save_screenshot(page, screenshot_dir / "validation.png")
     # a threshold moved by keyboard goes into the link

@@ -1,0 +1,77 @@
+"""How the pages show numbers and names: tables through :func:`evalcore.format.page_table` with the measures'
+display names, the columns of a pair (``size_a``) named by the measures, and the caption that exported figures
+carry when the user asks for it (the view's ``caption``, a toggle in the sidebar).
+
+Tables on screen are text written by :mod:`evalcore.format` (one way for every page); the CSV downloads keep the
+exact numbers, with the same display names.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from evalcore import format as fmt
+from evalcore.figures import style as figures
+from ui import cached, widgets
+from ui.common import view
+
+#: Per download stem, what its figure depends on besides the data and the ties (figure_caption's parts).
+CAPTION_PARTS = {
+    "precision": ("level", "range"), "confidence": ("level", "range"), "significance": ("test", "level", "range"),
+    "difference": ("test", "level", "range"), "pairwise": ("level", "pairs_n"), "threshold": ("level",),
+    "validation": ("level",), "across_samples": ("level",),
+}
+
+
+def table(page: str, name: str, data, measures=(), *, pair: tuple[str, str] | None = None, **kwargs):
+    """``st.dataframe`` of a page's table as :func:`evalcore.format.page_table` writes it, the columns and cells
+    that name ``measures`` showing their display names (and, given the ``pair`` A, B, the columns of A and B named
+    by :func:`pair_named`)."""
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
+    shown = fmt.page_table(page, name, widgets.displayed(frame, tuple(measures)))
+    if pair is not None:
+        shown = pair_named(shown, *pair)
+    return st.dataframe(shown, **{"hide_index": True, **kwargs})
+
+
+def pair_named(data: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """A table with columns of measures A and B (``size_a``, ``precision_b``) named by the measures' display names:
+    ``size (G²)``, ``precision (X²)``."""
+    names = {"_a": widgets.shown(a), "_b": widgets.shown(b)}
+    return data.rename(columns={c: f"{c[:-2]} ({names[c[-2:]]})" for c in data.columns
+                                if isinstance(c, str) and c[-2:] in names})
+
+
+def matrix_named(matrix: pd.DataFrame) -> pd.DataFrame:
+    """A measure-by-measure matrix with the display names as its index and columns."""
+    return matrix.rename(index=widgets.shown, columns=widgets.shown)
+
+
+def caption_toggle() -> None:
+    """The sidebar's switch for captions under exported figures (the view's ``caption``)."""
+    widgets.bound(st.toggle, "Caption under exported figures", "caption",
+                  help="PNG and SVG downloads carry a line naming the data, the ties, the test, the level and n.")
+
+
+def caption_text(stem: str) -> str:
+    """The caption of the figure downloaded as ``stem`` (:func:`evalcore.figures.style.figure_caption`) for the
+    current view: the data and ties always, the test, level and n where the figure depends on them."""
+    v = view()
+    parts = CAPTION_PARTS.get(stem, ())
+    n = None
+    if "range" in parts:
+        n = v.selection.n_range(cached.candidates_for(v.data).n_candidates)
+    elif "pairs_n" in parts:
+        n = v.pairs_n
+    return figures.figure_caption(dataset=cached.dataset_label(v.dataset), ties=v.ties, seed=v.seed,
+                                  test=v.test if "test" in parts else None,
+                                  level=v.level if "level" in parts else None, n=n)
+
+
+def for_export(fig, stem: str):
+    """The figure as exported images show it: with :func:`caption_text` under it when the view asks for
+    captions, else unchanged."""
+    if not view().caption or view().dataset is None:
+        return fig
+    return figures.captioned(fig, caption_text(stem))
