@@ -52,31 +52,45 @@ n = st.slider("Points", 10, 1000, 500, step=10)
 x = np.arange(n)
 st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.sqrt(x))))
 '''
+# Counts finished script runs as tests/browser/conftest.py does: from the observer's records with their old
+# values, so that a run shorter than one observer callback (the floor app's) is counted too.
 RUN_COUNTER = """
 (() => {
-  const st = window.__stRuns = {runs: 0, state: null};
+  const st = window.__stRuns = {runs: 0, started: 0, state: null};
   const attach = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app) { setTimeout(attach, 5); return; }
-    const read = () => {
-      const s = app.getAttribute('data-test-script-state');
-      if (s !== st.state) { if (s === 'running') st.runs += 1; st.state = s; }
-    };
-    read();
-    new MutationObserver(read).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+    st.state = app.getAttribute('data-test-script-state');
+    if (st.state === 'running') st.started += 1;
+    new MutationObserver(records => {
+      const values = records.map(r => r.oldValue).concat([app.getAttribute('data-test-script-state')]);
+      for (let i = 1; i < values.length; i++) {
+        if (values[i - 1] !== 'running' && values[i] === 'running') st.started += 1;
+        if (values[i - 1] === 'running' && values[i] !== 'running') st.runs += 1;
+      }
+      st.state = values[values.length - 1];
+    }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
   };
   attach();
 })();
 """
-# A run has started and finished since the action, and every chart element holds a drawn plotly figure.
+# A run has finished since the action, the page shows it (no stale element, no skeleton), and every chart element
+# holds a drawn plotly figure (tests/browser/test_browser.py's SETTLED, without a figure count).
 DONE = """(runsBefore) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (window.__stRuns.runs <= runsBefore) return false;
-  const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]').length;
-  const plots = Array.from(document.querySelectorAll('.js-plotly-plot'));
-  return plots.length === charts && plots.every(gd => gd._fullLayout && gd._fullData
-      && gd._fullData.length === gd.data.length);
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+  const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
+  const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic');
+  if (charts.length !== slots.length) return false;
+  return charts.every(chart => {
+    const gd = chart.querySelector('.js-plotly-plot');
+    return !!gd && !!gd._fullLayout && !!gd._fullData && gd._fullData.length === gd.data.length
+        && !!gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm');
+  });
 }"""
 SUMMARY_SHOWN = """(runsBefore) => {
   const app = document.querySelector('[data-testid="stApp"]');

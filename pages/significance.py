@@ -16,12 +16,7 @@ NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs 
          "most candidates, so it misses differences Fisher finds (Evert 2004, §3.3). The bootstrap resamples "
          "candidates (Berg-Kirkpatrick et al. 2012), the randomization test swaps list memberships (Yeh 2000). "
          "Holm controls the chance of any false marker, Benjamini-Hochberg the expected share of false markers.")
-EFFECT_NOTES = ("The odds-ratio interval excludes 1 exactly at the n where Fisher's test marks a difference (for two "
-                "lists of one size both come from the same conditional distribution); the band for Π\\_A − Π\\_B is a "
-                "score interval of another approximation and can disagree with the test near the boundary. Where a "
-                "difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is large "
-                "there are too few candidates in D1 and D2 to tell. Power at the observed difference ('observed "
-                "power') is not shown: it is a function of the p-value alone and adds nothing to it.")
+DIFFERENCE_SHORT = {"newcombe": "Newcombe", "agresti_caffo": "Agresti-Caffo"}  # the band's name in the legend
 
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 candidates = guards.require_data()
@@ -49,7 +44,8 @@ v = common.view()
 
 bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
 result = cached.pair(v.data, v.ranking, v.display, v.a, v.b, (n_min, n_max), v.level, v.interval, test,
-                     v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None)
+                     v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None,
+                     power=v.power, difference_method=v.difference_method)
 name_a, name_b = v.display.of(v.a), v.display.of(v.b)
 if bar:
     bar.empty()
@@ -70,13 +66,26 @@ fig = figures.significance_figure(result.curve_a, result.curve_b, result.compari
                                   alpha=1 - v.level)
 st.plotly_chart(fig, key="significance_chart", theme=None)
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
-st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method), and the smallest "
+st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
+            f"({DIFFERENCE_SHORT[v.difference_method]}), and the smallest "
             f"difference {mdd_test} test finds with {result.power:.0%} power (±MDD).")
+c7, c8 = st.columns(2)
+with c7:
+    widgets.bound(st.selectbox, "Interval of the difference", "difference_method",
+                  options=list(names.DIFFERENCE_INTERVALS), format_func=names.DIFFERENCE_INTERVALS.get)
+with c8:
+    widgets.bound(st.selectbox, "Power of the minimum detectable difference", "power",
+                  options=list(names.POWER_LEVELS), format_func=lambda p: f"{p:.0%}")
 diff_fig = figures.difference_figure(result.comparison, alpha=1 - v.level, level=v.level, names=(name_a, name_b),
-                                     detectable=result.detectable, power=result.power, up_to=result.up_to)
+                                     detectable=result.detectable, power=result.power, up_to=result.up_to,
+                                     interval_label=DIFFERENCE_SHORT[v.difference_method])
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
-st.caption(EFFECT_NOTES)
-cached.downloads(diff_fig, result.table(), "difference")
+st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
+st.caption(esc(names.OBSERVED_POWER_NOTE))
+st.caption("Where a difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is "
+           "large there are too few candidates in D1 and D2 to tell.")
+table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
+cached.downloads(diff_fig, table, "difference")
 
 start = min(max(result.up_to or n_min, n_min), n_max)  # the boundary: the last n of the significant run
 if v.look_n is None:
@@ -100,4 +109,4 @@ with t2:
     st.dataframe(widgets.displayed(members, (v.a, v.b)), hide_index=True,
                  height=240)
 st.dataframe(analysis.effect_at(result, at), hide_index=True)
-cached.downloads(fig, result.table(), "significance")
+cached.downloads(fig, table, "significance")

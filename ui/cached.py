@@ -22,6 +22,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.io.store import DatasetStore
+from evalcore.names import DEFAULT_POWER
 from evalcore.text import spreadsheet_csv
 from evalcore.viewstate import SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
 
@@ -179,13 +180,14 @@ def curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tup
 
 @cache(max_entries=32, show_spinner="Testing every n ...")
 def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple, level: float,
-         interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000, _progress=None):
+         interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,
+         power: float = DEFAULT_POWER, difference_method: str = "newcombe", _progress=None):
     """The two measures tested at every n of the range (the test runs once per call:
     :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table)."""
     ra, rb = ranking_of(roles, a, ranking, display), ranking_of(roles, b, ranking, display)
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
-                                    progress=_progress)
+                                    progress=_progress, power=power, difference_method=difference_method)
 
 
 def downloads(fig, table, stem: str) -> None:
