@@ -24,7 +24,7 @@ from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
 from evalcore.text import spreadsheet_csv
-from evalcore.viewstate import SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
+from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -84,12 +84,18 @@ def ingest(content: bytes, name: str) -> str:
     return dataset_id
 
 
+#: Cache keys of the frozen view objects: their repr, which names the value of every field. (Streamlit hashes a
+#: dataclass through ``dataclasses.asdict`` and then every value on its own, about 5 ms a call on a loaded machine:
+#: 0.2 s of a Significance rerun went there.)
+FAST_KEYS = {cls: repr for cls in GROUPS.values()}
+
+
 def cache(**options):
     """``st.cache_resource`` keyed on the arguments by name: a call's key is the same whatever the order (or the
     positional or keyword form) of its arguments, and defaults are part of it. Arguments are ids, frozen view objects
     (:mod:`evalcore.viewstate`) and plain values, all hashable; a leading ``_`` leaves one out of the key."""
     def wrap(fn):
-        inner = st.cache_resource(**options)(fn)
+        inner = st.cache_resource(**{"hash_funcs": FAST_KEYS, **options})(fn)
         signature = inspect.signature(fn)
 
         @functools.wraps(fn)
