@@ -8,7 +8,7 @@ from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, guards, widgets
+from ui import cached, common, figcache, guards, widgets
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
@@ -62,8 +62,8 @@ if test in ("bootstrap", "randomization") and v.correction != "none":
 with st.expander("How many n each test and correction calls significant"):
     st.dataframe(result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS))
     st.caption(NOTES)
-fig = figures.significance_figure(result.curve_a, result.curve_b, result.comparison, up_to=result.up_to,
-                                  alpha=1 - v.level)
+fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
+                                                                up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
 st.plotly_chart(fig, key="significance_chart", theme=None)
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
 st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
@@ -76,9 +76,10 @@ with c7:
 with c8:
     widgets.bound(st.selectbox, "Power of the minimum detectable difference", "power",
                   options=list(names.POWER_LEVELS), format_func=lambda p: f"{p:.0%}")
-diff_fig = figures.difference_figure(result.comparison, alpha=1 - v.level, level=v.level, names=(name_a, name_b),
-                                     detectable=result.detectable, power=result.power, up_to=result.up_to,
-                                     interval_label=DIFFERENCE_SHORT[v.difference_method])
+diff_fig = figcache.memo(result, lambda: figures.difference_figure(
+    result.comparison, alpha=1 - v.level, level=v.level, names=(name_a, name_b), detectable=result.detectable,
+    power=result.power, up_to=result.up_to, interval_label=DIFFERENCE_SHORT[v.difference_method]),
+    "difference", v.level, name_a, name_b, v.difference_method)
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
 st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
 st.caption(esc(names.OBSERVED_POWER_NOTE))
