@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_core import synthetic  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
 KRENN = ROOT.parent / "shared" / "data" / "krenn_ppv.tsv"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -52,31 +53,45 @@ n = st.slider("Points", 10, 1000, 500, step=10)
 x = np.arange(n)
 st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.sqrt(x))))
 '''
+# Counts finished script runs as tests/browser/conftest.py does: from the observer's records with their old
+# values, so that a run shorter than one observer callback (the floor app's) is counted too.
 RUN_COUNTER = """
 (() => {
-  const st = window.__stRuns = {runs: 0, state: null};
+  const st = window.__stRuns = {runs: 0, started: 0, state: null};
   const attach = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app) { setTimeout(attach, 5); return; }
-    const read = () => {
-      const s = app.getAttribute('data-test-script-state');
-      if (s !== st.state) { if (s === 'running') st.runs += 1; st.state = s; }
-    };
-    read();
-    new MutationObserver(read).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+    st.state = app.getAttribute('data-test-script-state');
+    if (st.state === 'running') st.started += 1;
+    new MutationObserver(records => {
+      const values = records.map(r => r.oldValue).concat([app.getAttribute('data-test-script-state')]);
+      for (let i = 1; i < values.length; i++) {
+        if (values[i - 1] !== 'running' && values[i] === 'running') st.started += 1;
+        if (values[i - 1] === 'running' && values[i] !== 'running') st.runs += 1;
+      }
+      st.state = values[values.length - 1];
+    }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
   };
   attach();
 })();
 """
-# A run has started and finished since the action, and every chart element holds a drawn plotly figure.
+# A run has finished since the action, the page shows it (no stale element, no skeleton), and every chart element
+# holds a drawn plotly figure (tests/browser/test_browser.py's SETTLED, without a figure count).
 DONE = """(runsBefore) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (window.__stRuns.runs <= runsBefore) return false;
-  const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]').length;
-  const plots = Array.from(document.querySelectorAll('.js-plotly-plot'));
-  return plots.length === charts && plots.every(gd => gd._fullLayout && gd._fullData
-      && gd._fullData.length === gd.data.length);
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+  const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
+  const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic');
+  if (charts.length !== slots.length) return false;
+  return charts.every(chart => {
+    const gd = chart.querySelector('.js-plotly-plot');
+    return !!gd && !!gd._fullLayout && !!gd._fullData && gd._fullData.length === gd.data.length
+        && !!gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm');
+  });
 }"""
 SUMMARY_SHOWN = """(runsBefore) => {
   const app = document.querySelector('[data-testid="stApp"]');
@@ -89,6 +104,9 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+STARTED: list["Server"] = []  # every server started, stopped at the end even when a step fails
 
 
 class Server:
@@ -107,6 +125,7 @@ class Server:
             [*launcher, "--server.headless", "true", "--server.port", str(self.port),
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
             cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        STARTED.append(self)
         deadline = time.time() + 120
         while time.time() < deadline:
             try:
@@ -117,11 +136,16 @@ class Server:
         raise RuntimeError(f"{script} did not start")
 
     def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
         self.proc.terminate()
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+KEY_TIMEOUT_MS = 20_000  # far above any step measured (0.2 to 1 s)
 
 
 def runs(page) -> int:
@@ -162,11 +186,19 @@ def slider_steps(page, label: str, repeat: int) -> list[float]:
     thumb = page.get_by_test_id("stSlider").filter(has_text=label).locator("input[type=range]").first
     thumb.wait_for(state="attached")
     thumb.focus()
-    times = []
-    for i in range(repeat + 1):
+    times, missed, i = [], 0, 0
+    while len(times) < repeat + 1:
         settle(page)
         key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
-        times.append(timed(page, lambda: thumb.press(key)))
+        i += 1
+        try:
+            times.append(timed(page, lambda: thumb.press(key), timeout_ms=KEY_TIMEOUT_MS))
+        except PlaywrightTimeoutError:  # now and then a key moves the thumb but Streamlit sends no run (the floor's
+            missed += 1                 # too): not timed, counted
+            if missed > repeat:
+                raise
+    if missed:
+        print(f"({label}: {missed} key(s) started no run and were pressed again)", file=sys.stderr)
     return times[1:]
 
 
@@ -176,10 +208,21 @@ def switch_steps(page, titles: list[str], repeat: int) -> dict[str, list[float]]
         settle(page)
         timed(page, lambda: nav.get_by_role("link", name=title).click())
     times = {t: [] for t in titles}
+    missed = 0
     for _ in range(repeat):
         for title in titles:
-            settle(page)
-            times[title].append(timed(page, lambda: nav.get_by_role("link", name=title).click()))
+            while True:
+                settle(page)
+                try:
+                    times[title].append(timed(page, lambda: nav.get_by_role("link", name=title).click(),
+                                              timeout_ms=KEY_TIMEOUT_MS))
+                    break
+                except PlaywrightTimeoutError:  # a click that started no run (as keys, now and then): again
+                    missed += 1
+                    if missed > repeat:
+                        raise
+    if missed:
+        print(f"(page switches: {missed} click(s) started no run and were made again)", file=sys.stderr)
     return times
 
 
@@ -225,10 +268,12 @@ def main() -> None:
 
         # the floor: first visit to a fresh server, then slider keys
         server = Server(floor_script, tmp / "floor_store", cwd=tmp)
-        page, floor_first = open_page(browser, server.url + "/")
-        floor = median(slider_steps(page, "Points", args.repeat))
-        page.context.close()
-        server.stop()
+        try:
+            page, floor_first = open_page(browser, server.url + "/")
+            floor = median(slider_steps(page, "Points", args.repeat))
+            page.context.close()
+        finally:
+            server.stop()
         rows.append(("floor: slider key -> figure redrawn", floor, 1.0))
         rows.append(("floor: first visit to a fresh server", floor_first, 1.0))
 
@@ -283,4 +328,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        for started in STARTED:
+            started.stop()

@@ -63,6 +63,7 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
+from .names import DEFAULT_POWER, DIFFERENCE_INTERVALS, POWER_LEVELS
 from .ranking import TIE_POLICIES
 from .stats.intervals import INTERVAL_METHODS
 from .stats.multitest import CORRECTIONS
@@ -437,6 +438,16 @@ class TestsView(Group):
     resamples: int = setting(1000, "resamples", "int", clamp=(RESAMPLES_MIN, RESAMPLES_MAX), what="resamples")
     look_n: int | None = setting(None, "sig_n", "int", n="any", data=True, also=("n",))  # Significance: look at n
     pairs_n: int | None = setting(None, "pw_n", "int", n="any", data=True, also=("n",))  # Pairwise: the lists' n
+    difference_method: str = setting("newcombe", "diff_ci", "str", choices=tuple(DIFFERENCE_INTERVALS),
+                                     what="interval of the difference")  # Significance: the band of Pi_A - Pi_B
+    power: float = setting(DEFAULT_POWER, "power", "float")  # Significance: the power of the MDD (POWER_LEVELS)
+
+    def _check(self, problems):
+        if self.power not in POWER_LEVELS:
+            problems.append(f"Power {self.power:g} in the link is not one of the choices "
+                            f"({', '.join(f'{p:g}' for p in POWER_LEVELS)}); using {DEFAULT_POWER:g}.")
+            return {"power": DEFAULT_POWER}
+        return {}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from evalcore.stats.pairtests import PAIR_TESTS
 from evalcore.format import p_statement, p_value
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, guards, present, widgets
+from ui import cached, common, figcache, guards, present, widgets
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
@@ -18,12 +18,7 @@ NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs 
          "most candidates, so it misses differences Fisher finds (Evert 2004, §3.3). The bootstrap resamples "
          "candidates (Berg-Kirkpatrick et al. 2012), the randomization test swaps list memberships (Yeh 2000). "
          "Holm controls the chance of any false marker, Benjamini-Hochberg the expected share of false markers.")
-EFFECT_NOTES = ("The odds-ratio interval excludes 1 exactly at the n where Fisher's test marks a difference (for two "
-                "lists of one size both come from the same conditional distribution); the band for Π\\_A − Π\\_B is a "
-                "score interval of another approximation and can disagree with the test near the boundary. Where a "
-                "difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is large "
-                "there are too few candidates in D1 and D2 to tell. Power at the observed difference ('observed "
-                "power') is not shown: it is a function of the p-value alone and adds nothing to it.")
+DIFFERENCE_SHORT = {"newcombe": "Newcombe", "agresti_caffo": "Agresti-Caffo"}  # the band's name in the legend
 
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 candidates = guards.require_data()
@@ -51,7 +46,8 @@ v = common.view()
 
 bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
 result = cached.pair(v.data, v.ranking, v.display, v.a, v.b, (n_min, n_max), v.level, v.interval, test,
-                     v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None)
+                     v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None,
+                     power=v.power, difference_method=v.difference_method)
 name_a, name_b = v.display.of(v.a), v.display.of(v.b)
 if bar:
     bar.empty()
@@ -72,17 +68,31 @@ with st.expander("How many n each test and correction calls significant"):
     present.table("significance", "counts", result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS),
                   hide_index=False)
     st.caption(NOTES)
-fig = figures.significance_figure(result.curve_a, result.curve_b, result.comparison, up_to=result.up_to,
-                                  alpha=1 - v.level)
+fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
+                                                                up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
 st.plotly_chart(fig, key="significance_chart", theme=None)
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
-st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method), and the smallest "
+st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
+            f"({DIFFERENCE_SHORT[v.difference_method]}), and the smallest "
             f"difference {mdd_test} test finds with {result.power:.0%} power (±MDD).")
-diff_fig = figures.difference_figure(result.comparison, alpha=1 - v.level, level=v.level, names=(name_a, name_b),
-                                     detectable=result.detectable, power=result.power, up_to=result.up_to)
+c7, c8 = st.columns(2)
+with c7:
+    widgets.bound(st.selectbox, "Interval of the difference", "difference_method",
+                  options=list(names.DIFFERENCE_INTERVALS), format_func=names.DIFFERENCE_INTERVALS.get)
+with c8:
+    widgets.bound(st.selectbox, "Power of the minimum detectable difference", "power",
+                  options=list(names.POWER_LEVELS), format_func=lambda p: f"{p:.0%}")
+diff_fig = figcache.memo(result, lambda: figures.difference_figure(
+    result.comparison, alpha=1 - v.level, level=v.level, names=(name_a, name_b), detectable=result.detectable,
+    power=result.power, up_to=result.up_to, interval_label=DIFFERENCE_SHORT[v.difference_method]),
+    "difference", v.level, name_a, name_b, v.difference_method)
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
-st.caption(EFFECT_NOTES)
-cached.downloads(diff_fig, result.table(), "difference")
+st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
+st.caption(esc(names.OBSERVED_POWER_NOTE))
+st.caption("Where a difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is "
+           "large there are too few candidates in D1 and D2 to tell.")
+table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
+cached.downloads(diff_fig, table, "difference")
 
 start = min(max(result.up_to or n_min, n_min), n_max)  # the boundary: the last n of the significant run
 if v.look_n is None:
@@ -104,4 +114,4 @@ with t2:
     members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)), at)
     present.table("significance", "members", members, (v.a, v.b), height=240)
 present.table("significance", "effect at n", analysis.effect_at(result, at))
-cached.downloads(fig, result.table(), "significance")
+cached.downloads(fig, table, "significance")

@@ -22,8 +22,9 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.io.store import DatasetStore
+from evalcore.names import DEFAULT_POWER
 from evalcore.text import spreadsheet_csv
-from evalcore.viewstate import SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
+from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -83,12 +84,18 @@ def ingest(content: bytes, name: str) -> str:
     return dataset_id
 
 
+#: Cache keys of the frozen view objects: their repr, which names the value of every field. (Streamlit hashes a
+#: dataclass through ``dataclasses.asdict`` and then every value on its own, about 5 ms a call on a loaded machine:
+#: 0.2 s of a Significance rerun went there.)
+FAST_KEYS = {cls: repr for cls in GROUPS.values()}
+
+
 def cache(**options):
     """``st.cache_resource`` keyed on the arguments by name: a call's key is the same whatever the order (or the
     positional or keyword form) of its arguments, and defaults are part of it. Arguments are ids, frozen view objects
     (:mod:`evalcore.viewstate`) and plain values, all hashable; a leading ``_`` leaves one out of the key."""
     def wrap(fn):
-        inner = st.cache_resource(**options)(fn)
+        inner = st.cache_resource(**{"hash_funcs": FAST_KEYS, **options})(fn)
         signature = inspect.signature(fn)
 
         @functools.wraps(fn)
@@ -179,13 +186,14 @@ def curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tup
 
 @cache(max_entries=32, show_spinner="Testing every n ...")
 def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple, level: float,
-         interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000, _progress=None):
+         interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,
+         power: float = DEFAULT_POWER, difference_method: str = "newcombe", _progress=None):
     """The two measures tested at every n of the range (the test runs once per call:
     :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table)."""
     ra, rb = ranking_of(roles, a, ranking, display), ranking_of(roles, b, ranking, display)
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
-                                    progress=_progress)
+                                    progress=_progress, power=power, difference_method=difference_method)
 
 
 def downloads(fig, table, stem: str) -> None:

@@ -16,6 +16,7 @@ comes as a sidecar, ``<name>.signature.txt``, from the button next to the CSV's.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import streamlit as st
@@ -70,7 +71,8 @@ def report_settings(v: ViewSettings, candidates) -> ReportSettings:
         interval=v.interval, resamples=v.resamples)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...")
+@st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...",
+                   hash_funcs={ReportSettings: repr, **cached.FAST_KEYS})
 def results(roles: Roles, settings: ReportSettings, ranking: RankingChoice):
     """The report's numbers (tables and Figure 3's tests; the figures' curves only when the ZIP is built), on the
     pages' cached rankings (by the measures' own names: the display names are the report's to apply)."""
@@ -79,8 +81,13 @@ def results(roles: Roles, settings: ReportSettings, ranking: RankingChoice):
 
 
 def current() -> tuple[CurrentReport | None, str]:
-    """The report of the current view, or None and why there is none."""
-    v = common.view()
+    """The report of the current view, or None and why there is none (worked out once per view: the sidebar and
+    every download of a page ask for it)."""
+    return _current(common.view())
+
+
+@functools.lru_cache(maxsize=64)
+def _current(v: ViewSettings) -> tuple[CurrentReport | None, str]:
     if v.dataset is None:
         return None, "Load a data set to get a report."
     try:

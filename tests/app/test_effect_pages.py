@@ -76,7 +76,7 @@ def test_difference_panel_under_figure_3(krenn_id, g2_x2):
     assert len(mdd) == 2 and np.all(_values(mdd[0].y) >= 0) and np.all(_values(mdd[1].y) <= 0)
     assert fig.layout.shapes[0].y0 == 0  # the zero line
     captions = " ".join(c.value for c in at.caption)
-    assert "observed power" in captions and "excludes 1 exactly" in captions
+    assert "observed power" in captions and "excludes 1 at exactly the n" in captions
 
 
 def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):

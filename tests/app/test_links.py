@@ -82,6 +82,7 @@ CHOICES = {
     "label": ["is_tp", "word", "good", "sample"], "sample_column": ["sample", "is_tp", "word"],
     "keys": ["word", "sample", "is_tp", "good"], "dataset": [],
     "names": ["good=G²", "noisy=N", "nope=x", "good=", "flat=noisy"],
+    "difference_method": ["newcombe", "agresti_caffo"],
 }
 MEASURE_FIELDS = {"scores", "lower", "measures", "a", "b", "threshold_measure", "compare_measure",
                   "v_measure"}
@@ -93,7 +94,7 @@ PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
     "pages/precision.py": ("measures", "n_min", "n_max", "n_at", "show_recall", "show_f", "beta", "sample"),
     "pages/confidence.py": ("measures", "n_min", "n_max", "level", "interval", "sample"),
     "pages/significance.py": ("a", "b", "level", "n_min", "n_max", "test", "correction", "resamples", "look_n",
-                              "sample"),
+                              "sample", "difference_method", "power"),
     "pages/threshold.py": ("threshold_measure", "threshold_mode", "gamma", "threshold_n", "compare_measure",
                            "compare_gamma", "level", "interval", "sample"),
     "pages/pairwise.py": ("measures", "correction", "pairs_n", "level", "sample"),

@@ -44,7 +44,7 @@ def test_difference_panel_and_two_by_two_view_on_krenn(new_page, krenn_tsv, scre
     plus = trace(panel, lambda name: "MDD" in name)
     assert all(v > 0 for v in plus.values())
     assert panel["xrange"] == [100, 2000]
-    expect(page.get_by_text("adds nothing to it", exact=False)).to_be_visible()
+    expect(page.get_by_text("says nothing the p-value does not", exact=False)).to_be_visible()
 
     # the 2x2 view: its n slider moves the effect table along (the table is drawn on a canvas: the
     # grid's accessible cells carry the values)
