@@ -19,6 +19,7 @@ import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep
 from streamlit.testing.v1 import AppTest
 
+from evalcore import format as fmt
 from evalcore import analysis, names
 from evalcore.compare import compare_rankings
 from evalcore.io import load_candidates
@@ -96,7 +97,9 @@ def test_changing_the_method_shows_the_agresti_caffo_interval(krenn_id, g2_x2):
     at = app({"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "sig_n": str(N)})
     assert at.selectbox(key="w_difference_method").value == "newcombe"
     newcombe = statsmodels_difference(g2_x2, N, "newcombe")
-    np.testing.assert_allclose(effects(at).iloc[0][["low", "high"]].to_numpy(dtype=float), newcombe, rtol=1e-9)
+    expected = analysis.effect_at(analysis.pair_comparison(*g2_x2, (100, 2000)), N)
+    np.testing.assert_allclose(expected.iloc[0][["low", "high"]].to_numpy(dtype=float), newcombe, rtol=1e-9)
+    assert effects(at).equals(fmt.page_table("significance", "effect at n", expected))  # shown as the formatter writes
     name, low, high = band(at, N)
     assert name == "95% interval (Newcombe)"
     np.testing.assert_allclose([low, high], newcombe, rtol=1e-6)  # (the figure's payload may be float32)
@@ -106,15 +109,15 @@ def test_changing_the_method_shows_the_agresti_caffo_interval(krenn_id, g2_x2):
     agresti = statsmodels_difference(g2_x2, N, "agresti_caffo")
     assert not np.allclose(agresti, newcombe, rtol=1e-3)  # the two methods differ here: the check can fail
     shown = effects(at)
-    np.testing.assert_allclose(shown.iloc[0][["low", "high"]].to_numpy(dtype=float), agresti, rtol=1e-9)
+    expected_ac = analysis.effect_at(analysis.pair_comparison(*g2_x2, (100, 2000), difference_method="agresti_caffo"), N)
+    np.testing.assert_allclose(expected_ac.iloc[0][["low", "high"]].to_numpy(dtype=float), agresti, rtol=1e-9)
+    assert shown.equals(fmt.page_table("significance", "effect at n", expected_ac))
     name, low, high = band(at, N)
     assert name == "95% interval (Agresti-Caffo)"
     np.testing.assert_allclose([low, high], agresti, rtol=1e-6)
     assert "(Agresti-Caffo)" in " ".join(m.value for m in at.markdown)
     # the odds ratio's interval does not depend on the method
-    expected = analysis.effect_at(analysis.pair_comparison(*g2_x2, (100, 2000)), N)
-    np.testing.assert_allclose(shown.iloc[2][["estimate", "low", "high"]].to_numpy(dtype=float),
-                               expected.iloc[2][["estimate", "low", "high"]].to_numpy(dtype=float), rtol=1e-12)
+    assert shown.iloc[2].equals(fmt.page_table("significance", "effect at n", expected).iloc[2])
     assert at.query_params["diff_ci"] == "agresti_caffo"
 
 
@@ -128,10 +131,9 @@ def test_changing_the_power_changes_the_mdd_and_the_link_keeps_both(krenn_id, g2
                                                            difference_method="agresti_caffo"), N)
     shown = effects(at)
     assert shown.iloc[3]["effect"] == "MDD at 95% power (points)"
-    np.testing.assert_allclose(shown["estimate"].to_numpy(dtype=float), expected["estimate"].to_numpy(dtype=float),
-                               rtol=1e-12)
+    assert shown.equals(fmt.page_table("significance", "effect at n", expected))
     at80 = analysis.effect_at(analysis.pair_comparison(*g2_x2, (100, 2000)), N)
-    assert shown.iloc[3]["estimate"] > at80.iloc[3]["estimate"]  # more power needs a larger difference
+    assert expected.iloc[3]["estimate"] > at80.iloc[3]["estimate"]  # more power needs a larger difference
     assert "95% power" in " ".join(m.value for m in at.markdown)
     fig = plotly.io.from_json(at.get("plotly_chart")[1].proto.spec)
     assert any(t.name and "MDD" in t.name and "95%" in t.name for t in fig.data)
@@ -142,8 +144,7 @@ def test_changing_the_power_changes_the_mdd_and_the_link_keeps_both(krenn_id, g2
     again = app(link)
     assert at.selectbox(key="w_power").value == again.selectbox(key="w_power").value == 0.95
     assert again.selectbox(key="w_difference_method").value == "agresti_caffo"
-    np.testing.assert_allclose(effects(again)[["estimate", "low", "high"]].to_numpy(dtype=float),
-                               shown[["estimate", "low", "high"]].to_numpy(dtype=float), rtol=1e-12)
+    assert effects(again).equals(shown)
 
 
 def test_a_link_with_a_power_not_offered_is_reported(krenn_id):
