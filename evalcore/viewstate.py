@@ -18,7 +18,8 @@ group (attribute)  class               settings
 ``threshold``      :class:`ThresholdView`  Threshold page
 ``roc``            :class:`RocView`     ROC, DET and PR page
 ``samples``        :class:`SamplesView` the multi-sample pages: cut-offs, Validation's measure, UIR
-``annotate``       :class:`AnnotateView`  the Annotate page
+``annotate``       :class:`AnnotateView`  the Annotate page, and the estimates from a sample (interval, fewest
+                                        annotated candidates)
 =================  ==================  ===============================================================
 
 How to add a setting (one edit in one place): add one line to the group it belongs to, e.g. in
@@ -62,6 +63,7 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
+from .names import SAMPLE_INTERVAL_LABELS
 from .ranking import TIE_POLICIES
 from .stats.intervals import INTERVAL_METHODS
 from .stats.multitest import CORRECTIONS
@@ -524,6 +526,11 @@ class AnnotateView(Group):
     ann_measures: tuple[str, ...] = setting((), "ann_m", "list", measure="all", data=True)
     ann_context: str | None = setting(None, "ann_context", "str", data=True)  # a column shown beside the keys
     ann_rule: str = setting("majority", "ann_rule", "str", choices=ANN_RULES, what="way of combining annotators")
+    # estimates from a sample (every page that uses one): the interval, and the fewest annotated candidates behind
+    # an estimate or a test before the n is greyed out (evalcore.estimates.MIN_ANNOTATED)
+    sample_interval: str = setting("hypergeometric", "s_interval", "str", choices=tuple(SAMPLE_INTERVAL_LABELS),
+                                   what="interval from a sample")
+    min_annotated: int = setting(10, "min_ann", "int", clamp=(0, 1000), what="fewest annotated candidates")
 
     def _check(self, problems):
         changes = {}

@@ -8,7 +8,7 @@ from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, sample, sample_pages, widgets
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
@@ -24,6 +24,9 @@ EFFECT_NOTES = ("The odds-ratio interval excludes 1 exactly at the n where Fishe
                 "power') is not shown: it is a function of the p-value alone and adds nothing to it.")
 
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
+if sample.mode(common.view()) != "full":  # a partly annotated set: Fisher's test on the annotated candidates
+    sample_pages.significance_section()
+    common.stop()
 candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates

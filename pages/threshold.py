@@ -6,11 +6,14 @@ import streamlit as st
 from evalcore import analysis
 from evalcore.figures import paper as figures
 from evalcore.text import markdown_text as esc
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, sample, sample_pages, widgets
 
 common.ensure_router()
 
 st.header("Score thresholds: gamma-acceptance sets")
+if sample.mode(common.view()) != "full":  # a partly annotated set: estimates from the sample annotated so far
+    sample_pages.threshold_section()
+    common.stop()
 candidates = guards.require_data()
 v = common.view()
 measures = list(cached.quality(v.data))  # best first by average precision
