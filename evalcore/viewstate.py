@@ -549,6 +549,16 @@ class AnnotateView(Group):
             changes["ann_size"], changes["ann_k"] = 100, 0
         return changes
 
+    def _check_data(self, facts, problems):
+        changes = {}
+        for name, what in (("ann_size", "sample of"), ("ann_k", "frame of the top")):
+            value = getattr(self, name)
+            if value > facts.n_candidates:
+                problems.append(f"The link asks for a {what} {_number(value)} candidates; the data set has "
+                                f"{facts.n_candidates:,}, so it is {facts.n_candidates:,}.")
+                changes[name] = facts.n_candidates
+        return changes
+
 
 GROUPS = {"data": Roles, "display": Display, "ranking": RankingChoice, "selection": Selection,
           "precision": PrecisionView, "tests": TestsView, "threshold": ThresholdView, "roc": RocView,

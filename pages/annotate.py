@@ -42,6 +42,9 @@ with st.expander("Sample to annotate", expanded=v.ann_sample is None):
                           options=list(candidates.measures))
     with c3:
         columns = [c for c in map(str, table.columns) if c != v.label]
+        if v.ann_context is not None and v.ann_context not in columns:
+            common.correct(f"The data set has no column {v.ann_context[:60]!r} to show as context; showing none.",
+                           ann_context=None)
         widgets.bound(st.selectbox, "Context column shown with each candidate", "ann_context",
                       options=[None] + columns, format_func=lambda c: "(none)" if c is None else c)
     st.button("Draw the sample", key="draw_sample", type="primary", on_click=annotate.draw_clicked, args=(v,))
