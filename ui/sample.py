@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from evalcore import analysis, estimates
+from evalcore import estimates
 from evalcore.annotations import AnnotationStore, annotated_candidate_set
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
