@@ -110,7 +110,8 @@ def mode(v: ViewSettings) -> str:
     if v.exclude_unlabelled:
         return "full"
     try:
-        label = v.label if v.label is not None else suggested(v.dataset)["label"]  # (as the loaders default)
+        columns = set(map(str, cached.raw_table(v.dataset)[0].columns))  # (a link's unknown label: the suggested)
+        label = v.label if v.label in columns else suggested(v.dataset)["label"]
         state = _label_state(v.dataset, label)
     except EvalcoreError:
         return "full"
@@ -156,7 +157,8 @@ def data_section(table: pd.DataFrame) -> None:
                     "candidates; annotate more on the Annotate page, or tick 'Leave out rows with an empty label' "
                     "to use the annotated rows only."), icon=":material/info:")
     else:
-        st.info(esc(f"No candidate is annotated ({where}, empty in every row). Draw a random sample and annotate "
+        state = "the file has no label column" if found.label_column is None else f"{where} is empty in every row"
+        st.info(esc(f"No candidate is annotated ({state}). Draw a random sample and annotate "
                     f"it on the Annotate page; the {ESTIMATING_PAGES} pages then estimate from it."),
                 icon=":material/info:")
     st.page_link(PAGES["annotate"], label="Annotate a random sample on the Annotate page",
@@ -367,6 +369,10 @@ def how_many_more_section(s: Sample, measures, n: int) -> None:
     st.subheader("How many more to annotate")
     if n > min(estimates.frame_limit(s.ranking(m), s.mask) for m in measures):
         st.info(f"The {n:,}-best lists reach outside the sampling frame; choose a smaller n.")
+        return
+    frame_size = s.candidates.n_candidates if s.mask is None else int(s.mask.sum())
+    if frame_size == s.candidates.n_annotated:
+        st.info("Every candidate of the frame is annotated: there is nothing more to annotate.")
         return
     table = how_many_more(s, measures, n)
     st.caption(f"At n = {n:,}: the expected width of each interval (at level {s.view.level:g}) after annotating k "
