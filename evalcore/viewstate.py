@@ -18,7 +18,8 @@ group (attribute)  class               settings
 ``threshold``      :class:`ThresholdView`  Threshold page
 ``roc``            :class:`RocView`     ROC, DET and PR page
 ``samples``        :class:`SamplesView` the multi-sample pages: cut-offs, Validation's measure, UIR
-``annotate``       :class:`AnnotateView`  the Annotate page
+``annotate``       :class:`AnnotateView`  the Annotate page, and the estimates from a sample (interval, fewest
+                                         annotated candidates)
 ``export``         :class:`ExportView`  what downloads carry: a caption under exported figures
 =================  ==================  ===============================================================
 
@@ -63,7 +64,7 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
-from .names import DEFAULT_POWER, DIFFERENCE_INTERVALS, POWER_LEVELS
+from .names import DEFAULT_POWER, DIFFERENCE_INTERVALS, POWER_LEVELS, SAMPLE_INTERVAL_LABELS
 from .ranking import TIE_POLICIES
 from .stats.intervals import INTERVAL_METHODS
 from .stats.multitest import CORRECTIONS
@@ -545,6 +546,11 @@ class AnnotateView(Group):
     ann_measures: tuple[str, ...] = setting((), "ann_m", "list", measure="all", data=True)
     ann_context: str | None = setting(None, "ann_context", "str", data=True)  # a column shown beside the keys
     ann_rule: str = setting("majority", "ann_rule", "str", choices=ANN_RULES, what="way of combining annotators")
+    # estimates from a sample (every page that uses one): the interval, and the fewest annotated candidates behind
+    # an estimate or a test before the n is greyed out (evalcore.estimates.MIN_ANNOTATED)
+    sample_interval: str = setting("hypergeometric", "s_interval", "str", choices=tuple(SAMPLE_INTERVAL_LABELS),
+                                   what="interval from a sample")
+    min_annotated: int = setting(10, "min_ann", "int", clamp=(0, 1000), what="fewest annotated candidates")
 
     def _check(self, problems):
         changes = {}
@@ -561,6 +567,16 @@ class AnnotateView(Group):
             problems.append(f"A sample of {self.ann_size} from the top {self.ann_k} is not possible; using the "
                             "defaults.")
             changes["ann_size"], changes["ann_k"] = 100, 0
+        return changes
+
+    def _check_data(self, facts, problems):
+        changes = {}
+        for name, what in (("ann_size", "sample of"), ("ann_k", "frame of the top")):
+            value = getattr(self, name)
+            if value > facts.n_candidates:
+                problems.append(f"The link asks for a {what} {_number(value)} candidates; the data set has "
+                                f"{facts.n_candidates:,}, so it is {facts.n_candidates:,}.")
+                changes[name] = facts.n_candidates
         return changes
 
 

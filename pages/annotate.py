@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS, LABELS, export_table, write_export
 from evalcore.ranking import resolve_seed
-from ui import annotate, cached, common, widgets
+from ui import annotate, cached, common, sample, widgets
 
 common.ensure_router()
 
@@ -17,12 +17,12 @@ if v.dataset is None:
     st.page_link(common.PAGES["data"], label="Go to the Data page", icon=":material/upload:")
     common.stop()
 table, name = annotate.safe(cached.raw_table, v.dataset)
-if v.label is None and not v.scores:  # a fresh data set: roles that allow an empty label column
-    common.update(**annotate.suggested(table))
-if v.ann_seed is None:
+annotate.safe(sample.apply_roles, table)  # the link's roles checked; a fresh data set's allow an empty label column
+candidates = annotate.safe(annotate.base, common.view())
+sample.check_view(candidates)
+if common.view().ann_seed is None:
     common.update(ann_seed=resolve_seed("random", None))
 v = common.view()
-candidates = annotate.safe(annotate.base, v)
 st.caption(f"{candidates.n_candidates:,} candidates, {candidates.n_annotated:,} labelled in the file; the labels "
            "made here are kept in the annotation database beside the data store.")
 
@@ -42,10 +42,17 @@ with st.expander("Sample to annotate", expanded=v.ann_sample is None):
                           options=list(candidates.measures))
     with c3:
         columns = [c for c in map(str, table.columns) if c != v.label]
+        if v.ann_context is not None and v.ann_context not in columns:
+            common.correct(f"The data set has no column {v.ann_context[:60]!r} to show as context; showing none.",
+                           ann_context=None)
         widgets.bound(st.selectbox, "Context column shown with each candidate", "ann_context",
                       options=[None] + columns, format_func=lambda c: "(none)" if c is None else c)
     st.button("Draw the sample", key="draw_sample", type="primary", on_click=annotate.draw_clicked, args=(v,))
 v = common.view()
+with st.expander("Import an exported annotated set"):
+    st.file_uploader("An annotated set exported here (CSV, TSV or Parquet) of this data set", key=annotate.IMPORT_KEY,
+                     type=list(EXPORT_FORMATS), on_change=annotate.reimport, args=(v,))
+annotate.show_import_message()
 if v.ann_sample is None:
     st.info("Choose the sample size and where to draw from, then draw the sample.")
     common.stop()

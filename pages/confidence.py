@@ -5,11 +5,14 @@ import streamlit as st
 from evalcore.figures import paper as figures
 from evalcore.stats.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS
-from ui import cached, common, guards, widgets
+from ui import cached, common, guards, sample, sample_pages, widgets
 
 common.ensure_router()
 
 st.header("Confidence intervals for precision (Evert 2004, Figure 2)")
+if sample.mode(common.view()) != "full":  # a partly annotated set: intervals from the sample annotated so far
+    sample_pages.curves_section("confidence")
+    common.stop()
 candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates

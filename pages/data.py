@@ -11,6 +11,7 @@ from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
 from ui import cached, common, guards, present, widgets
+from ui.sample import data_section, mode as annotation_mode
 
 common.ensure_router()
 
@@ -100,6 +101,9 @@ with c3:
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
 
+if annotation_mode(common.view()) != "full":  # empty labels: the Annotate page, and the pages that estimate
+    data_section(table)
+    common.stop()
 candidates = guards.require_data(link_to_data=False, min_candidates=1)
 v = common.view()
 m1, m2, m3, m4 = st.columns(4)

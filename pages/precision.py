@@ -5,13 +5,13 @@ import streamlit as st
 from evalcore import analysis
 from evalcore.figures import paper as figures
 from evalcore.viewstate import BETA_MAX, BETA_MIN, MAX_MEASURES
-from ui import annotate, cached, common, guards, present, widgets
+from ui import cached, common, guards, present, sample, sample_pages, widgets
 
 common.ensure_router()
 
 st.header("Precision of n-best lists (Evert 2004, Figure 1)")
-if annotate.estimating(common.view()):  # a partly annotated set: estimates from the sample annotated so far
-    annotate.precision_section()
+if sample.mode(common.view()) != "full":  # a partly annotated set: estimates from the sample annotated so far
+    sample_pages.curves_section("precision")
     common.stop()
 candidates = guards.require_data()
 v = common.view()

@@ -10,7 +10,7 @@ from evalcore.stats.pairtests import PAIR_TESTS
 from evalcore.format import p_statement, p_value
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, figcache, guards, present, widgets
+from ui import cached, common, figcache, guards, present, sample, sample_pages, widgets
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
@@ -21,6 +21,9 @@ NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs 
 DIFFERENCE_SHORT = {"newcombe": "Newcombe", "agresti_caffo": "Agresti-Caffo"}  # the band's name in the legend
 
 st.header("Significant differences between two measures (Evert 2004, Figure 3)")
+if sample.mode(common.view()) != "full":  # a partly annotated set: Fisher's test on the annotated candidates
+    sample_pages.significance_section()
+    common.stop()
 candidates = guards.require_data()
 v = common.view()
 N = candidates.n_candidates

@@ -7,12 +7,15 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.figures import paper as figures
 from evalcore.text import markdown_text as esc
-from ui import cached, common, guards, present, widgets
+from ui import cached, common, guards, present, sample, sample_pages, widgets
 from ui import threshold as controls
 
 common.ensure_router()
 
 st.header("Score thresholds: gamma-acceptance sets")
+if sample.mode(common.view()) != "full":  # a partly annotated set: estimates from the sample annotated so far
+    sample_pages.threshold_section()
+    common.stop()
 candidates = guards.require_data()
 v = common.view()
 measures = list(cached.quality(v.data))  # best first by average precision

@@ -14,6 +14,7 @@ from evalcore.text import markdown_text as esc
 from evalcore.viewstate import check_against_data, check_columns, check_samples, with_roles
 from ui.cached import candidates_for, raw_table, whole
 from ui.common import PAGES, show_link_problems, stop, view
+from ui import sample
 
 
 def apply_roles(table) -> None:
@@ -40,6 +41,7 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
     try:
         apply_roles(raw_table(v.dataset)[0])
         v = view()
+        sample.not_here(v)  # a partly annotated set: this page needs every candidate annotated (says so, stops)
         full = whole(v)
         v, problems = check_samples(v, full.sample_ids, min_sample_size(full) if full.samples is not None else 0,
                                     default_cut_n(full) if full.samples is not None else 0)

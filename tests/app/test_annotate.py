@@ -18,7 +18,7 @@ from evalcore.annotations import AnnotationStore, annotated_candidate_set, expor
 from evalcore.ranking import rank
 from evalcore.stats.agreement import cohens_kappa
 from evalcore.io.store import DatasetStore
-from ui import annotate
+from ui import annotate, sample
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -80,7 +80,8 @@ def test_an_empty_label_column_opens_and_the_seeded_sample_is_drawn(unlabelled):
     at = drawn(dataset)
     info = AnnotationStore().sample(annotate.db_id(dataset), "s7")
     assert info.seed == 7 and info.size == 20 and info.frame.whole
-    base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
+    base = sample.annotated_sample(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"),
+                                   ()).candidates
     assert base.n_annotated == 0
     np.testing.assert_array_equal(info.candidates, estimates.draw_sample(base.n_candidates, 20, 7))
     assert at.query_params["ann"] == "s7" and at.query_params["annotator"] == "ann"
@@ -116,7 +117,8 @@ def test_mark_undo_progress_and_export(unlabelled):
     assert labels["ann"].to_dict() == {int(info.candidates[0]): "TP", int(info.candidates[1]): "FP"}
     assert {b.proto.label for b in at.get("download_button")} == {"Annotated set as CSV", "Annotated set as TSV",
                                                                    "Annotated set as PARQUET"}
-    base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
+    base = sample.annotated_sample(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"),
+                                   ()).candidates
     back = read_export(write_export(export_table(base, labels, info), "tsv", info), "tsv")
     np.testing.assert_array_equal(back.sample_candidates, info.candidates)
     assert sorted(back.annotations["label"]) == ["FP", "TP"]
@@ -171,7 +173,8 @@ def test_precision_page_shows_the_estimates_of_the_labels_so_far(unlabelled):
     assert any("random sample" in w.value for w in precision.warning)
     assert any("annotation sample s7 so far: 30 candidates annotated" in t.value for t in precision.text)
     table = precision.dataframe[0].value
-    base = annotate.base_set(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"), ())
+    base = sample.annotated_sample(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"),
+                                   ()).candidates
     labels = AnnotationStore().table(annotate.db_id(dataset), "s7")
     annotated = annotated_candidate_set(base, labels, "majority")
     view = precision.session_state["view"]

@@ -32,7 +32,7 @@ from hostile import HOSTILE
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/data.py", "pages/precision.py", "pages/confidence.py", "pages/significance.py",
          "pages/threshold.py", "pages/pairwise.py", "pages/roc.py", "pages/validation.py", "pages/across.py",
-         "pages/uir.py"]
+         "pages/uir.py", "pages/annotate.py"]
 MEASURES = ("good", "noisy", "flat", "all_nan", "reverse") + tuple(f"m{i:02d}" for i in range(8))
 SAMPLE_SIM = "sample:collocations_sim"
 EXAMPLES_PER_PAGE = 15
@@ -83,9 +83,12 @@ CHOICES = {
     "keys": ["word", "sample", "is_tp", "good"], "dataset": [],
     "names": ["good=G²", "noisy=N", "nope=x", "good=", "flat=noisy"],
     "difference_method": ["newcombe", "agresti_caffo"],
+    "ann_rule": ["annotator", "majority", "agreed"], "ann_sample": ["s7", "s1-top5-abc", "x y"],
+    "annotator": ["ann", "b"], "ann_context": ["word", "sample", "nope"],
+    "sample_interval": ["hypergeometric", "clopper_pearson"],
 }
 MEASURE_FIELDS = {"scores", "lower", "measures", "a", "b", "threshold_measure", "compare_measure",
-                  "v_measure"}
+                  "v_measure", "ann_measures"}
 ODD_TEXT = ["", "nope", "x" * 500, "\u2060", "é", *HOSTILE[:8]]
 SPECIAL_MEASURES = ["all_nan", "flat", "good", "noisy", "log_like", "nope", HOSTILE[0]]
 PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
@@ -102,6 +105,8 @@ PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
     "pages/validation.py": ("v_measure", "level", "cut_mode", "cut_n", "cut_gammas", "interval"),
     "pages/across.py": ("a", "b", "level", "cut_mode", "cut_n", "cut_gammas"),
     "pages/uir.py": ("a", "b", "uir_threshold", "uir_betas", "cut_mode", "cut_n", "cut_gammas"),
+    "pages/annotate.py": ("ann_sample", "annotator", "ann_seed", "ann_size", "ann_k", "ann_measures", "ann_context",
+                          "ann_rule", "level"),
 }
 
 

@@ -136,7 +136,6 @@ def test_threshold_page_moves_the_cut_off(krenn_id):
 @pytest.mark.parametrize("name, content, message", [
     ("ragged.csv", b"a,b,label\n1,2,TRUE\n3,FALSE\n", "row"),
     ("bad_labels.csv", b"word,score,label\nx,1,TRUE\ny,2,maybe\n", "maybe"),
-    ("no_label.csv", b"word,score\nx,1\ny,2\n", "label"),
     ("text_scores.csv", b"word,score,label\nx,1,TRUE\ny,high,FALSE\nz,3,TRUE\nw,4,FALSE\n", "high"),
     ("empty.csv", b"", "empty"),
 ])
@@ -145,6 +144,15 @@ def test_bad_files_get_a_message_next_to_the_uploader(name, content, message):
     at.file_uploader[0].set_value((name, content, "text/csv")).run()
     assert not at.exception
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_a_file_without_labels_points_to_the_annotate_page():
+    """No label column: nothing annotated yet, which the Annotate page is for (not an error)."""
+    at = app()
+    at.file_uploader[0].set_value(("no_label.csv", b"word,score\nx,1\ny,2\n", "text/csv")).run()
+    assert not at.exception and not at.error
+    assert any("No candidate is annotated" in i.value and "no label column" in i.value for i in at.info)
+    assert any("annotate" in link.proto.page for link in at.get("page_link"))
 
 
 def test_all_fp_labels_warn():

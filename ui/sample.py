@@ -1,0 +1,382 @@
+"""Estimates from a random sample of annotations, on every page that can use one.
+
+A view *estimates from a sample* (:func:`mode` is ``"sample"``) when it names an annotation sample (the Annotate
+page's database), or when the data set's label column has empty cells (and the Data page does not leave those
+rows out). ``"unannotated"``: the label column is empty in every row, or there is none, and no sample is named.
+
+The candidate set is read by :func:`evalcore.io.load_annotated_sample` (empty label cells are unannotated); the
+labels that count are the file's, or the named sample's in the database combined by the view's rule. The
+Precision, Confidence, Threshold and Significance pages then show estimates from the annotated candidates, taken
+as a simple random sample of the candidates (or of the stated top-K frame), with a note saying so and how many
+there are; the pages that need every candidate annotated say so in one line (:func:`not_here`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from evalcore import estimates
+from evalcore.annotations import AnnotationStore, annotated_candidate_set
+from evalcore.candidates import CandidateSet
+from evalcore.errors import EvalcoreError
+from evalcore.estimates import SamplingFrame
+from evalcore.io import load_annotated_sample
+from evalcore.io.annotated import AnnotatedSample
+from evalcore.names import SAMPLE_INTERVAL_LABELS
+from evalcore.ranking import Ranking, rank
+from evalcore.text import markdown_text as esc
+from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
+                                check_columns, with_roles)
+from ui import cached
+from ui.common import PAGES, show_link_problems, stop, update, view
+
+ESTIMATING_PAGES = "Precision, Confidence, Threshold and Significance"
+MORE = (0, 25, 50, 100, 200, 400, 800)  # "how many more": the numbers of further candidates in the table
+
+
+# ---------------------------------------------------------------- the annotation database
+
+def db() -> AnnotationStore:
+    """The annotation database in the store folder (EVALCORE_STORE), opened per call (cheap for SQLite)."""
+    return AnnotationStore()
+
+
+def db_id(dataset: str) -> str:
+    """The database's name of a data set: its store id, or a hash of a shipped sample's name."""
+    if dataset.startswith(SAMPLE_PREFIX):
+        return hashlib.sha256(dataset.encode()).hexdigest()
+    return dataset
+
+
+# ---------------------------------------------------------------- the partly annotated candidate set
+
+@cached.cache(max_entries=4, show_spinner="Reading the candidates ...")
+def annotated_sample(dataset: str, label, scores: tuple, keys: tuple, lower: tuple) -> AnnotatedSample:
+    """The data set read by :func:`evalcore.io.load_annotated_sample`: empty label cells (or no label column) are
+    unannotated candidates. ``label`` None with no scores: the suggested roles."""
+    table, name = cached.raw_table(dataset)
+    return load_annotated_sample(table, label=label, scores=list(scores) or None, keys=list(keys) or None,
+                                 lower_is_better=tuple(lower), name=name, where="page")
+
+
+def suggested(dataset: str) -> dict:
+    """The roles :func:`evalcore.io.load_annotated_sample` suggests: an empty column named like a label is the
+    label still to annotate, and is neither a score nor a key."""
+    found = annotated_sample(dataset, None, (), (), ())
+    keys = () if found.candidates.keys is None else tuple(map(str, found.candidates.keys.columns))
+    return dict(label=found.label_column, scores=tuple(found.candidates.measures), keys=keys)
+
+
+def apply_roles(table: pd.DataFrame) -> None:
+    """As :func:`ui.guards.apply_roles`, with the roles a partly annotated set gets (:func:`suggested`)."""
+    v, problems = check_columns(view(), [str(c) for c in table.columns])
+    if v.label is None and not v.scores:
+        v = with_roles(v, sample=None, **suggested(v.dataset))
+    v, more = check_columns(v, [str(c) for c in table.columns])
+    st.session_state["view"] = v
+    for problem in problems + more:
+        st.warning(esc(problem))
+
+
+def base(v: ViewSettings) -> CandidateSet:
+    """The candidate set of the view's roles, the file's labels where given."""
+    return annotated_sample(v.dataset, v.label, v.scores, v.keys, v.lower).candidates
+
+
+@cached.cache(max_entries=16)
+def _label_state(dataset: str, label) -> str:
+    """"none" (no label column, or one empty in every row), "partial" (some empty cells) or "full"."""
+    table, _ = cached.raw_table(dataset)
+    if label is None or label not in table.columns:
+        return "none"
+    cells = table[label]
+    empty = cells.isna() | (cells.astype(str).str.strip() == "")
+    return "none" if empty.all() else "partial" if empty.any() else "full"
+
+
+def mode(v: ViewSettings) -> str:
+    """"full" (every candidate annotated, or the empty ones left out), "sample" (estimates from a sample) or
+    "unannotated" (nothing annotated yet and no sample named). A data set that does not read is "full": the
+    page's own loading says what is wrong."""
+    if v.dataset is None:
+        return "full"
+    if v.ann_sample is not None:
+        return "sample"
+    if v.exclude_unlabelled:
+        return "full"
+    try:
+        columns = set(map(str, cached.raw_table(v.dataset)[0].columns))  # (a link's unknown label: the suggested)
+        label = v.label if v.label in columns else suggested(v.dataset)["label"]
+        state = _label_state(v.dataset, label)
+    except EvalcoreError:
+        return "full"
+    return {"none": "unannotated", "partial": "sample", "full": "full"}[state]
+
+
+def not_here(v: ViewSettings) -> None:
+    """On a page that needs every candidate annotated: with a sample (or nothing annotated), one line saying so,
+    and the page stops."""
+    state = mode(v)
+    if state == "full":
+        return
+    if state == "sample":
+        st.info(f"This page needs every candidate annotated; it cannot use a random sample of annotations. The "
+                f"{ESTIMATING_PAGES} pages estimate from the sample.", icon=":material/info:")
+    else:
+        st.info("No candidate is annotated yet: annotate a random sample on the Annotate page.",
+                icon=":material/info:")
+        st.page_link(PAGES["annotate"], label="Go to the Annotate page", icon=":material/checklist:")
+    stop()
+
+
+def data_section(table: pd.DataFrame) -> None:
+    """The Data page for a label column with empty cells (or none): how many candidates are annotated, where to
+    annotate (a link to the Annotate page) and which pages estimate from the sample; the display names; a preview."""
+    from ui.widgets import display_names_editor
+
+    v = view()
+    try:
+        found = annotated_sample(v.dataset, v.label, v.scores, v.keys, v.lower)
+    except EvalcoreError as exc:
+        st.error(esc(exc))
+        stop()
+    c = found.candidates
+    where = "no label column" if found.label_column is None else f"label column {found.label_column}"
+    if v.ann_sample is not None:
+        st.info(esc(f"The pages estimate from annotation sample {v.ann_sample} (the Annotate page), taken as a random "
+                    f"sample of the candidates; the {ESTIMATING_PAGES} pages show the estimates."),
+                icon=":material/info:")
+    elif c.n_annotated:
+        st.info(esc(f"{c.n_annotated:,} of {c.n_candidates:,} candidates are annotated ({where} has empty cells). "
+                    f"The {ESTIMATING_PAGES} pages estimate from them, taken as a simple random sample of the "
+                    "candidates; annotate more on the Annotate page, or tick 'Leave out rows with an empty label' "
+                    "to use the annotated rows only."), icon=":material/info:")
+    else:
+        state = "the file has no label column" if found.label_column is None else f"{where} is empty in every row"
+        st.info(esc(f"No candidate is annotated ({state}). Draw a random sample and annotate "
+                    f"it on the Annotate page; the {ESTIMATING_PAGES} pages then estimate from it."),
+                icon=":material/info:")
+    st.page_link(PAGES["annotate"], label="Annotate a random sample on the Annotate page",
+                 icon=":material/checklist:")
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Candidates N", f"{c.n_candidates:,}")
+    m2.metric("Annotated", f"{c.n_annotated:,}")
+    m3.metric("Measures", len(c.measures))
+    display_names_editor(c.measures)
+    st.subheader("Preview")
+    st.dataframe(table.head(200))
+
+
+# ---------------------------------------------------------------- the sample's labels, rankings and frame
+
+def labels_key(v: ViewSettings) -> tuple:
+    """What the estimates' labels depend on: () for the file's labels; else the annotation sample, the rule, the
+    annotator and a digest of the sample's labels in the database (so the cache follows every new mark)."""
+    if v.ann_sample is None:
+        return ()
+    table = db().table(db_id(v.dataset), v.ann_sample)
+    digest = hashlib.sha256(table.to_csv().encode()).hexdigest()
+    return (v.ann_sample, v.ann_rule, v.annotator or "", digest)
+
+
+@cached.cache(max_entries=8, show_spinner="Reading the annotations ...")
+def _labelled(roles: Roles, labels: tuple) -> tuple[CandidateSet, SamplingFrame, str]:
+    candidates = annotated_sample(roles.dataset, roles.label, roles.scores, roles.keys, roles.lower).candidates
+    if not labels:
+        return candidates, SamplingFrame(), "the file's labels"
+    name, rule, annotator = labels[:3]
+    store, dataset = db(), db_id(roles.dataset)
+    info = store.sample(dataset, name)
+    table = store.table(dataset, name)
+    if table.shape[1] == 0:
+        candidates = candidates.with_annotations(np.array([], np.int64), np.array([], bool))
+    else:
+        who = annotator if annotator in table.columns else table.columns[0]
+        candidates = annotated_candidate_set(candidates, table, rule, who)
+    return candidates, info.frame, f"the labels of annotation sample {name} so far"
+
+
+@cached.cache(max_entries=64, show_spinner="Ranking ...")
+def _ranking(roles: Roles, labels: tuple, measure: str, ranking: RankingChoice) -> Ranking:
+    return rank(_labelled(roles, labels)[0], measure, ties=ranking.ties, seed=ranking.seed)
+
+
+@cached.cache(max_entries=8)
+def _frame_mask(roles: Roles, labels: tuple):
+    candidates, frame, _ = _labelled(roles, labels)
+    return frame.mask(candidates)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The view's candidates with the labels so far, where the sample was drawn, and where the labels come from."""
+
+    view: ViewSettings
+    labels: tuple
+    candidates: CandidateSet
+    frame: SamplingFrame
+    source: str
+
+    @property
+    def mask(self):
+        return _frame_mask(self.view.data, self.labels)
+
+    def ranking(self, measure: str) -> Ranking:
+        return _ranking(self.view.data, self.labels, measure, self.view.ranking)
+
+    def curves(self, measures, n_range: tuple[int, int]) -> pd.DataFrame:
+        """:func:`evalcore.estimates.precision_estimates` of each measure over the range, shaped for the paper's
+        figures (``precision`` = k / m, ``tp`` = k), measures by display name."""
+        v = self.view
+        sizes = np.arange(n_range[0], n_range[1] + 1)
+        table = pd.concat([estimates.precision_estimates(self.ranking(m), sizes, frame=self.mask,
+                                                         confidence_level=v.level, interval=v.sample_interval,
+                                                         min_annotated=v.min_annotated) for m in measures],
+                          ignore_index=True)
+        return table.assign(measure=table["measure"].astype(str).map(v.display.of), precision=table["estimate"],
+                            tp=table["k"])
+
+    def baseline(self) -> estimates.BaselineEstimate:
+        ranking = self.ranking(self.candidates.measures[0])
+        return estimates.baseline_estimate(ranking, frame=self.mask, confidence_level=self.view.level,
+                                           interval=self.view.sample_interval)
+
+    def note(self) -> None:
+        """The assumption the estimates rest on, and how many annotated candidates there are (as text)."""
+        c = self.candidates
+        st.warning("Estimates from a random sample: the annotated candidates are taken as a simple random sample of "
+                   "the candidates (or of the part they were drawn from, below); the intervals ("
+                   f"{esc(SAMPLE_INTERVAL_LABELS[self.view.sample_interval])}) hold under that assumption only.",
+                   icon=":material/info:")
+        st.text(f"Estimated from {self.source}: {c.n_annotated:,} candidates annotated TP or FP "
+                f"({int(c.labels.sum()):,} TPs) of {c.n_candidates:,}, taken as {self.frame.describe()}.")
+
+
+def require() -> Sample:
+    """The sample the view estimates from; without data or annotations, say where to get them and stop."""
+    v = view()
+    show_link_problems()
+    if v.dataset is None:
+        st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
+        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
+        stop()
+    try:
+        apply_roles(cached.raw_table(v.dataset)[0])
+        v = view()
+        labels = labels_key(v)
+        candidates, frame, source = _labelled(v.data, labels)
+    except EvalcoreError as exc:
+        st.error(esc(exc))
+        st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
+        stop()
+    fixed = check_view(candidates)
+    if candidates.n_annotated == 0:
+        st.info("No candidate is annotated yet, so there is nothing to estimate from: annotate a random sample on "
+                "the Annotate page.")
+        st.page_link(PAGES["annotate"], label="Go to the Annotate page", icon=":material/checklist:")
+        stop()
+    return Sample(fixed, labels, candidates, frame, source)
+
+
+def check_view(candidates: CandidateSet) -> ViewSettings:
+    """The view checked against the candidates (measures, n within 1..N), each correction said; the view."""
+    fixed, problems = check_against_data(view(), measures=candidates.measures, n_candidates=candidates.n_candidates)
+    st.session_state["view"] = fixed
+    for problem in problems:
+        st.warning(esc(problem))
+    return fixed
+
+
+# ---------------------------------------------------------------- widgets of the sample pages
+
+def interval_select() -> None:
+    from ui.widgets import bound
+
+    bound(st.selectbox, "Interval from the sample", "sample_interval", options=list(SAMPLE_INTERVAL_LABELS),
+          format_func=SAMPLE_INTERVAL_LABELS.get, help="The hypergeometric interval is exact for a list of n "
+          "candidates sampled without replacement (narrower when much of the list is annotated); Clopper-Pearson "
+          "treats the annotated candidates as draws from an infinite list.")
+
+
+def measures_select(s: Sample, label: str) -> tuple:
+    """The shared measure selection among the sample's measures (in the file's order)."""
+    from ui.widgets import bound
+    from evalcore.viewstate import MAX_MEASURES
+
+    if view().measures is None or any(m not in s.candidates.measures for m in view().measures):
+        update(measures=tuple(m for m in view().measures or () if m in s.candidates.measures)
+               or s.candidates.measures[:3])
+    bound(st.multiselect, label, "measures", options=list(s.candidates.measures), max_selections=MAX_MEASURES,
+          format_func=view().display.of)
+    if not view().measures:
+        st.info("Pick at least one measure.")
+        stop()
+    return view().measures
+
+
+def pair_select(s: Sample, columns) -> tuple[str, str]:
+    """Measures A and B (the view's pair) among the sample's measures."""
+    from ui.widgets import bound
+
+    measures = list(s.candidates.measures)
+    if len(measures) < 2:
+        st.info("Comparing needs two score columns; choose more on the Data page.")
+        stop()
+    v = view()
+    if v.a is None or v.b is None:
+        a = v.a or measures[0]
+        update(a=a, b=v.b or next(m for m in measures if m != a))
+    for col, field in zip(columns, ("a", "b")):
+        with col:
+            bound(st.selectbox, f"Measure {field.upper()}", field, options=measures, format_func=view().display.of)
+    if view().a == view().b:
+        st.info("Pick two different measures.")
+        stop()
+    return view().a, view().b
+
+
+# ---------------------------------------------------------------- how many more
+
+def how_many_more(s: Sample, measures, n: int) -> pd.DataFrame:
+    """For the n-best lists: the expected width of each measure's precision interval, and of the interval for
+    pi_D1 - pi_D2 of the first two measures, after annotating k more candidates of the frame
+    (:func:`evalcore.estimates.expected_precision_width`, :func:`~evalcore.estimates.expected_difference_width`).
+    """
+    v = s.view
+    unannotated = (s.candidates.n_candidates if s.mask is None else int(s.mask.sum())) - s.candidates.n_annotated
+    extra = [k for k in MORE if k <= unannotated]
+    table = pd.DataFrame({"annotate k more": extra})
+    for m in measures:
+        r = s.ranking(m)
+        width = estimates.expected_precision_width(r, n, extra, frame=s.mask, confidence_level=v.level,
+                                                   interval=v.sample_interval)
+        table[f"annotated in the list: {v.display.of(m)}"] = width["expected_m"].to_numpy()
+        table[f"precision interval width: {v.display.of(m)}"] = width["expected_width"].to_numpy()
+    if len(measures) >= 2:
+        a, b = measures[:2]
+        width = estimates.expected_difference_width(s.ranking(a), s.ranking(b), n, extra, frame=s.mask,
+                                                    confidence_level=v.level)
+        table[f"difference interval width: {v.display.of(a)} − {v.display.of(b)}"] = width["expected_width"].to_numpy()
+    return table
+
+
+def how_many_more_section(s: Sample, measures, n: int) -> None:
+    st.subheader("How many more to annotate")
+    if n > min(estimates.frame_limit(s.ranking(m), s.mask) for m in measures):
+        st.info(f"The {n:,}-best lists reach outside the sampling frame; choose a smaller n.")
+        return
+    frame_size = s.candidates.n_candidates if s.mask is None else int(s.mask.sum())
+    if frame_size == s.candidates.n_annotated:
+        st.info("Every candidate of the frame is annotated: there is nothing more to annotate.")
+        return
+    table = how_many_more(s, measures, n)
+    st.caption(f"At n = {n:,}: the expected width of each interval (at level {s.view.level:g}) after annotating k "
+               "more candidates drawn at random from the unannotated ones of the frame; k = 0 is now. Stop when "
+               "the widths are small enough for the question.")
+    st.dataframe(table, hide_index=True,
+                 column_config={c: st.column_config.NumberColumn(c, format="%.3f") for c in table.columns[1:]})

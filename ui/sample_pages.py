@@ -1,0 +1,250 @@
+"""The sections of the Precision, Confidence, Threshold and Significance pages that estimate from a random sample
+of annotations (see :mod:`ui.sample`): the widgets the full-data pages have, the estimates with the annotated
+counts behind them, the random-sample note, and (Precision) how many more candidates to annotate.
+
+Each page calls its section when :func:`ui.sample.mode` is ``"sample"`` (or ``"unannotated"``) and stops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from evalcore import analysis, estimates
+from evalcore.compare import significant_up_to
+from evalcore.figures import paper as figures
+from evalcore.names import SAMPLE_INTERVAL_LABELS
+from evalcore.stats.effect import odds_ratio
+from evalcore.text import markdown_text as esc
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, n_options
+from ui import cached, common, sample, widgets
+
+PERCENT = ("estimate", "lower", "upper", "estimate_d1", "estimate_d2", "difference", "difference_low",
+           "difference_high")
+GREY = "color: #9e9e9e; background-color: #f3f3f3"
+
+
+def _percent(table: pd.DataFrame) -> dict:
+    return {c: st.column_config.NumberColumn(c, format="percent") for c in PERCENT if c in table.columns}
+
+
+def _greyed(table: pd.DataFrame):
+    """The table with the rows of too few annotated candidates (``enough`` False) greyed out."""
+    grey = np.where(table["enough"].to_numpy(bool), "", GREY)
+    return table.style.apply(lambda t: pd.DataFrame(np.repeat(grey[:, None], t.shape[1], axis=1), index=t.index,
+                                                    columns=t.columns), axis=None)
+
+
+def _level_slider(label: str = "Confidence level") -> None:
+    widgets.bound(st.slider, label, "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX, step=LEVEL_STEP,
+                  format="%.3f", convert=lambda x: round(float(x), 3))
+
+
+def _refresh(s: sample.Sample) -> sample.Sample:
+    return replace(s, view=common.view())
+
+
+# ---------------------------------------------------------------- Precision and Confidence
+
+def curves_section(page: str) -> None:
+    """Estimated n-best precision with exact intervals ("precision": with the values at one n and how many more;
+    "confidence": with the level and the interval method)."""
+    s = sample.require()
+    chosen = sample.measures_select(s, f"Measures (the first {MAX_BANDS} are estimated)")
+    N = s.candidates.n_candidates
+    n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", N)
+    if page == "confidence":
+        c1, c2 = st.columns(2)
+        with c1:
+            _level_slider()
+        with c2:
+            sample.interval_select()
+    s = _refresh(s)
+    v = s.view
+    measures = chosen[:MAX_BANDS]
+    if len(chosen) > MAX_BANDS:
+        st.caption(f"The estimates of the first {MAX_BANDS} of the {len(chosen)} chosen measures.")
+    table = s.curves(measures, (n_min, n_max))
+    baseline = s.baseline()
+    s.note()
+    shown = table[table["in_frame"]].dropna(subset=["precision"])
+    fig = figures.confidence_figure(shown, baseline=baseline.estimate if baseline.m else 0.0, level=v.level,
+                                    method_label=f"{SAMPLE_INTERVAL_LABELS[v.sample_interval]}, from the sample")
+    st.plotly_chart(fig, key=f"{page}_estimates_chart", theme=None)
+    st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = {baseline.estimate:.2%} "
+            f"[{baseline.lower:.2%}, {baseline.upper:.2%}]")
+    if page == "precision":
+        if v.n_at is None:
+            common.update(n_at=n_max)
+        elif not n_min <= v.n_at <= n_max:
+            common.correct(f"n = {v.n_at:,} for the values is outside the range {n_min:,} to {n_max:,}; showing "
+                           f"n = {n_max:,}.", n_at=n_max)
+        at = int(widgets.bound(st.number_input, "Values at n", "n_at", min_value=n_min, max_value=n_max, step=1,
+                               convert=int))
+    else:
+        at = n_max
+    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough"]]
+    st.caption(f"At n = {at:,}: m annotated candidates in each n-best list, k of them TPs; greyed out ('enough' "
+               f"False) where fewer than {v.min_annotated} annotated candidates carry the estimate.")
+    st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows))
+    if page == "precision":
+        sample.how_many_more_section(s, measures, at)
+    cached.downloads(fig, table, f"{page}_estimates")
+
+
+# ---------------------------------------------------------------- Threshold
+
+def threshold_section() -> None:
+    """A gamma-acceptance set's precision estimated from the sample (:func:`evalcore.estimates.acceptance_estimates`)."""
+    s = sample.require()
+    measures = list(s.candidates.measures)
+    if s.view.threshold_measure not in measures:
+        common.update(threshold_measure=measures[0])
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        widgets.bound(st.selectbox, "Measure", "threshold_measure", options=measures, format_func=widgets.shown)
+    with c2:
+        widgets.bound(st.radio, "Set the cut-off by", "threshold_mode", options=["gamma", "n"], horizontal=True,
+                      format_func={"gamma": "score threshold gamma", "n": "list size n"}.get)
+    with c3:
+        sample.interval_select()
+    s = _refresh(s)
+    v = s.view
+    ranking = s.ranking(v.threshold_measure)
+    positions = [float(p) for p in analysis.threshold_quantiles(ranking)]
+    if not positions:
+        st.warning(f"{esc(widgets.shown(v.threshold_measure))} has no finite score: no threshold cuts it. Choose "
+                   "another measure.")
+        common.stop()
+    if v.threshold_mode == "n":
+        if v.threshold_n is None:
+            common.update(threshold_n=min(1000, s.candidates.n_candidates))
+        n = widgets.bound(st.slider, "n", "threshold_n", min_value=1, max_value=s.candidates.n_candidates,
+                          convert=int)
+        gamma = analysis.gamma_for_n(ranking, n)
+    else:
+        middle = positions[len(positions) // 2]
+        if v.gamma is None:
+            common.update(gamma=middle)
+        elif v.gamma not in positions:
+            common.correct(f"gamma = {v.gamma:.6g} is not a position of the slider; using the median.", gamma=middle)
+        gamma = widgets.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma", options=positions,
+                              format_func=lambda g: f"{g:.6g}", convert=float)
+    v = common.view()
+    row = estimates.acceptance_estimates(ranking, [gamma], frame=s.mask, confidence_level=v.level,
+                                         interval=v.sample_interval, min_annotated=v.min_annotated)
+    s.note()
+    r = row.iloc[0]
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("Accepted", f"{int(r['size']):,}")
+    m2.metric("Annotated in it", f"{int(r['m']):,}")
+    m3.metric("TPs among them", f"{int(r['k']):,}")
+    m4.metric("Estimated precision", "-" if np.isnan(r["estimate"]) else f"{r['estimate']:.2%}")
+    if r["in_frame"]:
+        st.text(f"{v.level:.1%} interval for the precision of the {int(r['size']):,} accepted candidates: "
+                f"{r['lower']:.2%} to {r['upper']:.2%}, from {int(r['m']):,} annotated ({int(r['k']):,} TPs).")
+    else:
+        st.info("The acceptance set reaches outside the part of the candidates the sample was drawn from: the sample "
+                "says nothing about it. Choose a stricter threshold.")
+    if not r["enough"]:
+        st.caption(f"Fewer than {v.min_annotated} annotated candidates carry this estimate: it is greyed out.")
+    st.dataframe(_greyed(row.assign(measure=widgets.shown(v.threshold_measure))), hide_index=True,
+                 column_config=_percent(row))
+
+
+# ---------------------------------------------------------------- Significance
+
+def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd.DataFrame:
+    """:func:`evalcore.estimates.compare_estimates` over the range, with the interval for pi_D1 - pi_D2 on the
+    same counts (:func:`evalcore.estimates.newcombe_difference_interval`)."""
+    v = s.view
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    table = estimates.compare_estimates(s.ranking(a), s.ranking(b), sizes, frame=s.mask, confidence_level=v.level,
+                                        min_annotated=v.min_annotated)
+    k1, m1, k2, m2 = (table[c].to_numpy(float) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low, high = estimates.newcombe_difference_interval(k1, m1, k2, m2, v.level)
+    return table.assign(difference=table["estimate_d1"] - table["estimate_d2"], difference_low=low,
+                        difference_high=high)
+
+
+def _grey_runs(fig, n: np.ndarray, enough: np.ndarray, most: int = 40) -> None:
+    """Shade the runs of n where too few annotated candidates carry the test (at most ``most`` runs)."""
+    bad = ~enough
+    starts = np.flatnonzero(bad & ~np.r_[False, bad[:-1]])
+    ends = np.flatnonzero(bad & ~np.r_[bad[1:], False])
+    for i, (lo, hi) in enumerate(zip(starts[:most], ends[:most])):
+        fig.add_vrect(x0=n[lo] - 0.5, x1=n[hi] + 0.5, fillcolor="#bdbdbd", opacity=0.25, line_width=0, layer="below",
+                      annotation_text="too few annotated" if i == 0 else None, annotation_position="top left")
+
+
+def significance_section() -> None:
+    """Fisher's exact test on the annotated candidates of D1 and D2 at every n, with the counts behind it."""
+    s = sample.require()
+    c1, c2, c3 = st.columns(3)
+    a, b = sample.pair_select(s, (c1, c2))
+    with c3:
+        _level_slider("Confidence level (alpha = 1 - level)")
+    n_min, n_max = widgets.n_range_slider("Range of n (every n in it is tested)", s.candidates.n_candidates)
+    widgets.bound(st.number_input, "Grey out n where D1 or D2 holds fewer annotated candidates than", "min_annotated",
+                  min_value=0, max_value=1000, step=1, convert=int)
+    s = _refresh(s)
+    v = s.view
+    table = comparison(s, a, b, (n_min, n_max))
+    name_a, name_b = v.display.of(a), v.display.of(b)
+    s.note()
+    tested = table[table["enough"]]
+    marked = table.assign(significant=table["significant"] & table["enough"])
+    up_to = significant_up_to(marked)
+    st.markdown(f"Fisher's exact test (two-sided) on the annotated candidates of D1 = A \\ B and D2 = B \\ A: "
+                f"significant at **{int(tested['significant'].sum()):,} of {len(tested):,}** n with enough annotated "
+                f"candidates (n from {n_min:,} to {n_max:,}); {len(table) - len(tested):,} n are greyed out, with "
+                f"fewer than {v.min_annotated} annotated candidates in D1 or D2.")
+    curves = s.curves((a, b), (n_min, n_max))
+    curves = curves[curves["in_frame"]].dropna(subset=["precision"])
+    sizes = marked["n"].to_numpy()
+    est = {m: curves[curves["measure"] == m].set_index("n")["precision"].reindex(sizes).to_numpy() for m in (name_a, name_b)}
+    compared = marked.assign(tp_a=np.nan_to_num(est[name_a]) * sizes, tp_b=np.nan_to_num(est[name_b]) * sizes)
+    fig = figures.significance_figure(curves[curves["measure"] == name_a], curves[curves["measure"] == name_b],
+                                      compared.fillna({"p_value": 1.0, "log10_p": 0.0}), up_to=up_to,
+                                      alpha=1 - v.level)
+    _grey_runs(fig, table["n"].to_numpy(), table["enough"].to_numpy(bool))
+    st.plotly_chart(fig, key="significance_sample_chart", theme=None)
+    start = min(max(up_to or n_min, n_min), n_max)
+    if v.look_n is None:
+        common.update(look_n=start)
+    elif not n_min <= v.look_n <= n_max:
+        common.correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
+                       f"n = {start:,}.", look_n=start)
+    at = widgets.bound(st.slider, "Look at the n-best lists for n =", "look_n", min_value=n_min, max_value=n_max,
+                       step=1, convert=int)
+    _look_at(table[table["n"] == at].iloc[0], v, name_a, name_b)
+    grid = [n for n in n_options(s.candidates.n_candidates) if n_min <= n <= n_max]
+    rows = table[table["n"].isin(grid)].drop(columns=["log10_p"])
+    st.caption("At every n of the slider: the annotated candidates (m) and TPs (k) of D1 and D2 the test rests on; "
+               "greyed out where too few.")
+    st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows), height=300)
+    cached.downloads(fig, table, "significance_sample")
+
+
+def _look_at(row, v, name_a: str, name_b: str) -> None:
+    """The 2x2 table of the annotated candidates at one n, its p-value and the effect sizes on the same counts."""
+    k1, m1, k2, m2 = (int(row[c]) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
+    t1, t2 = st.columns([1, 2])
+    with t1:
+        st.dataframe({"": [f"D1: only {name_a}", f"D2: only {name_b}"], "in the region": [int(row["size_d"])] * 2,
+                      "annotated": [m1, m2], "TPs": [k1, k2], "FPs": [m1 - k1, m2 - k2]}, hide_index=True)
+    with t2:
+        p = f"{row['p_value']:.4g}" if row["p_value"] > 0 else f"10^{row['log10_p']:.1f}"
+        st.text(f"At n = {int(row['n']):,} the test rests on {m1 + m2:,} annotated candidates ({m1:,} in D1, "
+                f"{m2:,} in D2): p = {p}, " + ("significant" if row["significant"] else "not significant")
+                + f" at alpha = {1 - v.level:.3g}.")
+        if not row["enough"]:
+            st.caption(f"Greyed out: fewer than {v.min_annotated} annotated candidates in D1 or D2.")
+        ratio = odds_ratio(k1, m1 - k1, k2, m2 - k2, confidence_level=v.level)
+        st.text(f"pi_D1 - pi_D2 = {row['difference']:.1%} [{row['difference_low']:.1%}, {row['difference_high']:.1%}]"
+                f" (Newcombe); odds ratio {float(ratio.estimate):.3g} [{float(ratio.low):.3g}, {float(ratio.high):.3g}]"
+                f" (conditional, as Fisher's test), {v.level:.1%} intervals.")
