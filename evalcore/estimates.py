@@ -777,9 +777,12 @@ def expected_precision_width(ranking: Ranking, n: int, extra, *, frame: np.ndarr
     current = float(high[0] - low[0])
     rows = []
     for e in extras:
-        dm = np.arange(0, min(e, n - m) + 1)
-        p_dm = stats.hypergeom.pmf(dm, unannotated, n - m, e)
-        dm, p_dm = _truncated_support(p_dm, dm)
+        if e == 0:  # nothing more annotated (also where nothing is left to annotate: Hypergeometric(0, ...) is NaN)
+            dm, p_dm = np.zeros(1, dtype=int), np.ones(1)
+        else:
+            dm = np.arange(0, min(e, n - m) + 1)
+            p_dm = stats.hypergeom.pmf(dm, unannotated, n - m, e)
+            dm, p_dm = _truncated_support(p_dm, dm)
         pairs_m, pairs_k, weights = [], [], []
         for d, w in zip(dm, p_dm):
             dk = np.arange(0, d + 1)

@@ -115,3 +115,16 @@ def test_expected_difference_width_is_close_to_annotating_more_at_random():
     for extra, width in zip(got["extra"], got["expected_width"]):
         mean, se = _simulate_difference_width(a, b, cs.annotated, labels, 150, int(extra), 3000, seed=int(extra))
         assert width == pytest.approx(mean, rel=0.04), (extra, width, mean, se)
+
+
+def test_no_more_to_annotate_gives_the_current_width():
+    """Every candidate annotated: 0 more is the only choice, and it gives today's interval width (it was NaN)."""
+    cs, _ = _partly(200, 200, 5)
+    r = rank(cs, "a", ties="stable")
+    got = expected_precision_width(r, 50, [0])
+    m, k = (int(x[0]) for x in r.annotated_counts([50]))
+    low, high = sample_interval(k, m, 50)
+    assert got["expected_width"].iloc[0] == pytest.approx(float(high[0] - low[0]), rel=1e-12)
+    assert got["current_width"].iloc[0] == pytest.approx(float(high[0] - low[0]), rel=1e-12)
+    with pytest.raises(ParameterError, match="0..0"):
+        expected_precision_width(r, 50, [1])
