@@ -106,7 +106,7 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
     _entry("yates1934", "article", "Yates 1934",
            "Yates, F. (1934). Contingency tables involving small numbers and the χ² test. *Supplement to the Journal "
            "of the Royal Statistical Society* 1(2), 217–235.",
-           author="Yates, Frank", title="Contingency Tables Involving Small Numbers and the $\chi^2$ Test",
+           author="Yates, Frank", title=r"Contingency Tables Involving Small Numbers and the $\chi^2$ Test",
            journal="Supplement to the Journal of the Royal Statistical Society", volume="1", number="2",
            pages="217--235", year="1934"),
     _entry("mcnemar1947", "article", "McNemar 1947",

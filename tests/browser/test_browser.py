@@ -28,11 +28,19 @@ FIRST_RUN_MS = 60_000  # a first computation (ranking 9 measures, Fisher's test 
 # no skeleton, and every chart element (a graphic element container) holds a Plotly figure with all its traces
 # drawn and shown (unless in a tab not open). The number of charts is the number of chart elements the run
 # drew, whatever the page, or the number a test expects: never the first figure, never a fixed time.
-SETTLED = """([finishedBefore, figures]) => {
+SETTLED = """([finishedBefore, figures, hrefBefore]) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
-  if (window.__stRuns.finished <= finishedBefore) return false;  // the run the action started has finished
+  // the run the action started has finished: counted, or (a run so short that the page never showed it running:
+  // the browser drew its start and its end in one frame) seen by the link it wrote (app.py's sync_url, at its
+  // end): the same page, another query string. (A page switch changes the path at the click, before its run.)
+  let linked = false;
+  if (hrefBefore) {
+    const was = new URL(hrefBefore), now = new URL(window.location.href);
+    linked = was.pathname === now.pathname && was.search !== now.search;
+  }
+  if (window.__stRuns.finished <= finishedBefore && !linked) return false;
   const main = document.querySelector('[data-testid="stMain"]');
   if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
@@ -69,9 +77,9 @@ PAGE_STATE = """() => {
 }"""
 
 
-def _settle(page: Page, finished_before: int, figures: int | None, timeout: float) -> None:
+def _settle(page: Page, finished_before: int, figures: int | None, timeout: float, href_before: str | None = None) -> None:
     try:
-        page.wait_for_function(SETTLED, arg=[finished_before, figures], timeout=timeout)
+        page.wait_for_function(SETTLED, arg=[finished_before, figures, href_before], timeout=timeout)
     except PlaywrightTimeoutError:
         raise AssertionError(f"the page did not settle in {timeout / 1000:.0f} s after run {finished_before}"
                              f"{'' if figures is None else f' with {figures} figures'}: "
@@ -88,9 +96,9 @@ def wait_for_app(page: Page, timeout: float = FIRST_RUN_MS, figures: int | None 
 def rerun(page: Page, timeout: float = FIRST_RUN_MS, figures: int | None = None):
     """Around a user action: wait until the run it triggers has finished and the page shows it, figures drawn
     (no fixed sleep)."""
-    before = page.evaluate("window.__stRuns.finished")
+    before, href = page.evaluate("[window.__stRuns.finished, window.location.href]")
     yield
-    _settle(page, before, figures, timeout)
+    _settle(page, before, figures, timeout, href)
 
 
 def wait_for_figures(page: Page, figures: int | None = None, timeout: float = FIRST_RUN_MS) -> None:
