@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -97,18 +98,14 @@ def store_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("evalcore_store")
 
 
-@pytest.fixture(scope="session")
-def app_url(browser, store_dir, tmp_path_factory):
-    """The dashboard served by `streamlit run app.py` on a free port; its base URL (no trailing slash)."""
-    if browser is None:  # no Chromium: no server either; the tests fail in new_page
-        yield None
-        return
+@contextmanager
+def serve(args: list[str], store: Path, log_path: Path, poll_s: float = 0.25):
+    """A dashboard server (``sys.executable`` run with ``args``, e.g. ``-m streamlit run app.py``) on a free port,
+    with ``store`` as its store; yields its base URL once it answers /health, and stops it afterwards."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "EVALCORE_DEFAULT_DATASET"}
-    env["EVALCORE_STORE"] = str(store_dir)
-    log_path = tmp_path_factory.mktemp("streamlit_log") / "streamlit.log"
-    streamlit = Path(sys.executable).parent / "streamlit"
-    cmd = [str(streamlit), "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+    env["EVALCORE_STORE"] = str(store)
+    cmd = [sys.executable, *args, "--server.headless", "true", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -127,10 +124,21 @@ def app_url(browser, store_dir, tmp_path_factory):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not answer {url}/_stcore/health within {STARTUP_TIMEOUT_S} s:\n"
                                    f"{log_path.read_text()[-3000:]}")
-            time.sleep(0.25)
+            time.sleep(poll_s)
         yield url
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def app_url(browser, store_dir, tmp_path_factory):
+    """The dashboard served by `streamlit run app.py` on a free port; its base URL (no trailing slash)."""
+    if browser is None:  # no Chromium: no server either; the tests fail in new_page
+        yield None
+        return
+    log_path = tmp_path_factory.mktemp("streamlit_log") / "streamlit.log"
+    with serve(["-m", "streamlit", "run", "app.py"], store_dir, log_path) as url:
+        yield url
 
 
 @pytest.fixture()

@@ -10,12 +10,6 @@ to finish (test_browser.wait_for_app), never for a fixed time.
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -54,33 +48,9 @@ def fresh_url(browser, tmp_path):
     """A server started for this test alone (nothing imported or run yet); its URL once it answers /health."""
     if browser is None:
         pytest.fail(browser_conftest.MISSING_CHROMIUM, pytrace=False)
-    port = browser_conftest._free_port()
-    env = {k: v for k, v in os.environ.items() if k != "EVALCORE_DEFAULT_DATASET"}
-    env["EVALCORE_STORE"] = str(tmp_path / "store")
-    log_path = tmp_path / "streamlit.log"
-    cmd = [sys.executable, "-m", "ui.serve", "--server.headless", "true",  # README's `./dev run`
-           "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + browser_conftest.STARTUP_TIMEOUT_S
-        while True:  # poll: the page is opened the moment the server answers
-            if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with code {proc.returncode}:\n{log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.read().decode().strip() == "ok":
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not answer within {browser_conftest.STARTUP_TIMEOUT_S} s:\n"
-                                   f"{log_path.read_text()[-3000:]}")
-            time.sleep(0.05)
+    # README's `./dev run`; polled often: the page is opened the moment the server answers
+    with browser_conftest.serve(["-m", "ui.serve"], tmp_path / "store", tmp_path / "streamlit.log", 0.05) as url:
         yield url
-    finally:
-        browser_conftest._stop(proc)
 
 
 # Streamlit (1.67) starts in its file-based mode when a folder named pages/ lies beside app.py: until app.py has
