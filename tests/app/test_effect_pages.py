@@ -15,22 +15,12 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
-from evalcore.io.store import DatasetStore
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 KRENN = Path(__file__).resolve().parents[3] / "shared" / "data" / "krenn_ppv.tsv"
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
-
-
-@pytest.fixture()
-def krenn_id():
-    assert KRENN.exists(), f"expected the paper's data at {KRENN}"
-    return DatasetStore().put(KRENN.read_bytes(), "krenn_ppv.tsv")
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 @pytest.fixture(scope="module")

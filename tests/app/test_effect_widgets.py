@@ -23,7 +23,6 @@ from evalcore import format as fmt
 from evalcore import analysis, names
 from evalcore.compare import compare_rankings
 from evalcore.io import load_candidates
-from evalcore.io.store import DatasetStore
 from evalcore.ranking import rank
 from evalcore.text import markdown_text, spreadsheet_csv
 
@@ -34,16 +33,7 @@ N = 1268  # the last n of G2 vs X2's significant run (Evert 2004, Figure 3)
 SM_METHOD = {"newcombe": "newcomb", "agresti_caffo": "agresti-caffo"}
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
-
-
-@pytest.fixture()
-def krenn_id():
-    assert KRENN.exists(), f"expected the paper's data at {KRENN}"
-    return DatasetStore().put(KRENN.read_bytes(), "krenn_ppv.tsv")
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -35,10 +35,7 @@ OWN_REWRITES = (" >= ", " <= ")
 PLOTLY_SPECIAL = [h for h in HOSTILE if re.search(r"[<>&]|%\{", h)]  # what Plotly would render if unescaped
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 def markdown_sources(at: AppTest) -> list[str]:

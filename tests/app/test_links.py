@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from evalcore.io.store import DatasetStore
-from evalcore.viewstate import (FIELD_GROUP, QUERY_NAMES, _kind, _parse, check_against_data, check_settings,
+from evalcore.viewstate import (FIELD_GROUP, QUERY_NAMES, _kind, _parse, check_settings,
                                 from_query, to_query)
 from hostile import HOSTILE
 

@@ -21,11 +21,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/precision.py", "pages/confidence.py", "pages/significance.py", "pages/threshold.py"]
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
-    return tmp_path / "store"
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 def app(params: dict | None = None, page: str | None = None) -> AppTest:

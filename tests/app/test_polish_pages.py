@@ -34,17 +34,7 @@ EXPERIMENT = "sample:experiment_sim"
 P_TEXT = re.compile(r"^(1|0\.\d{1,4}|\d\.\de-\d+|< 1e-300( \(log10 p = -\d+\.\d\))?|–)$")
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
-    return tmp_path / "store"
-
-
-@pytest.fixture()
-def krenn_id():
-    assert KRENN.exists(), f"expected the paper's data at {KRENN}"
-    return DatasetStore().put(KRENN.read_bytes(), "krenn_ppv.tsv")
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 @pytest.fixture()

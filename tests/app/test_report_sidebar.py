@@ -21,10 +21,7 @@ SAMPLE = REPO / "sample_data" / "collocations_sim.tsv"
 LINK = {"dataset": "sample:collocations_sim", "ties": "stable"}
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 def app(params, page=None):

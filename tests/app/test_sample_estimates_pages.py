@@ -32,10 +32,7 @@ SEED = 20240611
 LINK = {"ties": "stable", "label": "is.colloc"}
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 def hidden_table() -> tuple[pd.DataFrame, np.ndarray]:

@@ -25,10 +25,7 @@ PAGES = ["pages/validation.py", "pages/across.py", "pages/uir.py"]
 SAMPLE = {"dataset": "sample:experiment_sim"}
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 @pytest.fixture(scope="module")

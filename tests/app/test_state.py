@@ -24,11 +24,7 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 BEST4 = ["log.like", "Fisher", "t.score", "chisq.corr"]  # Krenn's data by average precision (analysis tests)
 
 
-@pytest.fixture(autouse=True)
-def store_root(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
-    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
-    return tmp_path / "store"
+pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)
 
 
 @pytest.fixture(scope="module")

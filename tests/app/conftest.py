@@ -1,0 +1,27 @@
+"""Fixtures shared by the AppTests: a store of the test's own, and Krenn's data put in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evalcore.io.store import DatasetStore
+
+KRENN = Path(__file__).resolve().parents[3] / "shared" / "data" / "krenn_ppv.tsv"
+
+
+@pytest.fixture()
+def store_root(tmp_path, monkeypatch) -> Path:
+    """The app's store in the test's temporary folder (its path); no default data set. A module asks for it
+    with ``pytestmark = pytest.mark.usefixtures("store_root")``."""
+    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
+    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
+    return tmp_path / "store"
+
+
+@pytest.fixture()
+def krenn_id(store_root):
+    """The paper's data set (shared/data, beside the clone) put in the test's store; its id."""
+    assert KRENN.exists(), f"expected the paper's data at {KRENN}"
+    return DatasetStore().put(KRENN.read_bytes(), "krenn_ppv.tsv")
