@@ -693,6 +693,20 @@ def compare_estimates(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | Non
 
 
 # -------------------------------------------------------------------------------- how many more
+def with_difference_interval(comparison: pd.DataFrame, confidence_level: float = 0.95) -> pd.DataFrame:
+    """:func:`compare_estimates`' table with the difference of the regions' TP rates and its interval.
+
+    Adds ``difference`` (``estimate_d1 - estimate_d2``) and ``difference_low``, ``difference_high``:
+    Newcombe's hybrid score interval (:func:`newcombe_difference_interval`) on the annotated counts
+    (k_d1 of m_d1, k_d2 of m_d2); NaN where a region holds no annotated candidate.
+    """
+    k1, m1, k2, m2 = (comparison[c].to_numpy(float) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low, high = newcombe_difference_interval(k1, m1, k2, m2, confidence_level)
+    return comparison.assign(difference=comparison["estimate_d1"] - comparison["estimate_d2"], difference_low=low,
+                             difference_high=high)
+
+
 def _wilson(k, m, z):
     """Wilson's score interval (no continuity correction) for k of m; continuous k, m allowed."""
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -97,14 +97,8 @@ st.caption("Where a difference is not marked and lies well inside ±MDD the list
 table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
 cached.downloads(diff_fig, table, "difference")
 
-start = min(max(result.up_to or n_min, n_min), n_max)  # the boundary: the last n of the significant run
-if v.look_n is None:
-    common.update(look_n=start)
-elif not n_min <= v.look_n <= n_max:
-    common.correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
-                   f"n = {start:,}.", look_n=start)
-at = widgets.bound(st.slider, "Look at the n-best lists for n =", "look_n", min_value=n_min, max_value=n_max,
-                  step=1, convert=int, help="It starts at the boundary n up to which every n differs significantly.")
+at = widgets.look_n_slider(n_min, n_max, result.up_to,  # starts at the boundary: the last n of the significant run
+                          help="It starts at the boundary n up to which every n differs significantly.")
 row = result.comparison[result.comparison["n"] == at].iloc[0]
 t1, t2 = st.columns([1, 2])
 with t1:

@@ -164,11 +164,7 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     sizes = np.arange(n_range[0], n_range[1] + 1)
     table = estimates.compare_estimates(s.ranking(a), s.ranking(b), sizes, frame=s.mask, confidence_level=v.level,
                                         min_annotated=v.min_annotated)
-    k1, m1, k2, m2 = (table[c].to_numpy(float) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        low, high = estimates.newcombe_difference_interval(k1, m1, k2, m2, v.level)
-    return table.assign(difference=table["estimate_d1"] - table["estimate_d2"], difference_low=low,
-                        difference_high=high)
+    return estimates.with_difference_interval(table, v.level)
 
 
 def _grey_runs(fig, n: np.ndarray, enough: np.ndarray, most: int = 40) -> None:
@@ -213,14 +209,7 @@ def significance_section() -> None:
                                       alpha=1 - v.level)
     _grey_runs(fig, table["n"].to_numpy(), table["enough"].to_numpy(bool))
     st.plotly_chart(fig, key="significance_sample_chart", theme=None)
-    start = min(max(up_to or n_min, n_min), n_max)
-    if v.look_n is None:
-        common.update(look_n=start)
-    elif not n_min <= v.look_n <= n_max:
-        common.correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
-                       f"n = {start:,}.", look_n=start)
-    at = widgets.bound(st.slider, "Look at the n-best lists for n =", "look_n", min_value=n_min, max_value=n_max,
-                       step=1, convert=int)
+    at = widgets.look_n_slider(n_min, n_max, up_to)
     _look_at(table[table["n"] == at].iloc[0], v, name_a, name_b)
     grid = [n for n in n_options(s.candidates.n_candidates) if n_min <= n <= n_max]
     rows = table[table["n"].isin(grid)].drop(columns=["log10_p"])

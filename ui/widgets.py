@@ -9,7 +9,7 @@ from evalcore.text import markdown_text as esc
 from evalcore.viewstate import MAX_DISPLAY_CHARS, MAX_MEASURES, cut_gammas, n_options, with_cut_gamma
 
 from ui import cached
-from ui.common import stop, update, view
+from ui.common import correct, stop, update, view
 
 
 def bound(widget, label: str, field: str, *, convert=None, **kwargs):
@@ -52,6 +52,20 @@ def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
     # (the value makes it a range slider; the session state's, where set, wins)
     return tuple(st.select_slider(label, options=n_options(n_candidates), value=wanted, key=key, on_change=changed,
                                   format_func=lambda n: f"{n:,}"))
+
+
+def look_n_slider(n_min: int, n_max: int, up_to: int | None, **kwargs) -> int:
+    """Significance's "look at n" slider (the 2x2 view): it starts at the boundary ``up_to`` (the last n of the
+    significant run; ``n_min`` without one), and an n from a link outside the range is corrected to it."""
+    start = min(max(up_to or n_min, n_min), n_max)
+    v = view()
+    if v.look_n is None:
+        update(look_n=start)
+    elif not n_min <= v.look_n <= n_max:
+        correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
+                f"n = {start:,}.", look_n=start)
+    return bound(st.slider, "Look at the n-best lists for n =", "look_n", min_value=n_min, max_value=n_max,
+                 step=1, convert=int, **kwargs)
 
 
 def shown(measure: str) -> str:
