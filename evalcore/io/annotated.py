@@ -11,9 +11,11 @@ This is the other way of reading empty labels besides ``exclude_unlabelled`` of
 :func:`evalcore.io.load_candidates`, which leaves those rows out (the candidate set is then the
 annotated rows only, and nothing is estimated); without either, an empty label is an error.
 
-An evalcore annotation export (:func:`evalcore.annotations.export_table`: ``candidate``, ``row``,
-``sample_position`` and ``annotator:<name>`` columns beside the data) reads as the data set it
-came from: its bookkeeping columns are neither scores nor keys.
+An evalcore annotation export (:func:`evalcore.annotations.export_table`: ``evalcore:candidate``,
+``evalcore:sample_position``, ``evalcore:design`` and ``annotator:<name>`` columns beside the data; an
+export of evalcore up to 04183db had ``candidate``, ``row`` and ``sample_position``) reads as the data set
+it came from: its bookkeeping columns are neither scores nor keys, and the spreadsheet guard's quotes of a
+CSV or TSV export are taken off again (:func:`evalcore.annotations.unguard`).
 """
 
 from __future__ import annotations
@@ -44,9 +46,11 @@ ANNOTATION_STATES = ("full", "partial", "none")
 """Every candidate annotated; some; none (no label column, or one empty in every row)."""
 
 EXPORT_BOOKKEEPING = ("candidate", "row", "sample_position")
-"""Columns of an evalcore annotation export that are neither scores nor keys."""
+"""Columns of an annotation export of evalcore up to 04183db that are neither scores nor keys (today's exports
+name theirs ``evalcore:...``)."""
 
 ANNOTATOR_PREFIX = "annotator:"  # as evalcore.annotations.ANNOTATOR_PREFIX (not imported: it imports this package)
+BOOKKEEPING_PREFIX = "evalcore:"  # as evalcore.annotations.exchange.BOOKKEEPING_PREFIX
 _NO_LABEL = "__evalcore_unannotated__"  # stands in for the label column while the scores are built
 
 
@@ -186,8 +190,14 @@ def build_annotated_sample(
         _require(df, [label], "label", source)
     else:
         label = _label_column(df, roles.label)
-    export = any(str(c).startswith(ANNOTATOR_PREFIX) for c in df.columns)
-    bookkeeping = {c for c in df.columns if export and (c in EXPORT_BOOKKEEPING or str(c).startswith(ANNOTATOR_PREFIX))}
+    legacy = any(str(c).startswith(ANNOTATOR_PREFIX) for c in df.columns)
+    bookkeeping = {c for c in df.columns if str(c).startswith((BOOKKEEPING_PREFIX, ANNOTATOR_PREFIX))
+                   or (legacy and c in EXPORT_BOOKKEEPING)}
+    export = bool(bookkeeping)
+    if export and df.attrs.get("format") == "text":  # a CSV or TSV export: the guard's quotes in cells go (the
+        from ..annotations.exchange import unguard  # column names stay as the pages show and the links name them)
+
+        df = unguard(df, names=False)
     if scores is None:
         scores = tuple(c for c in roles.scores if c != label and c not in bookkeeping and c not in _names(keys))
         if not scores:

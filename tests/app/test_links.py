@@ -84,7 +84,7 @@ CHOICES = {
     "names": ["good=G²", "noisy=N", "nope=x", "good=", "flat=noisy"],
     "difference_method": ["newcombe", "agresti_caffo"],
     "ann_rule": ["annotator", "majority", "agreed"], "ann_sample": ["s7", "s1-top5-abc", "x y"],
-    "annotator": ["ann", "b"], "ann_context": ["word", "sample", "nope"],
+    "ann_of": ["a0123456789ab", "alice"], "ann_context": ["word", "sample", "nope"],
     "sample_interval": ["hypergeometric", "clopper_pearson"],
 }
 MEASURE_FIELDS = {"scores", "lower", "measures", "a", "b", "threshold_measure", "compare_measure",
@@ -105,7 +105,7 @@ PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
     "pages/validation.py": ("v_measure", "level", "cut_mode", "cut_n", "cut_gammas", "interval"),
     "pages/across.py": ("a", "b", "level", "cut_mode", "cut_n", "cut_gammas"),
     "pages/uir.py": ("a", "b", "uir_threshold", "uir_betas", "cut_mode", "cut_n", "cut_gammas"),
-    "pages/annotate.py": ("ann_sample", "annotator", "ann_seed", "ann_size", "ann_k", "ann_measures", "ann_context",
+    "pages/annotate.py": ("ann_sample", "ann_of", "ann_seed", "ann_size", "ann_k", "ann_measures", "ann_context",
                           "ann_rule", "level"),
 }
 
