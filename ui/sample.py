@@ -21,7 +21,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import estimates
-from evalcore.annotations import AnnotationStore, annotated_candidate_set, annotator_by_token
+from evalcore.annotations import AnnotationStore, annotated_candidate_set, annotator_by_token, default_path
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.estimates import SamplingFrame
@@ -42,10 +42,22 @@ MORE = (0, 25, 50, 100, 200, 400, 800)  # "how many more": the numbers of furthe
 
 # ---------------------------------------------------------------- the annotation database
 
+_STORES: dict = {}  # one AnnotationStore per database file: it keeps one open connection per thread
+
+
+def _reserve(nbytes: int, what: str):
+    """Room in the store's quota for a draw or an import (the database counts in it), as the store is now."""
+    return DatasetStore().reserve(nbytes, what=what)
+
+
 def db() -> AnnotationStore:
-    """The annotation database in the store folder (EVALCORE_STORE), opened per call (cheap for SQLite); a draw or
-    an import first reserves its bytes in the store's quota (the database counts in it)."""
-    return AnnotationStore(reserve=getattr(DatasetStore(), "reserve", None))
+    """The annotation database in the store folder (EVALCORE_STORE); a draw or an import first reserves its bytes in
+    the store's quota."""
+    path = default_path()
+    store = _STORES.get(path)
+    if store is None:
+        store = _STORES[path] = AnnotationStore(path, reserve=_reserve if hasattr(DatasetStore, "reserve") else None)
+    return store
 
 
 def db_id(dataset: str) -> str:

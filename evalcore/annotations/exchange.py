@@ -343,17 +343,14 @@ def _read_frame(data: bytes, fmt: str, label: str, expected_rows: int | None, li
                 raise refuse(f"{label}: its evalcore metadata is not JSON. Import a file exported by evalcore.") \
                     from None
     limits = limits_from(None)
-    if expected_rows is not None:
-        limits = limits.replace(max_rows=max(expected_rows, 1), max_bytes=min(limits.max_bytes, limit or
-                                                                             limits.max_bytes))
+    if limit is not None:  # (a text file's lines are not its rows: a value may hold line breaks)
+        limits = limits.replace(max_bytes=min(limits.max_bytes, limit))
+    if expected_rows is not None and fmt == "parquet":
+        limits = limits.replace(max_rows=max(expected_rows, 1))
     try:
         frame = read_table(io.BytesIO(data), name=f"export.{fmt}", limits=limits)
     except EvalcoreError as exc:
-        text = str(exc).replace("export." + fmt, label, 1)
-        if "max_rows" in text or "EVALCORE_MAX_ROWS" in text:
-            text = (f"{label} has more rows than this data set's {expected_rows:,} candidates. Import a file exported "
-                    "from this data set.")
-        raise refuse(text) from None
+        raise refuse(str(exc).replace("export." + fmt, label, 1)) from None
     except (ValueError, OSError, MemoryError) as exc:
         raise refuse(f"{label} cannot be read as an exported annotated set ({type(exc).__name__}).") from None
     return frame, meta
@@ -540,9 +537,11 @@ def export_mismatches(found: ImportedAnnotations, candidates: CandidateSet, data
 
 def mismatch_message(problems: list[str], label: str = "the file") -> str:
     """One message (at most :data:`MESSAGE_CHARS` characters) for :func:`export_mismatches`' findings."""
-    more = f"; and {len(problems) - 1} more difference(s)" if len(problems) > 1 else ""
-    return _limited(f"{label[:1].upper()}{label[1:]} does not match this data set, so nothing was imported: "
-                    f"{problems[0][:150]}{more}. Import it into the data set it was exported from.")
+    first = problems[0] if len(problems[0]) <= 130 else problems[0][:129].rsplit(" ", 1)[0] + " …)"
+    more = f"; {len(problems) - 1} more difference(s)" if len(problems) > 1 else ""
+    label = "The file" if label == "the file" else label
+    return _limited(f"{label} does not match this data set, so nothing was imported: {first}{more}. Import it into "
+                    "the data set it was exported from.")
 
 
 def import_export(store: AnnotationStore, dataset: str, data: bytes, fmt: str, *, name: str | None = None,

@@ -46,6 +46,8 @@ import json
 import os
 import re
 import sqlite3
+import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import cached_property
@@ -66,6 +68,8 @@ DB_FILE = "annotations.sqlite3"
 LABELS = ("TP", "FP", "unsure")
 MAX_ANNOTATOR = 100
 IMPORT_PIECE = 20_000  # marks written per transaction by an import
+_LOCK_POLL_MS = 2  # a writer waiting for the lock tries again this often (plus a millisecond's sleep)
+_GAP_S = 0.005  # a draw or an import leaves at least this long (or its last transaction's length) between pieces
 SHOWN = 60  # characters of a user's text quoted in a message
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
@@ -234,9 +238,20 @@ def _as_candidates(candidates) -> np.ndarray:
         idx = idx.astype(np.int64)
     except (TypeError, ValueError, OverflowError):
         raise ParameterError("`candidates` must be whole numbers: candidate indices of the data set") from None
-    if idx.ndim != 1 or idx.size == 0 or idx.min() < 0 or np.unique(idx).size != idx.size:
+    if idx.ndim != 1 or idx.size == 0 or idx.min() < 0 or not _distinct(idx):
         raise ParameterError("`candidates` must be distinct, non-negative candidate indices, at least one")
     return idx
+
+
+def _distinct(idx: np.ndarray) -> bool:
+    """Whether non-negative indices are distinct (a mask where they are small, as candidate indices are)."""
+    top = int(idx.max())
+    if top < 8 * idx.size + 1024:
+        seen = np.zeros(top + 1, dtype=bool)
+        seen[idx] = True
+        return int(np.count_nonzero(seen)) == idx.size
+    ordered = np.sort(idx)
+    return not (ordered[1:] == ordered[:-1]).any()
 
 
 def _design(design) -> dict:
@@ -254,8 +269,10 @@ def _design(design) -> dict:
     return json.loads(text)
 
 
-class _Closing:
-    """A sqlite3 connection that closes when its ``with`` block ends (sqlite3's own only commits)."""
+class _Borrowed:
+    """A connection lent for a ``with`` block: the thread's open connection, kept open after it (opening one per
+    operation would make each close, when no other connection is open, copy the write-ahead log into the file:
+    milliseconds per click, a quarter second per chunk of a draw)."""
 
     def __init__(self, con: sqlite3.Connection) -> None:
         self._con = con
@@ -264,7 +281,8 @@ class _Closing:
         return self._con
 
     def __exit__(self, *exc) -> None:
-        self._con.close()
+        if self._con.in_transaction:  # (never left open: the next borrower starts clean)
+            self._con.execute("ROLLBACK")
 
 
 class AnnotationStore:
@@ -287,6 +305,7 @@ class AnnotationStore:
         self.timeout = float(timeout)
         self.reserve = reserve
         self.migrated: dict | None = None
+        self._local = threading.local()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as con:
@@ -294,22 +313,36 @@ class AnnotationStore:
             if current < schema.SCHEMA_VERSION:
                 self._upgrade()
         except (sqlite3.Error, OSError) as exc:
+            self._forget()
             raise database_error(exc, None, self.path.parent) from None
 
     def __repr__(self) -> str:
         return f"AnnotationStore({str(self.path)!r})"
 
     # ------------------------------------------------------------------------- connections
-    def _connect(self) -> _Closing:
-        con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
-        try:
-            con.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
-            con.execute("PRAGMA synchronous=FULL")
-            con.execute("PRAGMA journal_size_limit=4194304")  # the WAL shrinks back after a big draw
-        except BaseException:
+    def _connect(self) -> _Borrowed:
+        """This thread's connection (one per store, thread and process; closed when the thread ends or by
+        :meth:`close`)."""
+        local = self._local
+        con = getattr(local, "con", None)
+        if con is None or local.pid != os.getpid():
+            con = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=True)
+            try:
+                con.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
+                con.execute("PRAGMA synchronous=FULL")
+                con.execute("PRAGMA journal_size_limit=4194304")  # the WAL shrinks back after a big draw
+            except BaseException:
+                con.close()
+                raise
+            local.con, local.pid = con, os.getpid()
+        return _Borrowed(con)
+
+    def close(self) -> None:
+        """Close this thread's connection (the next operation opens another)."""
+        con = getattr(self._local, "con", None)
+        self._local.con = None
+        if con is not None:
             con.close()
-            raise
-        return _Closing(con)
 
     def _upgrade(self) -> None:
         """Create the tables, or migrate a database of schema 1 (once: another process may have done it)."""
@@ -335,7 +368,7 @@ class AnnotationStore:
         SQLite failure becomes an :class:`AnnotationDatabaseError` saying ``what`` was not saved)."""
         try:
             with self._connect() as con:
-                con.execute("BEGIN IMMEDIATE")
+                self._begin(con)
                 try:
                     result = fn(con)
                 except BaseException:
@@ -345,14 +378,44 @@ class AnnotationStore:
                 con.execute("COMMIT")
                 return result
         except (sqlite3.Error, OSError) as exc:
+            self._forget()
             raise database_error(exc, what, self.path.parent) from None
+
+    def _begin(self, con: sqlite3.Connection) -> None:
+        """Take the write lock, trying again every millisecond while another writer holds it (up to ``timeout``).
+
+        SQLite's own wait backs off to 100 ms between tries, so a writer waiting behind a run of short
+        transactions (a draw written chunk by chunk) could miss every gap between them; trying every millisecond,
+        it gets the next gap: a click waits for at most one chunk's transaction.
+        """
+        deadline = time.monotonic() + self.timeout
+        con.execute(f"PRAGMA busy_timeout={_LOCK_POLL_MS}")
+        try:
+            while True:
+                try:
+                    con.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if _failure_name(exc) not in ("SQLITE_BUSY", "SQLITE_LOCKED") or time.monotonic() > deadline:
+                        raise
+                time.sleep(0.001)
+        finally:
+            con.execute(f"PRAGMA busy_timeout={int(self.timeout * 1000)}")
 
     def _read(self, fn: Callable[[sqlite3.Connection], object]):
         try:
             with self._connect() as con:
                 return fn(con)
         except (sqlite3.Error, OSError) as exc:
+            self._forget()
             raise database_error(exc, None, self.path.parent) from None
+
+    def _forget(self) -> None:
+        """After a failure, the next operation opens a fresh connection (the file may have changed meanwhile)."""
+        try:
+            self.close()
+        except sqlite3.Error:
+            self._local.con = None
 
     def _reserved(self, nbytes: int, what: str) -> ContextManager:
         return contextlib.nullcontext() if self.reserve is None else self.reserve(int(nbytes), what=what)
@@ -419,10 +482,12 @@ class AnnotationStore:
             if size < idx.size:
                 for chunk in range(size // CHUNK, -(-idx.size // CHUNK)):
                     piece = schema.pack(idx[chunk * CHUNK:(chunk + 1) * CHUNK], width)
+                    started = time.monotonic()
                     self._write(lambda con, c=chunk, p=piece: con.execute(
                         "INSERT INTO sample_chunks VALUES (?, ?, ?) ON CONFLICT (sample_id, chunk) DO UPDATE SET "
                         "candidates=excluded.candidates WHERE length(excluded.candidates) > length(candidates)",
                         (sample_id, c, p)), what)
+                    time.sleep(max(_GAP_S, time.monotonic() - started))  # a gap for the clicks waiting
                 self._write(lambda con: con.execute("UPDATE samples SET size=max(size, ?) WHERE id=?",
                                                     (int(idx.size), sample_id)), what)
         return self.sample(dataset, name)
@@ -750,7 +815,10 @@ class AnnotationStore:
 
         with self._reserved(sum(64 + len(r[2].encode()) + len(r[4]) for r in rows) * 3, what):
             for start in range(0, len(rows), IMPORT_PIECE):
+                began = time.monotonic()
                 self._write(piece(rows[start:start + IMPORT_PIECE]), what)
+                if start + IMPORT_PIECE < len(rows):
+                    time.sleep(max(_GAP_S, time.monotonic() - began))
             if rows:
                 self._write(recount, what)
         return len(rows)
