@@ -12,7 +12,7 @@ import pandas as pd
 from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..stats.agreement import KappaResult, cohens_kappa, fleiss_kappa
-from .store import LABELS
+from .schema import LABELS
 
 
 def annotator_token(name: str) -> str:

@@ -39,17 +39,16 @@ import pandas as pd
 from ..candidates import CandidateSet
 from ..errors import EvalcoreError, ParameterError
 from ..estimates import SamplingFrame
+from ..io.annotated import ANNOTATOR_PREFIX, BOOKKEEPING_PREFIX, guard, unguard
 from ..io.cells import FALSE_WORDS, TRUE_WORDS
 from ..io.store import format_size
 from ..ranking import TIE_POLICIES
-from ..text import FORMULA_STARTS, spreadsheet_csv
+from ..text import spreadsheet_csv
 from .combine import combine_labels
 from .store import (LABELS, MAX_ANNOTATOR, AnnotationError, AnnotationStore, SampleInfo, check_annotator,
                     check_sample_name, shown)
 
 EXPORT_FORMATS = ("csv", "tsv", "parquet")
-ANNOTATOR_PREFIX = "annotator:"
-BOOKKEEPING_PREFIX = "evalcore:"
 CANDIDATE_COLUMN = "evalcore:candidate"
 POSITION_COLUMN = "evalcore:sample_position"
 DESIGN_COLUMN = "evalcore:design"
@@ -57,7 +56,6 @@ LEGACY_COLUMNS = ("candidate", "row", "sample_position")  # exports of evalcore 
 PARQUET_METADATA_KEY = b"evalcore.annotations"  # where those kept the design in Parquet
 MESSAGE_CHARS = 300
 BYTES_PER_CELL = 64  # room an export may take per candidate and column beyond the data set's own bytes
-_QUOTED_FORMULA = re.compile("^'+[" + re.escape("".join(FORMULA_STARTS)) + "]")
 
 
 def _limited(text: str) -> str:
@@ -80,44 +78,6 @@ def is_export(columns) -> bool:
     names = [str(c) for c in columns]
     return CANDIDATE_COLUMN in names or (any(n.startswith(ANNOTATOR_PREFIX) for n in names)
                                           and "candidate" in names and "sample_position" in names)
-
-
-# ------------------------------------------------------------------------------- the formula guard
-def _text_columns(table: pd.DataFrame):
-    for i, (_, column) in enumerate(table.items()):
-        if not (pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_datetime64_any_dtype(column.dtype)):
-            yield i, column
-
-
-def _requoted(value):
-    return "'" + value if isinstance(value, str) and _QUOTED_FORMULA.match(value) else value
-
-
-def _unquoted(value):
-    return value[1:] if isinstance(value, str) and _QUOTED_FORMULA.match(value) else value
-
-
-def guard(table: pd.DataFrame) -> pd.DataFrame:
-    """What the CSV and TSV of an export hold: :func:`evalcore.text.spreadsheet_safe`'s quote before every text
-    cell and column name that starts like a formula, and one more quote before those that already start with
-    quotes and then a formula character, so that :func:`unguard` is its exact inverse."""
-    out = table.copy()
-    for i, column in _text_columns(table):
-        out.isetitem(i, column.astype(object).map(_requoted).astype(column.dtype))
-    out.columns = [_requoted(c) for c in table.columns]
-    return out  # spreadsheet_csv adds the first quote
-
-
-def unguard(table: pd.DataFrame, *, names: bool = True) -> pd.DataFrame:
-    """The exact inverse of the guard: one ``'`` off every text cell (and column name, with ``names``) that starts
-    with quotes and then a formula character (``=``, ``+``, ``-``, ``@``, tab, carriage return); nothing else
-    changes."""
-    out = table.copy()
-    for i, column in _text_columns(table):
-        out.isetitem(i, column.astype(object).map(_unquoted).astype(column.dtype))
-    if names:
-        out.columns = [_unquoted(c) for c in table.columns]
-    return out
 
 
 # ------------------------------------------------------------------------------------------ export

@@ -34,6 +34,7 @@ import sqlite3
 import numpy as np
 
 SCHEMA_VERSION = 2
+LABELS = ("TP", "FP", "unsure")  # a mark's label (the marks table's CHECK)
 CHUNK = 65_536  # positions per stored chunk (256 KB as uint32): one short transaction each
 
 SCHEMA = """

@@ -62,10 +62,9 @@ from ..errors import EvalcoreError, ParameterError
 from ..estimates import SamplingFrame, draw_sample
 from ..io.store import default_root, format_size, validate_id
 from . import schema
-from .schema import CHUNK
+from .schema import CHUNK, LABELS
 
 DB_FILE = "annotations.sqlite3"
-LABELS = ("TP", "FP", "unsure")
 MAX_ANNOTATOR = 100
 IMPORT_PIECE = 20_000  # marks written per transaction by an import
 _LOCK_POLL_MS = 2  # a writer waiting for the lock tries again this often (plus a millisecond's sleep)

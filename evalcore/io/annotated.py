@@ -15,11 +15,12 @@ An evalcore annotation export (:func:`evalcore.annotations.export_table`: ``eval
 ``evalcore:sample_position``, ``evalcore:design`` and ``annotator:<name>`` columns beside the data; an
 export of evalcore up to 04183db had ``candidate``, ``row`` and ``sample_position``) reads as the data set
 it came from: its bookkeeping columns are neither scores nor keys, and the spreadsheet guard's quotes of a
-CSV or TSV export are taken off again (:func:`evalcore.annotations.unguard`).
+CSV or TSV export are taken off again (:func:`unguard`, the inverse of :func:`guard`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -28,6 +29,7 @@ import pandas as pd
 
 from ..candidates import CandidateSet
 from ..errors import ColumnError, LabelError, ParameterError
+from ..text import FORMULA_STARTS
 from .build import _build, _names, _require, parse_labels
 from .limits import Limits
 from .cells import LABEL_VOCABULARY
@@ -39,8 +41,8 @@ if TYPE_CHECKING:  # evalcore.estimates imports scipy: imported when a frame is 
     from ..estimates import SamplingFrame
     from ..ranking import Ranking
 
-__all__ = ["AnnotatedSample", "ANNOTATION_STATES", "EXPORT_BOOKKEEPING", "build_annotated_sample",
-           "load_annotated_sample"]
+__all__ = ["AnnotatedSample", "ANNOTATION_STATES", "EXPORT_BOOKKEEPING", "build_annotated_sample", "guard",
+           "load_annotated_sample", "unguard"]
 
 ANNOTATION_STATES = ("full", "partial", "none")
 """Every candidate annotated; some; none (no label column, or one empty in every row)."""
@@ -49,9 +51,50 @@ EXPORT_BOOKKEEPING = ("candidate", "row", "sample_position")
 """Columns of an annotation export of evalcore up to 04183db that are neither scores nor keys (today's exports
 name theirs ``evalcore:...``)."""
 
-ANNOTATOR_PREFIX = "annotator:"  # as evalcore.annotations.ANNOTATOR_PREFIX (not imported: it imports this package)
-BOOKKEEPING_PREFIX = "evalcore:"  # as evalcore.annotations.exchange.BOOKKEEPING_PREFIX
+ANNOTATOR_PREFIX = "annotator:"  # an export's column of one annotator's labels (evalcore.annotations.exchange)
+BOOKKEEPING_PREFIX = "evalcore:"  # an export's own columns (the candidate's index, its place in the sample, ...)
 _NO_LABEL = "__evalcore_unannotated__"  # stands in for the label column while the scores are built
+
+
+# ---------------------------------------------------------------- the spreadsheet guard of an export
+_QUOTED_FORMULA = re.compile("^'+[" + re.escape("".join(FORMULA_STARTS)) + "]")
+
+
+def _text_columns(table: pd.DataFrame):
+    for i, (_, column) in enumerate(table.items()):
+        if not (pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_datetime64_any_dtype(column.dtype)):
+            yield i, column
+
+
+def _requoted(value):
+    return "'" + value if isinstance(value, str) and _QUOTED_FORMULA.match(value) else value
+
+
+def _unquoted(value):
+    return value[1:] if isinstance(value, str) and _QUOTED_FORMULA.match(value) else value
+
+
+def guard(table: pd.DataFrame) -> pd.DataFrame:
+    """What the CSV and TSV of an annotation export hold, before :func:`evalcore.text.spreadsheet_csv` writes them:
+    that adds a ``'`` before every text cell and column name that starts like a formula (``=``, ``+``, ``-``,
+    ``@``, tab, carriage return); this adds one more before those that already start with quotes and then such a
+    character, so that :func:`unguard` is the exact inverse of both."""
+    out = table.copy()
+    for i, column in _text_columns(table):
+        out.isetitem(i, column.astype(object).map(_requoted).astype(column.dtype))
+    out.columns = [_requoted(c) for c in table.columns]
+    return out
+
+
+def unguard(table: pd.DataFrame, *, names: bool = True) -> pd.DataFrame:
+    """The exact inverse of the guard: one ``'`` off every text cell (and column name, with ``names``) that starts
+    with quotes and then a formula character; nothing else changes."""
+    out = table.copy()
+    for i, column in _text_columns(table):
+        out.isetitem(i, column.astype(object).map(_unquoted).astype(column.dtype))
+    if names:
+        out.columns = [_unquoted(c) for c in table.columns]
+    return out
 
 
 @dataclass(frozen=True)
@@ -195,9 +238,7 @@ def build_annotated_sample(
                    or (legacy and c in EXPORT_BOOKKEEPING)}
     export = bool(bookkeeping)
     if export and df.attrs.get("format") == "text":  # a CSV or TSV export: the guard's quotes in cells go (the
-        from ..annotations.exchange import unguard  # column names stay as the pages show and the links name them)
-
-        df = unguard(df, names=False)
+        df = unguard(df, names=False)                 # column names stay as the pages show and the links name them)
     if scores is None:
         scores = tuple(c for c in roles.scores if c != label and c not in bookkeeping and c not in _names(keys))
         if not scores:
