@@ -44,6 +44,8 @@ def annotator() -> str | None:
 
 
 def _name_entered() -> None:
+    if not str(st.session_state.get(NAME_KEY) or "").strip():
+        return  # (an emptied field: still no name)
     try:
         st.session_state[ANNOTATOR_KEY] = check_annotator(st.session_state.get(NAME_KEY, ""))
         st.session_state.pop("name_error", None)

@@ -548,12 +548,12 @@ class AnnotationStore:
         return self._info(dataset, name, self._read(lambda con: self._sample_row(con, dataset, name)))
 
     def samples(self, dataset: str) -> pd.DataFrame:
-        """The samples of a data set: ``sample, seed, size, frame, created``."""
+        """The samples of a data set: ``sample, seed, size, frame, created, design`` (frame and design as JSON)."""
         dataset = validate_id(dataset)
         rows = self._read(lambda con: con.execute(
-            "SELECT sample, seed, size, frame, created FROM samples WHERE dataset=? AND size > 0 ORDER BY created",
-            (dataset,)).fetchall())
-        return pd.DataFrame(rows, columns=["sample", "seed", "size", "frame", "created"])
+            "SELECT sample, seed, size, frame, created, design FROM samples WHERE dataset=? AND size > 0 "
+            "ORDER BY created", (dataset,)).fetchall())
+        return pd.DataFrame(rows, columns=["sample", "seed", "size", "frame", "created", "design"])
 
     def version(self, dataset: str, sample: str) -> int:
         """A number that grows with every change of the sample's marks (for cache keys: a small number, not the
