@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import PurePath
 
 import pandas as pd
@@ -31,6 +32,7 @@ NAME_KEY = "w_annotator_name"        # the name field
 QUEUE_KEY = "annotate_queue"         # the key queue's value: the presses not yet acknowledged
 APPLIED_KEY = "annotate_applied"     # browser client id -> last press applied (each press applied once)
 NOTICES_KEY = "annotate_notices"     # what the last presses met (a mark from another window, a failed write)
+APPLY_LOCK_KEY = "annotate_lock"     # one run of the session at a time applies presses
 IMPORT_KEY = "import_annotations"    # the uploader of an exported annotated set
 WINDOW = 60                          # upcoming candidates sent to the browser (12 s of presses at 5 a second)
 RECENT = 20                          # changes an undo in the browser can show at once
@@ -129,19 +131,32 @@ def apply_presses(v: ViewSettings, sample: str, who: str) -> None:
     under the same name) changes nothing and is said; a write that fails stops the batch and says that those
     presses were not saved."""
     applied = st.session_state.setdefault(APPLIED_KEY, {})
-    client, events = unapplied(st.session_state.get(QUEUE_KEY), applied)
+    notices = st.session_state.setdefault(NOTICES_KEY, [])
+    value = st.session_state.get(QUEUE_KEY)
+    # Streamlit starts a new run at once when the browser sends a value (runner.fastReruns), while the run it
+    # replaces goes on up to its next Streamlit call: two runs of one session may apply presses at the same time.
+    # One lock per session makes them take turns; inside, no Streamlit call (a run cannot stop half-way).
+    lock = st.session_state.get(APPLY_LOCK_KEY)  # (made by marking(), before any press could arrive)
+    with lock if lock is not None else threading.Lock():
+        _apply(v, sample, who, value, applied, notices)
+
+
+def _apply(v: ViewSettings, sample: str, who: str, value, applied: dict, notices: list) -> None:
+    client, events = unapplied(value, applied)
     if not events:
         return
-    notices = st.session_state.setdefault(NOTICES_KEY, [])
+
+    def done(seq: int) -> None:
+        applied[client] = max(applied.get(client, 0), seq)
+
     try:
         store, dataset, context = db(), db_id(v.dataset), _context(sample, who)
     except EvalcoreError as exc:  # (the database cannot be opened)
-        applied[client] = events[-1]["seq"]
+        done(events[-1]["seq"])
         notices.append(("error", f"{exc} {len(events)} key press{'es were' if len(events) > 1 else ' was'} not "
                                  "saved."))
         return
     for i, event in enumerate(events):
-        # no Streamlit call between a write and its acknowledgement: a rerun cannot interrupt in between
         if event.get("context") != context:
             notices.append(("warning", "A key press made for another sample or name was not applied."))
         else:
@@ -153,18 +168,21 @@ def apply_presses(v: ViewSettings, sample: str, who: str) -> None:
                     if not mark.applied:
                         notices.append(("warning", mark.message(event["action"])))
             except AnnotationDatabaseError as exc:
-                applied[client] = events[-1]["seq"]
+                done(events[-1]["seq"])
                 left = len(events) - i
                 notices.append(("error", f"{exc} {left} key press{'es were' if left > 1 else ' was'} not saved."))
                 return
             except EvalcoreError as exc:
                 notices.append(("warning", f"A key press was not applied: {exc}"))
-        applied[client] = event["seq"]
+        done(event["seq"])
 
 
 def show_notices() -> None:
-    for kind, text in st.session_state.pop(NOTICES_KEY, []):
-        getattr(st, kind)(markdown_text(text))
+    """What the last presses met, in a container that is always there: the key queue below keeps its place on the
+    page (an element that came and went above it would make the browser build it anew)."""
+    with st.container():
+        for kind, text in st.session_state.pop(NOTICES_KEY, []):
+            getattr(st, kind)(markdown_text(text))
 
 
 def candidate_cells(candidates: CandidateSet, index: int, context: str | None, table: pd.DataFrame) -> list:
@@ -181,6 +199,8 @@ def candidate_cells(candidates: CandidateSet, index: int, context: str | None, t
 def marking(v: ViewSettings, info, who: str, candidates: CandidateSet, table: pd.DataFrame) -> None:
     """The candidate on screen and the key queue: the next places to annotate, the recent changes (for undo),
     what the server has applied."""
+    if APPLY_LOCK_KEY not in st.session_state:
+        st.session_state[APPLY_LOCK_KEY] = threading.Lock()
     store, dataset = db(), db_id(v.dataset)
     done, total = store.progress(dataset, info.name, who)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,13 @@ from test_browser import FIRST_RUN_MS, choose, query, rerun, settled_link, uploa
 SIZE = 250
 PRESSES = 200
 MARKED_BY_BOB = 6
+
+
+def with_param(url: str, name: str, value: str) -> str:
+    """The link with one parameter set (used by the other browser tests too)."""
+    parts = urlsplit(url)
+    pairs = [(k, v) for k, v in parse_qsl(parts.query) if k != name] + [(name, value)]
+    return urlunsplit(parts._replace(query=urlencode(pairs)))
 
 
 def progress(page: Page):
@@ -91,7 +99,8 @@ def test_200_key_presses_at_5_a_second_give_200_labels_in_order(new_page, krenn_
         else:
             late.append(-wait)
         page.keyboard.press(key)
-    assert max(late, default=0) < 1.0, f"the presses fell behind their 5 a second by up to {max(late):.2f} s"
+    took = time.monotonic() - start  # (each press is due at its time on the clock: a late one does not delay the rest)
+    assert took < PRESSES * 0.2 + 3, f"{PRESSES} presses took {took:.1f} s (late by up to {max(late):.2f} s)"
     expect(queue(page).get_by_test_id("keyqueue-status")).to_contain_text("every mark saved", timeout=FIRST_RUN_MS)
     expect(progress(page)).to_contain_text(f"{PRESSES} of {SIZE} annotated by you", timeout=FIRST_RUN_MS)
     expect(title).to_contain_text(f"Candidate {PRESSES + 1} of {SIZE}")
@@ -108,7 +117,7 @@ def test_200_key_presses_at_5_a_second_give_200_labels_in_order(new_page, krenn_
     assert store.table(dataset, sample).columns.tolist() == ["alice"]  # no name made of the first keys
 
     # a colleague opens the link: no name from it; under their own, their marks bring the agreement
-    other = new_page(link + "&annotator=alice")  # (an older link that still names one)
+    other = new_page(with_param(link, "annotator", "alice"))  # (an older link that still names one)
     wait_for_app(other)
     expect(other.get_by_text("names are no longer carried in links")).to_be_visible()
     expect(other.get_by_text("Enter your name above to annotate")).to_be_visible()

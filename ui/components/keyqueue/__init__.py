@@ -10,6 +10,10 @@ event once (:func:`unapplied`), in sequence order, and acknowledges the last one
 the component drops what was acknowledged. Sending the whole queue each time makes merged updates harmless: a
 later value holds every earlier event.
 
+The queue lives on the page around the component (keyed by the widget key), not in the component's frame: when
+Streamlit builds the frame anew (an element appearing above it can make it do so), the new frame takes over the
+queue, its client id and sequence numbers, and no press is lost.
+
 Keys are read from the page around the component too (it is served from the same origin), except while focus is
 in a text field, a number field, a select or an editable area, with Ctrl, Alt or Meta held, or on a key's
 auto-repeat. The frontend is ``frontend/index.html``: plain JavaScript speaking Streamlit's component messages.
@@ -56,7 +60,7 @@ def key_queue(items: list[dict], *, recent: list[dict], total: int, done: int, a
         The queue as last sent.
     """
     return _component(items=items, recent=recent, total=int(total), done=int(done), acked=acked, context=context,
-                      keys=keys, key=key, default=None, height=height)
+                      keys=keys, name=key, key=key, default=None, height=height)
 
 
 def unapplied(value, applied: dict) -> tuple[str | None, list[dict]]:
