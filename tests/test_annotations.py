@@ -349,3 +349,23 @@ def test_a_database_of_the_first_schema_is_migrated_nothing_lost(tmp_path):
     assert not {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE name LIKE 'v1_%'")}
     con.close()
     assert AnnotationStore(path).migrated is None  # once
+
+
+def test_a_click_reads_a_few_places_of_the_sample_not_all_of_it(store, monkeypatch):
+    """The next candidates come from the annotator's kept place and indexed reads (today's main loaded the whole
+    sample and joined over it on every click)."""
+    order = draw_sample(1_000_000, 1_000_000, seed=3)
+    store.create_sample(DATASET, "big", order, seed=3)
+    read = []
+    original = AnnotationStore._read_candidates
+
+    def spy(con, sample_id, width, start, stop):
+        read.append(stop - start)
+        return original(con, sample_id, width, start, stop)
+
+    monkeypatch.setattr(AnnotationStore, "_read_candidates", staticmethod(spy))
+    for position in range(30):
+        store.mark(DATASET, "big", position, int(order[position]), "ann", "TP")
+        assert store.upcoming(DATASET, "big", "ann", 60)[0] == (position + 1, int(order[position + 1]))
+        assert store.progress(DATASET, "big", "ann") == (position + 1, 1_000_000)
+    assert max(read) <= 60  # the window the page shows, never the sample

@@ -154,9 +154,16 @@ def test_mark_undo_progress_and_export(unlabelled):
                                                                    "Annotated set as PARQUET"}
     base = sample.annotated_sample(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"),
                                    ()).candidates
-    back = read_export(write_export(export_table(base, labels, info), "tsv"), "tsv")
+    raw = at.session_state["view"]
+    data = annotate.export_file(raw, AnnotationStore().sample(annotate.db_id(dataset), "s7"), labels, base,
+                                __import__("ui.cached", fromlist=["raw_table"]).raw_table(dataset)[0], "csv")
+    back = read_export(data, "csv", expected_rows=base.n_candidates)
     np.testing.assert_array_equal(back.sample_candidates, info.candidates)
     assert sorted(back.annotations["label"]) == ["FP", "TP"]
+    table = pd.read_csv(SIM, sep="\t", dtype={"is_tp": str})  # the file's own columns, names and types come back
+    assert back.table.columns.tolist() == table.columns.tolist()
+    assert back.table["freq"].dtype == np.int64 and back.table["w1"].tolist() == table["w1"].tolist()
+    assert back.table["is_tp"].iloc[info.candidates[:2]].tolist() == ["TRUE", "FALSE"]
 
 
 def test_the_labels_survive_a_restart(unlabelled):
@@ -316,3 +323,30 @@ def test_three_annotators_see_fleiss_kappa(unlabelled):
     assert "Fleiss" in expected.method and expected.subjects == 6
     metric = page.metric[0]
     assert "6 candidates, 3 annotators" in metric.label and metric.value == f"{expected.kappa:.3f}"
+
+
+def test_one_annotators_labels_are_named_in_the_link_by_a_token_not_a_name(unlabelled):
+    from evalcore.annotations import annotator_token
+
+    dataset, _ = unlabelled
+    at = drawn(dataset, annotator="Anna K.", size=6)
+    press(at, "TP", "FP")
+    at.radio(key="w_ann_rule").set_value("annotator")
+    ok(at.run())
+    assert at.query_params["ann_rule"] == "annotator" and at.query_params["ann_of"] == annotator_token("Anna K.")
+    assert "Anna" not in str(dict(at.query_params))
+    assert at.selectbox(key="w_ann_of").value == "Anna K."
+
+
+def test_the_key_queue_value_is_checked_and_each_press_taken_once():
+    from ui.components.keyqueue import unapplied
+
+    good = {"seq": 3, "action": "TP", "position": 2, "candidate": 7, "context": "x"}
+    value = {"client": "c1", "events": [good, {**good, "seq": 2}, {**good, "seq": 3}, {"seq": 4, "action": "undo"},
+                                        {"seq": 5, "action": "delete"}, {"seq": "6", "action": "TP"},
+                                        {"seq": 7, "action": "FP", "position": "1", "candidate": 1}, "junk"]}
+    client, events = unapplied(value, {"c1": 2})
+    assert client == "c1" and [e["seq"] for e in events] == [3, 4]  # in order, once, none at or below 2
+    assert unapplied(value, {"c1": 4}) == ("c1", [])
+    assert unapplied({"client": "x" * 65, "events": [good]}, {}) == (None, [])
+    assert unapplied(None, {}) == (None, []) and unapplied([good], {}) == (None, [])
