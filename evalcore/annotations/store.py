@@ -478,18 +478,31 @@ class AnnotationStore:
         what = f"the sample of {idx.size:,} candidates"
         with self._reserved(self.sample_bytes(idx.size, width), what):
             sample_id, size, width = self._write(start, what)
-            if size < idx.size:
-                for chunk in range(size // CHUNK, -(-idx.size // CHUNK)):
-                    piece = schema.pack(idx[chunk * CHUNK:(chunk + 1) * CHUNK], width)
-                    started = time.monotonic()
-                    self._write(lambda con, c=chunk, p=piece: con.execute(
-                        "INSERT INTO sample_chunks VALUES (?, ?, ?) ON CONFLICT (sample_id, chunk) DO UPDATE SET "
-                        "candidates=excluded.candidates WHERE length(excluded.candidates) > length(candidates)",
-                        (sample_id, c, p)), what)
-                    time.sleep(max(_GAP_S, time.monotonic() - started))  # a gap for the clicks waiting
-                self._write(lambda con: con.execute("UPDATE samples SET size=max(size, ?) WHERE id=?",
-                                                    (int(idx.size), sample_id)), what)
+            try:
+                self._write_chunks(sample_id, idx, size, width, what)
+            except BaseException:
+                if size == 0:  # a new sample that could not be written: its pieces go (as far as they can)
+                    with contextlib.suppress(EvalcoreError):
+                        self._write(lambda con: (
+                            con.execute("DELETE FROM sample_chunks WHERE sample_id=?", (sample_id,)),
+                            con.execute("DELETE FROM samples WHERE id=? AND size=0", (sample_id,))), what)
+                raise
         return self.sample(dataset, name)
+
+    def _write_chunks(self, sample_id: int, idx: np.ndarray, size: int, width: int, what: str) -> None:
+        """The positions from ``size`` on, a chunk per transaction with a gap after each, then the new size."""
+        if size >= idx.size:
+            return
+        for chunk in range(size // CHUNK, -(-idx.size // CHUNK)):
+            piece = schema.pack(idx[chunk * CHUNK:(chunk + 1) * CHUNK], width)
+            started = time.monotonic()
+            self._write(lambda con, c=chunk, p=piece: con.execute(
+                "INSERT INTO sample_chunks VALUES (?, ?, ?) ON CONFLICT (sample_id, chunk) DO UPDATE SET "
+                "candidates=excluded.candidates WHERE length(excluded.candidates) > length(candidates)",
+                (sample_id, c, p)), what)
+            time.sleep(max(_GAP_S, time.monotonic() - started))  # a gap for the clicks waiting
+        self._write(lambda con: con.execute("UPDATE samples SET size=max(size, ?) WHERE id=?",
+                                            (int(idx.size), sample_id)), what)
 
     @staticmethod
     def sample_bytes(size: int, width: int = 4) -> int:
