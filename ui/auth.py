@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from urllib.parse import unquote, urlencode, urlsplit
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import streamlit as st
 
@@ -32,10 +32,9 @@ from evalcore.text import markdown_text as esc
 
 NEXT_COOKIE = "evalcore_next"  # the link asked for before sign-in (path and query of this app)
 NEXT_MAX_AGE_S = 600  # a sign-in that takes longer than this returns to the Data page
-NEXT_MAX_CHARS = 3000  # a longer link is not kept (a cookie holds about 4 kB)
+NEXT_MAX_CHARS = 3800  # a longer link is not kept (a cookie holds about 4 kB, the link percent-encoded)
 ALLOW_ENV = "EVALCORE_ALLOWED_USERS"  # addresses and domains, separated by commas, spaces or line breaks
 ALLOW_SECRET = ("evalcore", "allowed_users")  # the same list in secrets.toml: [evalcore] allowed_users = [...]
-_DOMAIN = re.compile(r"@?([a-z0-9-]+(\.[a-z0-9-]+)+)")
 
 
 # ------------------------------------------------------------------------------------------------ configuration
@@ -49,7 +48,7 @@ def configured() -> bool:
     (then nobody may enter: a broken file must not open a lab's server to everyone)."""
     if st.secrets.load_if_toml_exists():
         return "auth" in st.secrets
-    return any(path.is_file() for path in _secrets_files())
+    return any(path.is_file() or (path.is_dir() and any(path.iterdir())) for path in _secrets_files())
 
 
 def providers() -> list[str]:
@@ -151,27 +150,31 @@ def _js(value: str) -> str:
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _keep_link() -> None:
-    """Remember the link asked for, for after sign-in (a cookie the browser writes; the server reads it)."""
-    link = next_path(_requested(), st.get_option("server.baseUrlPath"))
-    if link is None:
-        return
-    root = "/" + st.get_option("server.baseUrlPath").strip("/")
+def _cookie_path() -> str:
+    return "/" + st.get_option("server.baseUrlPath").strip("/")
+
+
+def _keep_link() -> bool:
+    """Remember the link asked for, for after sign-in (a cookie the browser writes; the server reads it); False
+    when it is too long for a cookie."""
+    requested = _requested()
+    if len(quote(requested, safe="-_.!~*'()")) > NEXT_MAX_CHARS:  # as encodeURIComponent writes it
+        return False
+    link = next_path(requested, st.get_option("server.baseUrlPath"))
+    if link is None:  # not a path of this app: nothing to keep
+        return True
     _script(f"document.cookie = {_js(NEXT_COOKIE)} + '=' + encodeURIComponent({_js(link)}) + "
-            f"'; path={root.rstrip('/') or '/'}; max-age={NEXT_MAX_AGE_S}; samesite=lax';")
+            f"'; path={_cookie_path()}; max-age={NEXT_MAX_AGE_S}; samesite=lax';")
+    return True
 
 
 def _return_to_link() -> bool:
-    """After sign-in: send the browser back to the link kept before it (once); True when it is being sent."""
-    if NEXT_COOKIE not in st.context.cookies:
+    """The first run after sign-in: send the browser back to the link kept before it, and forget it; True when the
+    browser is being sent (the session's cookies are those of its start, so this is done once per session)."""
+    if NEXT_COOKIE not in st.context.cookies or "_signin_link_done" in st.session_state:
         return False
-    root = "/" + st.get_option("server.baseUrlPath").strip("/")
-    forget = (f"document.cookie = {_js(NEXT_COOKIE)} + '=; path={root.rstrip('/') or '/'}; max-age=0; "
-              "samesite=lax';")
-    if "_signin_returned" in st.session_state:  # this session already went back (or stayed): just forget it
-        _script(forget)
-        return False
-    st.session_state["_signin_returned"] = True
+    st.session_state["_signin_link_done"] = True
+    forget = f"document.cookie = {_js(NEXT_COOKIE)} + '=; path={_cookie_path()}; max-age=0; samesite=lax';"
     link = next_path(unquote(st.context.cookies.get(NEXT_COOKIE) or ""), st.get_option("server.baseUrlPath"))
     if link is None or link == _requested():
         _script(forget)
@@ -211,9 +214,11 @@ def _login(provider: str) -> None:
 
 
 def _sign_in_screen() -> None:
-    _keep_link()
+    kept = _keep_link()
     st.title("evalcore")
     st.write("This lab's evalcore server is for its members. Sign in to use it.")
+    if not kept:
+        st.caption("The link you opened is too long to carry through the sign-in: open it again once signed in.")
     problem = st.session_state.pop("_signin_problem", None)
     names = providers()
     if problem or not names:

@@ -59,6 +59,12 @@ def test_signed_out_no_page_answers(page):
     assert not at.header and not at.text_input and not at.get("plotly_chart") and not at.dataframe
 
 
+def test_a_link_too_long_to_keep_through_sign_in_says_so():
+    at = run("pages/data.py", {}, {"auth": AUTH}, link={**LINK, "name": "x" * 4000})
+    assert "too long to carry through the sign-in" in at.caption[0].value
+    assert [b.label for b in at.button] == ["Sign in"]
+
+
 def test_each_provider_gets_a_button():
     at = run("pages/data.py", {}, {"auth": {**{k: AUTH[k] for k in ("redirect_uri", "cookie_secret")},
                                             "google": {k: AUTH[k] for k in ("client_id", "client_secret",
