@@ -80,6 +80,15 @@ def test_an_auth_section_without_a_provider_keeps_everyone_out_with_a_message():
     assert not at.sidebar.children
 
 
+def test_a_provider_streamlit_cannot_use_is_a_message_not_a_traceback():
+    """Sign in clicked with an [auth] section Streamlit refuses (here: no cookie_secret): the reason, in words."""
+    at = run("pages/data.py", {}, {"auth": {k: v for k, v in AUTH.items() if k != "cookie_secret"}})
+    at.button[0].click().run()
+    assert not at.exception
+    assert "Sign-in is not set up completely on this server" in shown(at.error[0].value)
+    assert [b.label for b in at.button] == ["Sign in"] and not at.sidebar.children
+
+
 def test_a_stranger_is_refused_politely():
     at = run("pages/annotate.py", {"is_logged_in": True, "email": "eve@elsewhere.example", "sub": "e"},
              {"auth": AUTH, "evalcore": {"allowed_users": ["alice@lab.example", "members.example"]}})
