@@ -41,8 +41,12 @@ RECENT = 20                          # changes an undo in the browser can show a
 # ---------------------------------------------------------------- who annotates
 
 def annotator() -> str | None:
-    """The annotator of this session: the name typed on this page (it stays in the session, never in a link)."""
-    return st.session_state.get(ANNOTATOR_KEY)
+    """The annotator of this session: the signed-in user when sign-in is on (:func:`ui.auth.identity`), else the
+    name typed on this page (it stays in the session, never in a link)."""
+    from ui import auth
+
+    who = auth.identity()
+    return who if who is not None else st.session_state.get(ANNOTATOR_KEY)
 
 
 def _name_entered() -> None:
@@ -63,7 +67,12 @@ def _change_name() -> None:
 def annotator_field() -> str | None:
     """The name field, and the annotator it gives. Once a name is entered, the field gives way to a line naming
     the annotator and a button to change it: the field (and its focus) is gone, so the next key press marks the
-    candidate on screen instead of joining the name."""
+    candidate on screen instead of joining the name. Signed in, the annotator is the user: no field, no change."""
+    from ui import auth
+
+    if auth.identity() is not None:
+        st.text(f"Annotating as {auth.identity()}")
+        return auth.identity()
     who = annotator()
     if who is None:
         st.text_input("Your name (annotator)", key=NAME_KEY, max_chars=100, on_change=_name_entered,
