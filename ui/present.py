@@ -2,8 +2,8 @@
 display names, the columns of a pair (``size_a``) named by the measures, and the caption that exported figures
 carry when the user asks for it (the view's ``caption``, a toggle in the sidebar).
 
-Tables on screen are text written by :mod:`evalcore.format` (one way for every page); the CSV downloads keep the
-exact numbers, with the same display names.
+Tables on screen hold the numbers and show the text written by :mod:`evalcore.format` (one way for every page;
+ui/tables.py), so that they sort as numbers; the CSV downloads keep the exact numbers, with the same display names.
 """
 
 from __future__ import annotations

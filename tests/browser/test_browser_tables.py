@@ -4,6 +4,8 @@ text, so "1,003" came before "102"). Helpers are in test_browser.py."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from playwright.sync_api import expect
 
@@ -56,7 +58,9 @@ def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, kr
     assert between == 0, "something stands between Figure 3 and its downloads"
 
     # the members of D1 and D2 at the n the 2x2 view looks at: click the header "row" and read the rows in view
-    at = int(float(slider_thumb(page, "Look at the n-best lists for n =").get_attribute("aria-valuenow")))
+    look = slider_thumb(page, "Look at the n-best lists for n =")
+    expect(look).to_have_value(re.compile(r"^\d+$"))  # (an <input type=range>)
+    at = int(look.input_value())
     cs = load_candidates(krenn_tsv, label="is.colloc")
     members = analysis.difference_members(cs, rank(cs, "log.like", ties="stable"), rank(cs, "chisq", ties="stable"),
                                           at)
@@ -65,13 +69,18 @@ def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, kr
     grid.scroll_into_view_if_needed()
     before = page.evaluate(GRID_ROWS, [index])
     assert [int(r[0].replace(",", "")) for r in before] == members["row"].tolist()[:len(before)]
+    assert sorted(r[0] for r in before) != [r[0] for r in before]  # not in order yet, as text or as numbers
+    assert sorted(int(r[0].replace(",", "")) for r in before) != [int(r[0].replace(",", "")) for r in before]
     canvas = grid.locator("canvas").first.bounding_box()
     page.mouse.click(canvas["x"] + 20, canvas["y"] + 17)  # the header of the first column, "row"
     smallest = np.sort(members["row"].to_numpy())[:len(before)].tolist()
     as_text = sorted(fmt.count(r) for r in members["row"])[:len(before)]  # how text sorts: "1,003" before "298"
     assert [int(t.replace(",", "")) for t in as_text] != smallest  # (so the test tells text from numbers)
+    # the grid sorts in the browser (no rerun): wait until the rows in view ascend, as text or as numbers
     page.wait_for_function(f"""([index]) => {{ const rows = ({GRID_ROWS})([index]);
-        return !!rows && rows.length > 0 && rows[0][0].replace(/,/g, '') === '{smallest[0]}'; }}""", arg=[index],
-                           timeout=10_000)
+        if (!rows || rows.length < 2) return false;
+        const cells = rows.map(r => r[0]), numbers = cells.map(c => Number(c.replace(/,/g, '')));
+        return cells.every((c, i) => i === 0 || cells[i - 1] <= c) || numbers.every((x, i) => i === 0 || numbers[i - 1] <= x);
+        }}""", arg=[index], timeout=10_000)
     after = page.evaluate(GRID_ROWS, [index])
     assert [int(r[0].replace(",", "")) for r in after] == smallest  # 98 before 298 before 1,003
