@@ -364,10 +364,18 @@ def page_cells(page: str, table: str, data: pd.DataFrame | Mapping) -> tuple[pd.
     shown = page_table(page, table, frame)
     values = frame.copy()
     values.columns = shown.columns  # (page_table keeps the columns' order; it renames some)
-    texts = pd.DataFrame({i: [FORMATTERS["text"](v) for v in shown.iloc[:, i]] for i in range(shown.shape[1])},
-                         index=shown.index, dtype=object)
+    texts = pd.DataFrame({i: _texts(shown.iloc[:, i]) for i in range(shown.shape[1])}, index=shown.index,
+                         dtype=object)
     texts.columns = shown.columns
     return values, texts
+
+
+def _texts(column: pd.Series) -> np.ndarray:
+    """``FORMATTERS["text"]`` over a column, vectorised: ``str`` of each value, ``–`` where it is missing."""
+    values = column.to_numpy(dtype=object)
+    out = np.array([str(v) for v in values.tolist()] or [], dtype=object)
+    out[pd.isna(values)] = MISSING
+    return out
 
 
 def _by_row(table: pd.DataFrame, columns, kinds: list[str]) -> pd.DataFrame:

@@ -18,6 +18,7 @@ shows at once.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
@@ -33,17 +34,22 @@ def styled(values: pd.DataFrame, texts: pd.DataFrame) -> Styler:
     """A ``Styler`` of ``values`` whose cells show ``texts`` (same shape; strings).
 
     Only the display values are set (no CSS): Streamlit's ``marshall_styler`` reads the ``body`` of
-    ``Styler._translate``, and this Styler lays out its body from ``texts`` instead of formatting
-    every cell through pandas' HTML machinery.
+    ``Styler._translate`` (cells with an ``id`` ``row{i}_col{j}`` and a ``display_value``) over ``str``
+    of every value, and this Styler lays out that body from ``texts``, for the cells whose text is
+    not ``str`` of the value, instead of formatting every cell through pandas' HTML machinery.
     """
     if values.shape != texts.shape:
         raise ValueError(f"`values` and `texts` must have the same shape; got {values.shape} and {texts.shape}")
     styler = values.style
-    rows = [list(map(str, row)) for row in texts.itertuples(index=False, name=None)]
+    shown = texts.to_numpy(dtype=object)
+    # Streamlit starts from str() of every value and puts the body's display values over it: the body need only
+    # hold the cells whose text differs from that ("1,000", "11.09%", "–"; not "G2" or "93.34")
+    plain = np.array([[str(v) for v in row] for row in values.to_numpy(dtype=object).tolist()], dtype=object)
+    rows, columns = np.nonzero(shown != plain.reshape(shown.shape))
 
     def translate(*args, **kwargs) -> dict:
-        body = [[{"id": f"row{i}_col{j}", "display_value": text} for j, text in enumerate(row)]
-                for i, row in enumerate(rows)]
+        body = [[{"id": f"row{i}_col{j}", "display_value": str(shown[i, j])}] for i, j in zip(rows.tolist(),
+                                                                                              columns.tolist())]
         return {"body": body, "cellstyle": [], "table_styles": []}
 
     styler._compute = lambda: styler  # no styles to apply
