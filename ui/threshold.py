@@ -73,7 +73,8 @@ def axis_toggles(scores) -> tuple[bool, bool]:
     key = "w_log_score"
     _refill(key, log_score_axis_applicable(scores) if chosen is None else bool(chosen))
     with c2:
-        log_score = st.toggle("Log score axis", key=key, on_change=lambda: update(log_score=bool(st.session_state[key])),
+        log_score = st.toggle("Log score axis", key=key,
+                              on_change=lambda: update(log_score=bool(st.session_state[key])),
                               help="On by default where more than half of the scores fall into one bin of the linear "
                                    "axis. Signed scores get sign(x)·log10(1 + |x|/c).")
     return bool(log_count), bool(log_score)

@@ -425,7 +425,8 @@ def _n_axis(fig: go.Figure, extent: tuple[float, float]) -> None:
     the label of a tick at the range's end (plotly's own ticks, so that zooming in brings finer ones)."""
     fig.update_xaxes(range=list(extent), tickformat=",")
     label = tick_labels(nice_ticks(*extent, 8))[-1]  # about the ticks plotly draws at 900 px: the last label
-    fig.update_layout(margin=dict(r=max(fig.layout.margin.r or 20, int(np.ceil(_text_px(label, FONT["size"]) / 2)) + 4)))
+    half = int(np.ceil(_text_px(label, FONT["size"]) / 2))
+    fig.update_layout(margin=dict(r=max(fig.layout.margin.r or 20, half + 4)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -729,9 +730,9 @@ def _legend_entries(fig: go.Figure) -> list[str]:
 def _print_legend(fig: go.Figure, width: int, left: int, right: int) -> int:
     """Lay the legend out in rows above the plot, entries packed left to right as plotly packs them, and return
     its height in px (0 without a legend), which the figure grows by, so that the plot keeps its size."""
-    entries = _legend_entries(fig)
     if not _has_legend(fig):
         return 0
+    entries = _legend_entries(fig)
     size = PRINT_FONT["size"] - 1
     room = width - PRINT_LEGEND_INSET_PX - right  # from near the figure's left edge (above the y axis's labels)
     rows, used = 1, 0.0
@@ -742,9 +743,8 @@ def _print_legend(fig: go.Figure, width: int, left: int, right: int) -> int:
         used += px
     fig.update_layout(legend=dict(
         orientation="h", x=-(left - PRINT_LEGEND_INSET_PX) / (width - left - right), y=1.0, xanchor="left",
-        yanchor="bottom",
-        bgcolor="rgba(0,0,0,0)", borderwidth=0,
-        font=dict(size=size), tracegroupgap=0, itemwidth=30, valign="middle"))
+        yanchor="bottom", bgcolor="rgba(0,0,0,0)", borderwidth=0, font=dict(size=size), tracegroupgap=0,
+        itemwidth=30, valign="middle"))
     return rows * PRINT_LEGEND_ROW_PX + PRINT_LEGEND_PAD_PX
 
 
@@ -767,15 +767,16 @@ def for_print(fig: go.Figure, *, width_cm: float = PRINT_WIDTH_CM, height_cm: fl
     -------
     plotly.graph_objects.Figure
         ``layout.width`` and ``layout.height`` in CSS pixels (321 x 209 at 8.5 cm, plus 19 px per legend row),
-        fonts of 7.5-8.25 pt at that size, no title. The legend stands in rows above the plot, outside it, in
-        equal columns. Each measure's line gets :func:`print_style`: a grey, a dash and an open marker drawn at
-        about seven points along it (``marker.maxdisplayed``), which the legend repeats. Confidence bands have no
-        legend entries (the caption explains them); the k-th band of the figure gets
-        :data:`PRINT_BAND_FILLS` ``[k]`` (a light grey, then hatchings) and edges in its measure's dash, so that
-        two bands stay apart in greyscale. The baseline is a dotted grey line; significance markers stay grey
-        triangles (Evert 2004, Figure 3), drawn on top, above the grey strip along the x axis that marks every
-        significant n. Linear axes get a fixed range and explicit major ticks (:func:`nice_ticks`), every one
-        labelled (:func:`tick_labels`), with room at the right for the last label.
+        fonts of 7.5-8.25 pt at that size, no title. The legend stands in rows above the plot, outside it, its
+        entries packed left to right from near the figure's left edge. Each measure's line gets
+        :func:`print_style`: a grey, a dash and an open marker drawn at about seven points along it
+        (``marker.maxdisplayed``), which the legend repeats. Confidence bands have no legend entries (the caption
+        explains them); the k-th band of the figure gets :data:`PRINT_BAND_FILLS` ``[k]`` (a light grey, then
+        hatchings) and edges in its measure's dash, so that two bands stay apart in greyscale. The baseline is a
+        dotted grey line; significance markers stay grey triangles (Evert 2004, Figure 3), drawn on top, above the
+        grey strip along the x axis that marks every significant n ("every significant n"). Linear axes get a
+        fixed range and explicit major ticks (:func:`nice_ticks`), every one labelled (:func:`tick_labels`), with
+        room at the right for the last label.
     """
     width, height = print_size(width_cm, height_cm)
     out = go.Figure(fig)

@@ -80,7 +80,8 @@ def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, kr
     page.wait_for_function(f"""([index]) => {{ const rows = ({GRID_ROWS})([index]);
         if (!rows || rows.length < 2) return false;
         const cells = rows.map(r => r[0]), numbers = cells.map(c => Number(c.replace(/,/g, '')));
-        return cells.every((c, i) => i === 0 || cells[i - 1] <= c) || numbers.every((x, i) => i === 0 || numbers[i - 1] <= x);
+        const ascending = xs => xs.every((x, i) => i === 0 || xs[i - 1] <= x);
+        return ascending(cells) || ascending(numbers);
         }}""", arg=[index], timeout=10_000)
     after = page.evaluate(GRID_ROWS, [index])
     assert [int(r[0].replace(",", "")) for r in after] == smallest  # 98 before 298 before 1,003
