@@ -34,7 +34,7 @@ ui.baseline_choice(names)
 m, alpha = result.metric, settings.alpha
 unit = "items" if m.kind == "table" else "segments"
 st.markdown(f"**{esc(m.label)}** on {result.n_items:,} {unit}, {len(names)} systems: **{result.n_significant} of "
-            f"{len(result.pairs)}** pairs differ significantly (paired bootstrap, {RULE_NAMES[settings.rule]}'s rule, "
+            f"{len(result.pairs)}** pairs differ significantly (paired bootstrap by the rule of {RULE_NAMES[settings.rule]}, "
             f"{settings.resamples:,} resamples, seed {settings.seed}; Holm over the pairs, alpha = {alpha:g}).")
 
 left, right = st.columns(2)

@@ -591,3 +591,48 @@ def test_names_are_one_table():
     assert all(METRIC_TABLE[m].percent == (m in ("bleu", "chrf", "ter")) for m in METRIC_TABLE)
     with pytest.raises(EvalcoreError):
         ResamplingSettings(rule="moses")
+
+
+# ------------------------------------------------------------------------------------------------ figures
+
+def test_figures_draw_the_numbers(statistics):
+    from evalcore.systems import figures as sysfig
+
+    result = compare_systems(statistics["bleu"], ResamplingSettings(300, 2))
+    scores = sysfig.scores_figure(result)
+    assert_allclose(scores.data[0].x, result.systems["score"])
+    assert list(scores.data[0].y) == list(SYSTEMS)
+    assert_allclose(scores.data[0].error_x.array, result.systems["ci_high"] - result.systems["score"])
+    matrix = sysfig.pvalue_figure(result)
+    assert matrix.data[0].text[0][1].startswith(f"{result.pairs['p_adjusted'][0]:.3g}"[:4])
+    gains = sysfig.gains_figure(result, 1)
+    assert_allclose(gains.data[0].x, result.gains[:, 1])
+    assert {s.name for s in gains.layout.shapes} >= {"observed", "zero", "twice", "interval"}
+    curves = size_curves(statistics["bleu"], ResamplingSettings(100, 2), fractions=(0.5, 1.0, 2.0))
+    sizes = sysfig.size_figure(curves, result.metric, n_items=1000, alpha=0.05)
+    first = curves[(curves["a"] == "baseline") & (curves["b"] == "sys2")]
+    line = next(t for t in sizes.data if t.name == "sys2 vs baseline")
+    assert_allclose(line.y, first["threshold"]) and list(line.x) == first["size"].tolist()
+    for fig in (scores, matrix, gains, sizes):  # the print look of each
+        printed = sysfig.for_print(fig)
+        assert printed.layout.width == 321 and printed.layout.template.layout.plot_bgcolor == "white"
+    hostile = ItemTable("accuracy", ("1", "2"), ("<b>x</b>", "$y$"), np.ones((2, 2, 2)))
+    shown = sysfig.scores_figure(compare_systems(table_statistics(hostile), ResamplingSettings(10, 1)))
+    assert "<b>" not in "".join(shown.data[0].y)  # a system's name is text, not Plotly's HTML
+
+
+def test_resampling_blocks_counts_and_exact_products():
+    from evalcore.systems.resample import bootstrap_sums, counts_of, product_dtype, randomization_sums
+
+    rng = np.random.default_rng(0)
+    drawn = rng.integers(0, 7, size=(5, 9))
+    assert_array_equal(counts_of(drawn, 7), [np.bincount(row, minlength=7) for row in drawn])
+    # the bootstrap's draws are choice's (sacrebleu's), in blocks or not
+    a = np.random.default_rng(12345).choice(3000, size=(2500, 3000), replace=True)
+    values = rng.integers(0, 50, size=(3000, 4)).astype(float)
+    assert_array_equal(bootstrap_sums(values, 2500, 12345), counts_of(a, 3000) @ values)
+    swaps = np.random.default_rng(3).integers(2, size=(1500, 3000), dtype=bool)
+    assert_array_equal(randomization_sums(values, 1500, 3), swaps.astype(float) @ values)
+    # float32 only where every sum is a whole number below 2^24
+    assert product_dtype(values, 3000) == np.float32
+    assert product_dtype(values + 0.5, 3000) == np.float64 and product_dtype(values * 1e4, 3000) == np.float64

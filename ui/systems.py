@@ -19,6 +19,7 @@ import streamlit as st
 
 from evalcore.errors import EvalcoreError
 from evalcore.figures import style as figstyle
+from evalcore.io.store import UnknownDatasetError
 from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.systems import figures as sysfig
 from evalcore.systems import inputs as sysinputs
@@ -80,16 +81,25 @@ _KEYS = {SystemsInput: repr, ResamplingSettings: repr}
 
 # ---------------------------------------------------------------- files in the store
 
+def open_file(file_id: str):
+    """A stored input file (the store's checked read), or a message that says to upload it again here."""
+    try:
+        return cached.store().open(file_id)
+    except UnknownDatasetError as exc:  # removed to make room, set aside as damaged, or never stored here
+        raise UnknownDatasetError(str(exc).replace("data set", "file").replace(
+            "on the Data page", "on this page")) from None
+
+
 @st.cache_resource(max_entries=32, show_spinner=False)
 def segments(file_id: str) -> tuple[str, tuple[str, ...]]:
     """A stored text file's name and segments (read and checked once per file)."""
-    stored, data = cached.store().open(file_id)
+    stored, data = open_file(file_id)
     return stored.name, tuple(sysinputs.read_segments(data, name=stored.name))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def item_table(file_id: str, metric: str | None) -> sysinputs.ItemTable:
-    stored, data = cached.store().open(file_id)
+    stored, data = open_file(file_id)
     return sysinputs.read_item_table(data, metric, name=stored.name)
 
 
@@ -269,7 +279,7 @@ def settings_section() -> None:
 def _table_columns(file_id: str) -> tuple[str, ...]:
     from evalcore.io import read_table
 
-    stored, data = cached.store().open(file_id)
+    stored, data = open_file(file_id)
     return tuple(str(c) for c in read_table(data, name=stored.name).columns)
 
 

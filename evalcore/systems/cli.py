@@ -55,7 +55,9 @@ def add_parser(sub, limit_argument: Callable[[argparse.ArgumentParser], None]) -
     p.add_argument("--rule", choices=list(RULES), default="bk",
                    help="the bootstrap's p-value: bk (default, Berg-Kirkpatrick et al. 2012: one-sided, 2δ rule) or "
                         "sacrebleu (its --paired-bs, the Moses rule); they agree below p ≈ 0.05, differ above 0.1")
-    p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
+    # (its own dest: evalcore.cli.main checks a confidence_level with the binomial kernels' module, which this
+    # command does not need; ResamplingSettings checks the level)
+    p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL", dest="level",
                    help="of the intervals; alpha = 1 - LEVEL for significance (default 0.95)")
     p.add_argument("--tokenize", choices=list(TOKENIZERS), default="13a", help="BLEU's tokenizer (default 13a)")
     p.add_argument("--lowercase", action="store_true", help="case-insensitive BLEU and chrF, lowercased WER")
@@ -102,7 +104,7 @@ def run_comparison(args, *, with_curves: bool = False):
 
     limits = parse_limit_options(getattr(args, "limit", []) or [])
     settings = ResamplingSettings(resamples=args.resamples, seed=args.seed, rule=args.rule,
-                                  level=args.confidence_level)
+                                  level=args.level)
     refs, hyps = _files(args)
     if args.table is not None:
         if args.metric is not None and args.metric not in TABLE_METRICS:
@@ -143,7 +145,7 @@ def result_json(result) -> dict:
 
 
 def _summary(result) -> str:
-    from .figures import format_gain, format_score
+    from .metrics import format_gain, format_score
 
     m, s = result.metric, result.settings
     level = f"{100 * s.level:g}%"
@@ -216,7 +218,7 @@ def reproduce_digest(signature, files: Sequence[str]) -> str:
         n_refs = int(given["refs"][0]) if "refs" in given else None
         args = argparse.Namespace(
             metric=metric, resamples=int(given["resamples"][0]), seed=int(given["seed"][0]), rule=given["rule"][0],
-            confidence_level=float(given["level"][0]), tokenize=given.get("tokenize", ("13a",))[0],
+            level=float(given["level"][0]), tokenize=given.get("tokenize", ("13a",))[0],
             lowercase=given.get("lowercase", ("no",))[0] == "yes",
             chrf_word_order=int(given.get("chrf-word-order", ("0",))[0]),
             ter_case_sensitive=given.get("ter-case-sensitive", ("no",))[0] == "yes", workers=None, limit=[])

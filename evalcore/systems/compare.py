@@ -38,7 +38,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
-from ..stats.intervals import check_confidence_level
 from ..stats.multitest import adjust_pvalues
 from .names import DEFAULT_RESAMPLES, DEFAULT_SEED, RULES
 from .resample import BLOCK, bootstrap_sums, check_resamples, randomization_sums
@@ -67,7 +66,9 @@ class ResamplingSettings:
             raise ParameterError(f"`rule` must be one of {', '.join(RULES)}; got {self.rule!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or not 0 <= self.seed < 2**32:
             raise ParameterError(f"`seed` must be a whole number from 0 to 2^32 - 1; got {self.seed!r}")
-        check_confidence_level(self.level)
+        if isinstance(self.level, bool) or not isinstance(self.level, (int, float, np.floating)) \
+                or not 0 < self.level < 1:  # (as evalcore.stats.intervals.check_confidence_level, without numba)
+            raise ParameterError(f"`level` (the confidence level) must be in (0, 1); got {self.level!r}")
 
     @property
     def alpha(self) -> float:

@@ -15,28 +15,13 @@ from ..figures import style
 from ..figures.pairwise import pvalue_heatmap
 from ..text import plotly_text
 from .compare import SystemsComparison
-from .metrics import Metric
+from .metrics import Metric, format_gain, format_score
 from .names import RULE_NAMES
 
 __all__ = ["scores_figure", "pvalue_figure", "gains_figure", "size_figure", "for_print", "format_score",
            "format_gain", "SYSTEM_FIGURES"]
 
 SYSTEM_FIGURES = ("scores", "pvalues", "gains", "sizes")
-
-
-def format_score(metric: Metric, value: float) -> str:
-    """A score as the tables write it: two decimals on the 0-100 scale (38.23), four for a fraction (0.3848)."""
-    if value is None or not np.isfinite(value):
-        return "–"
-    return f"{value:.2f}" if metric.percent else f"{value:.4f}"
-
-
-def format_gain(metric: Metric, value: float) -> str:
-    """A gain with its sign: +1.17, −0.0084."""
-    if value is None or not np.isfinite(value):
-        return "–"
-    text = f"{value:+.2f}" if metric.percent else f"{value:+.4f}"
-    return text.replace("-", "−")
 
 
 def _axis_title(metric: Metric) -> str:

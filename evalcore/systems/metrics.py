@@ -37,7 +37,7 @@ from ..errors import ParameterError
 from .names import METRIC_NAMES, METRICS, TABLE_METRICS, TEXT_METRICS
 
 __all__ = ["Metric", "TextOptions", "METRIC_TABLE", "get_metric", "exact_score", "sacrebleu_metric",
-           "BLEU_ORDER", "CHRF_CHAR_ORDER"]
+           "BLEU_ORDER", "CHRF_CHAR_ORDER", "format_score", "format_gain"]
 
 BLEU_ORDER = 4          # sacrebleu's default max n-gram order
 CHRF_CHAR_ORDER = 6     # sacrebleu's default character n-gram order
@@ -125,24 +125,27 @@ class Metric:
 # ------------------------------------------------------------------------------------------ vectorised scores
 
 def _bleu(s: np.ndarray) -> np.ndarray:
-    """sacrebleu's ``BLEU.compute_bleu`` with its defaults (smooth_method="exp", effective_order=False, 4-grams)."""
+    """sacrebleu's ``BLEU.compute_bleu`` with its defaults (smooth_method="exp", effective_order=False, 4-grams).
+
+    sacrebleu stops at the first n-gram order with no n-grams (its precision and the later ones stay 0, whose log
+    it floors at -9999999999), and with "exp" smoothing doubles a factor at each order without a match before
+    using 100 / (factor · total) for it: here ``alive`` marks the orders before the stop and the factor is
+    2^(orders without a match so far). The logs are added in sacrebleu's order, ((l1 + l2) + l3) + l4.
+    """
     s = np.asarray(s, dtype=np.float64)
     sys_len, ref_len = s[..., 0], s[..., 1]
     correct, total = s[..., 2:2 + BLEU_ORDER], s[..., 2 + BLEU_ORDER:2 + 2 * BLEU_ORDER]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1.0 - ref_len / sys_len), 0.0), 1.0)
-        smooth = np.ones_like(sys_len)
-        alive = np.ones(sys_len.shape, dtype=bool)  # sacrebleu breaks out of its loop at the first empty order
-        logs = np.zeros_like(sys_len)
-        for n in range(BLEU_ORDER):
-            c, t = correct[..., n], total[..., n]
-            alive = alive & (t > 0)
-            zero = c == 0
-            smooth = np.where(alive & zero, smooth * 2.0, smooth)
-            precision = np.where(zero, 100.0 / (smooth * t), 100.0 * c / t)
-            precision = np.where(alive, precision, 0.0)
-            logs = logs + np.where(precision == 0.0, _LOG_ZERO, np.log(np.where(precision > 0, precision, 1.0)))
-        score = bp * np.exp(logs / BLEU_ORDER)
+        alive = np.logical_and.accumulate(total > 0, axis=-1)
+        zero = correct == 0
+        factor = np.ldexp(1.0, np.cumsum(alive & zero, axis=-1))
+        precision = np.where(zero, 100.0 / (factor * total), 100.0 * correct / total)
+        logs = np.where(alive, np.log(precision), _LOG_ZERO)
+        summed = logs[..., 0]
+        for n in range(1, BLEU_ORDER):
+            summed = summed + logs[..., n]
+        score = bp * np.exp(summed / BLEU_ORDER)
     return np.where((correct > 0).any(axis=-1), score, 0.0)
 
 
@@ -272,3 +275,18 @@ def exact_score(metric: Metric, sums, options: TextOptions | None = None) -> flo
         errors, words = int(round(sums[0])), int(round(sums[1]))
         return float(errors) / float(words) if words else float("nan")
     return float(metric.score(sums))
+
+
+def format_score(metric: Metric, value: float | None) -> str:
+    """A score as the tables write it: two decimals on the 0-100 scale (38.23), four for a fraction (0.3848)."""
+    if value is None or not np.isfinite(value):
+        return "–"
+    return f"{value:.2f}" if metric.percent else f"{value:.4f}"
+
+
+def format_gain(metric: Metric, value: float | None) -> str:
+    """A gain with its sign: +1.17, −0.0084."""
+    if value is None or not np.isfinite(value):
+        return "–"
+    text = f"{value:+.2f}" if metric.percent else f"{value:+.4f}"
+    return text.replace("-", "−")

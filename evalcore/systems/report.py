@@ -27,10 +27,9 @@ import pandas as pd
 
 from ..report.bib import bibtex, reference_list
 from ..report.signature import Signature, evalcore_version, numbers_digest
-from ..report.tables import DAGGER, Table
 from ..report.text import Rich, cite, number, plain, sym
 from .compare import SystemsComparison
-from .figures import format_gain, format_score
+from .metrics import format_gain, format_score
 from .names import METRIC_NAMES
 
 __all__ = ["systems_signature", "systems_digest", "systems_settings", "systems_methods", "systems_tables",
@@ -180,15 +179,15 @@ def _p(p: float) -> Rich:
     return plain(text)
 
 
-def systems_tables(result: SystemsComparison) -> dict[str, Table]:
+def systems_tables(result: SystemsComparison) -> dict:
     """Table 1: every system's score with its interval; Table 2: every pair's gain, interval and p-values."""
+    from ..report.tables import DAGGER, Column, Table  # (scipy behind it: only when a report is built)
+
     m, s = result.metric, result.settings
     level = f"{100 * s.level:g}%"
     rows = tuple((plain(str(r.name)), plain(format_score(m, r.score)),
                   plain(f"[{format_score(m, r.ci_low)}, {format_score(m, r.ci_high)}]"))
                  for r in result.systems.itertuples(index=False))
-    from ..report.tables import Column
-
     def header(text: str, align: str = "r") -> Column:
         return Column(plain(text), lambda row, c: plain(""), align)
 
