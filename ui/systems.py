@@ -24,7 +24,7 @@ from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.systems import figures as sysfig
 from evalcore.systems import inputs as sysinputs
 from evalcore.systems.compare import ResamplingSettings, SystemsComparison, compare_systems
-from evalcore.systems.metrics import TextOptions, get_metric
+from evalcore.systems.metrics import TextOptions
 from evalcore.systems.names import (MAX_SYSTEMS, METRIC_NAMES, METRICS, RESAMPLE_CHOICES, RULES, TABLE_METRICS,
                                     TEXT_METRICS, TOKENIZERS)
 from evalcore.systems.report import build_systems_report, systems_signature

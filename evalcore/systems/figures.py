@@ -69,6 +69,8 @@ def pvalue_figure(result: SystemsComparison, *, column: str = "p_adjusted", titl
             "p_bootstrap": f"paired bootstrap ({RULE_NAMES[result.settings.rule]}), unadjusted",
             "p_randomization": "approximate randomization, unadjusted"}[column]
     fig.update_xaxes(title_text=f"{what}; {result.n_items:,} items, {result.settings.resamples:,} resamples")
+    short = {"p_adjusted": "bootstrap p, Holm", "p_bootstrap": "bootstrap p", "p_randomization": "randomization p"}
+    fig.update_layout(meta={"print_x": short[column]})
     return fig
 
 
@@ -103,14 +105,15 @@ def gains_figure(result: SystemsComparison, pair: int = 0, *, bins: int = 60, ti
     fig.update_xaxes(title_text=f"gain of {metric.label}, {label}, over {result.settings.resamples:,} bootstrap "
                                 f"resamples (shaded: {level} interval)")
     fig.update_yaxes(title_text="resamples")
-    fig.update_layout(showlegend=False, bargap=0.02)
+    fig.update_layout(showlegend=False, bargap=0.02, meta={"print_x": f"resampled gain of {metric.label}, {label}"})
     return fig
 
 
 def size_figure(curves: pd.DataFrame, metric: Metric, *, n_items: int, alpha: float,
                 title: str | None = None) -> go.Figure:
-    """The smallest significant gain against the test-set size, one line per pair (:func:`.sizes.size_curves`),
-    each pair's observed |gain| as a dotted line of its colour, the test set's own size as a vertical line.
+    """The smallest significant gain against the test-set size (log axis), one line per pair
+    (:func:`.sizes.size_curves`), each pair's observed |gain| as a dotted line of its colour, the test set's own
+    size as a vertical dashed line (a trace named "this test set (n)").
 
     Line traces are named ``"<b> vs <a>"`` (their ``x`` the sizes, ``y`` the thresholds); the observed gains are
     traces named ``"<b> vs <a>: observed"``.
@@ -135,17 +138,30 @@ def size_figure(curves: pd.DataFrame, metric: Metric, *, n_items: int, alpha: fl
             x=[sizes.min(), sizes.max()], y=[observed, observed], mode="lines", name=f"{name}: observed",
             legendgroup=name, showlegend=False, line=dict(color=colour, dash="dot", width=1.2),
             hovertemplate=f"<b>{name}</b><br>observed |gain| {observed:.4g}<extra></extra>"))
-    fig.add_shape(type="line", name="test set", x0=n_items, x1=n_items, y0=0, y1=1, yref="paper",
-                  line=dict(color=style.REFERENCE_GREY, dash="dash", width=1))
-    fig.add_annotation(x=n_items, y=1, yref="paper", text=f"this test set ({n_items:,})", showarrow=False,
-                       xanchor="right", yanchor="top", font=dict(color=style.REFERENCE_GREY, size=12))
+    top = float(np.nanmax(np.r_[curves["threshold"].to_numpy(float), curves["observed"].abs().to_numpy(float)]))
+    top = top * 1.08 if np.isfinite(top) and top > 0 else 1.0
+    fig.add_trace(go.Scatter(x=[n_items, n_items], y=[0, top], mode="lines", name=f"this test set ({n_items:,})",
+                             line=dict(color=style.REFERENCE_GREY, dash="dash", width=1), hoverinfo="skip"))
     style._layout(fig, title=title)
+    sizes = curves["size"].to_numpy(float)
+    ticks = sorted({int(m) for m, f in zip(curves["size"], curves["fraction"])
+                    if any(abs(f - t) < 1e-9 for t in (0.1, 0.2, 0.5, 1.0, 2.0, 4.0))} | {int(n_items)})
     fig.update_xaxes(title_text="test-set size m (items; beyond the dashed line: resampled with replacement)",
-                     type="log", tickformat=",")
+                     type="log", tickvals=ticks, ticktext=[f"{t:,}" for t in ticks],
+                     range=[np.log10(sizes.min()) - 0.05, np.log10(max(sizes.max(), n_items)) + 0.05])
+    fig.update_yaxes(range=[0, top])
     fig.update_yaxes(title_text=f"smallest gain of {metric.label} significant at α = {alpha:g}", rangemode="tozero")
+    fig.update_layout(meta={"print_x": "test-set size m", "print_y": f"smallest significant gain ({metric.label})"})
     return fig
 
 
 def for_print(fig: go.Figure) -> go.Figure:
-    """The print look of any of these figures (:func:`evalcore.figures.style.for_print`)."""
-    return style.for_print(fig)
+    """The print look of any of these figures (:func:`evalcore.figures.style.for_print`), with the short axis titles
+    an 8.5 cm column has room for (``layout.meta``'s ``print_x``, ``print_y``)."""
+    out = style.for_print(fig)
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    if "print_x" in meta:
+        out.update_xaxes(title_text=meta["print_x"])
+    if "print_y" in meta:
+        out.update_yaxes(title_text=meta["print_y"])
+    return out

@@ -36,8 +36,9 @@ import pandas as pd
 from ..errors import ColumnError, FileFormatError, ParameterError
 from ..io.compression import decompress
 from ..io.limits import Limits, limits_from
+from ..io.read import _raw_bytes
 from ..io.text import check_lines
-from .metrics import Metric, get_metric
+from .metrics import get_metric
 from .names import MAX_SYSTEMS, TABLE_METRICS
 
 __all__ = ["read_segments", "system_name", "unique_names", "TextInput", "check_text_input", "ItemTable",
@@ -45,25 +46,6 @@ __all__ = ["read_segments", "system_name", "unique_names", "TextInput", "check_t
 
 SHOWN = 5  # at most this many rows or lines are listed in a message
 _UTF8_BOM = b"\xef\xbb\xbf"
-
-
-def _bytes(source: Any, display: str, limits: Limits) -> bytes:
-    if isinstance(source, (str, os.PathLike)):
-        try:
-            with open(source, "rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                if size > limits.max_bytes:
-                    raise limits.refuse(display, "max_bytes", f"the file has {size:,} bytes")
-                return handle.read()
-        except OSError as e:
-            raise FileFormatError(f"{display}: cannot open the file ({e.strerror or e})") from None
-    if isinstance(source, memoryview):
-        source = source.tobytes()
-    if not isinstance(source, (bytes, bytearray)):
-        raise ParameterError(f"cannot read a {type(source).__name__}; give a path or the file's bytes")
-    if len(source) > limits.max_bytes:
-        raise limits.refuse(display, "max_bytes", f"the file has {len(source):,} bytes")
-    return bytes(source)
 
 
 def read_segments(source: Any, *, name: str | None = None, limits: Limits | None = None) -> list[str]:
@@ -92,7 +74,7 @@ def read_segments(source: Any, *, name: str | None = None, limits: Limits | None
     """
     limits = limits_from(limits)
     display = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<upload>")
-    data = _bytes(source, display, limits)
+    data = bytes(_raw_bytes(source, display, limits))  # (refused by its size before it is read, as every reader)
     if not data:
         raise FileFormatError(f"{display}: the file is empty (0 bytes); a references or hypotheses file holds one "
                               "segment per line")

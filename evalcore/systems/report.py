@@ -15,9 +15,7 @@ correction (Holm 1979), the percentile intervals, and the test-set-size analysis
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Mapping, Sequence
@@ -238,11 +236,10 @@ class SystemsReport:
     methods: Rich
 
     def zip_bytes(self) -> bytes:
-        buffer = io.BytesIO()
-        with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            for path, data in self.files.items():
-                archive.writestr(path, data)
-        return buffer.getvalue()
+        """The report as a ZIP file, as a candidate set's report writes one."""
+        from ..report.build import Report
+
+        return Report.zip_bytes(self)  # (it reads only ``files``)
 
 
 def _records(table: pd.DataFrame) -> list[dict]:

@@ -13,7 +13,7 @@ from evalcore.systems.inputs import check_text_input, read_segments
 from evalcore.systems.metrics import format_score
 from evalcore.systems.statistics import text_statistics
 from evalcore.systems.synthetic import synthetic_test_set, write_test_set
-from test_browser import (FIRST_RUN_MS, fingerprint, param, press, rerun, settled_link, slider_thumb, wait_for_app,
+from test_browser import (fingerprint, param, press, rerun, settled_link, slider_thumb, wait_for_app,
                           wait_for_figures)
 
 HEADING = "Compare systems on a test set"
