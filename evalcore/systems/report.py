@@ -141,7 +141,9 @@ def systems_methods(result: SystemsComparison, *, signature: str, version: str, 
     if s.rule == "bk":
         rule = ("one-sided in the direction of the observed gain δ, p = (1 + #{sign(δ)·δ* > 2|δ|}) / (R + 1) over the "
                 "resampled gains δ*, as Berg-Kirkpatrick et al." + cite("bergkirkpatrick2012")
-                + " propose (a gain of 0 gives p = 1)")
+                + " propose (a gain of 0 gives p = 1; sacrebleu's rule" + cite("post2018")
+                + ", p = (1 + #{|δ*| − mean|δ*| > |δ|}) / (R + 1), agrees with it below p ≈ 0.05 and gives smaller "
+                "p-values above about 0.1)")
     else:
         rule = ("by sacrebleu's rule" + cite("post2018") + " (that of the Moses script), p = (1 + #{|δ*| − mean|δ*| "
                 "> |δ|}) / (R + 1); it agrees with Berg-Kirkpatrick et al.'s rule" + cite("bergkirkpatrick2012")
