@@ -42,7 +42,6 @@ with left:
     st.subheader("Scores")
     st.plotly_chart(ui.figure(result, "scores"), key="sys_scores_chart", theme=None)
     st.dataframe(ui.scores_table(result), hide_index=True, key="sys_scores_table")
-    ui.downloads(ui.figure(result, "scores"), result.systems, "systems_scores", signature)
 with right:
     st.subheader("p-values of every pair")
     column = widgets.bound(st.radio, "p-values shown", "sys_matrix", horizontal=True,
@@ -50,8 +49,11 @@ with right:
                            format_func={"p_adjusted": "bootstrap, Holm", "p_bootstrap": "bootstrap",
                                         "p_randomization": "randomization"}.get)
     st.plotly_chart(ui.figure(result, "pvalues", column), key="sys_pvalue_chart", theme=None)
-    ui.downloads(ui.figure(result, "pvalues", column), result.pvalue_matrix(column).reset_index(names="system"),
-                 "systems_pvalues", signature)
+st.caption("Scores")
+ui.downloads(ui.figure(result, "scores"), result.systems, "systems_scores", signature)
+st.caption("p-values")
+ui.downloads(ui.figure(result, "pvalues", column), result.pvalue_matrix(column).reset_index(names="system"),
+             "systems_pvalues", signature)
 
 st.subheader("Every pair")
 st.dataframe(ui.pairs_table(result, similar), hide_index=True, key="sys_pairs_table")

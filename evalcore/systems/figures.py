@@ -65,9 +65,9 @@ def pvalue_figure(result: SystemsComparison, *, column: str = "p_adjusted", titl
     if column not in ("p_adjusted", "p_bootstrap", "p_randomization"):
         raise ParameterError(f"`column` must be p_adjusted, p_bootstrap or p_randomization; got {column!r}")
     fig = pvalue_heatmap(result.pvalue_matrix(column), alpha=result.settings.alpha, n=result.n_items, title=title)
-    what = {"p_adjusted": f"paired bootstrap ({RULE_NAMES[result.settings.rule]}), Holm-adjusted over the pairs",
-            "p_bootstrap": f"paired bootstrap ({RULE_NAMES[result.settings.rule]}), unadjusted",
-            "p_randomization": "approximate randomization, unadjusted"}[column]
+    what = {"p_adjusted": f"paired bootstrap ({RULE_NAMES[result.settings.rule]}),<br>Holm-adjusted over the pairs",
+            "p_bootstrap": f"paired bootstrap ({RULE_NAMES[result.settings.rule]}),<br>unadjusted",
+            "p_randomization": "approximate randomization,<br>unadjusted"}[column]
     fig.update_xaxes(title_text=f"{what}; {result.n_items:,} items, {result.settings.resamples:,} resamples")
     short = {"p_adjusted": "bootstrap p, Holm", "p_bootstrap": "bootstrap p", "p_randomization": "randomization p"}
     fig.update_layout(meta={"print_x": short[column]})
