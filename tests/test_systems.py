@@ -537,8 +537,12 @@ def test_command_line_contract_on_a_table(tmp_path, capsys):
     frame.to_csv(path, index=False)
     out = tmp_path / "out.json"
     code, _, err = _run(capsys, ["systems", str(path), "--metric", "f1", "--resamples", "200", "--seed", "1",
-                                 "--json", str(out)])
+                                 "--json", str(out), "--signature", "-"])
     assert code == 0, err
+    signature = re.search(r"signature: (.+)$", err, re.M).group(1)
+    assert "cmd systems" in signature and "refs" not in signature and "metric f1" in signature
+    code, stdout, _ = _run(capsys, ["reproduce", signature, str(path)])
+    assert code == 0 and "reproduced" in stdout
     doc = json.loads(out.read_text())
     assert [s["name"] for s in doc["systems"]] == ["base", "new", "third"]
     expected = [_plain_score("f1", [tuple(table.counts[i, :, s]) for i in range(80)]) for s in range(3)]

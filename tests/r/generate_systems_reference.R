@@ -51,7 +51,7 @@ samples <- list(
   list(name = "normal, 1000", x = rnorm(1000L, 38, 1.2)),
   list(name = "rounded with ties, 999", x = round(rnorm(999L, 0.5, 0.8), 1)),
   list(name = "small, 20", x = rexp(20L)),
-  list(name = "uniform, 10000", x = runif(10000L, -3, 3))
+  list(name = "uniform, 3000", x = runif(3000L, -3, 3))
 )
 quantile_json <- jlist(lapply(samples, function(s) {
   rows <- lapply(levels, function(l) {
