@@ -170,18 +170,50 @@ def similar(inp: SystemsInput) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- inputs
 
-def _uploaded(key: str, files) -> bool:
-    """Whether ``files`` (an uploader's value) are new since the last run that handled them."""
-    ids = tuple(f.file_id for f in (files if isinstance(files, list) else [files] if files else []))
-    if not ids or st.session_state.get(f"_handled_{key}") == ids:
-        return False
-    st.session_state[f"_handled_{key}"] = ids
-    return True
+def _on_upload(handle) -> None:
+    """An uploader's change (files added or removed): store what reads, or keep the message of what does not."""
+    try:
+        handle()
+    except EvalcoreError as exc:
+        st.session_state["sys_upload_error"] = str(exc)
+    else:
+        st.session_state.pop("sys_upload_error", None)
+
+
+def _references_changed() -> None:
+    files = st.session_state.get("w_sys_ref_upload") or []
+    common.update(sys_refs=tuple(dict.fromkeys(store_text(f) for f in files)))
+
+
+def _hypotheses_changed() -> None:
+    files = (st.session_state.get("w_sys_hyp_upload") or [])[:MAX_SYSTEMS]
+    names = sysinputs.unique_names([sysinputs.system_name(f.name) for f in files])
+    common.update(sys_hyps=tuple(f"{n}={store_text(f)}" for n, f in zip(names, files)), sys_pair=0)
+
+
+def _table_changed() -> None:
+    upload = st.session_state.get("w_sys_table_upload")
+    if upload is None:
+        common.update(sys_table=None)
+        return
+    file_id, metric = store_table(upload)
+    changes = {"sys_table": file_id, "sys_pair": 0}
+    if common.view().sys_metric not in TABLE_METRICS:
+        changes["sys_metric"] = metric or "f1"
+    common.update(**changes)
+    st.session_state.pop("w_sys_metric", None)
+
+
+def _stored_name(file_id: str) -> str:
+    try:
+        return cached.store().get(file_id).name
+    except EvalcoreError:
+        return f"a file not stored here ({file_id[:12]}…)"
 
 
 def inputs_section() -> None:
-    """The uploaders (text or table) and the order of the systems; a message for a file that does not read."""
-    v = common.view()
+    """The uploaders (text or table), what the view holds now (a link's files too), and a message for a file that
+    does not read."""
     widgets.bound(st.radio, "Input", "sys_mode", options=["text", "table"], horizontal=True,
                   format_func={"text": "text files: references and one hypotheses file per system",
                                "table": "a per-item table of counts (F1, accuracy, UAS, AER)"}.get)
@@ -189,40 +221,24 @@ def inputs_section() -> None:
     if v.sys_mode == "text":
         left, right = st.columns(2)
         with left:
-            refs = st.file_uploader("References: one segment per line, UTF-8 (several files: several references "
-                                    "per segment)", accept_multiple_files=True, key="w_sys_ref_upload")
+            st.file_uploader("References: one segment per line, UTF-8 (several files: several references per "
+                             "segment)", accept_multiple_files=True, key="w_sys_ref_upload",
+                             on_change=_on_upload, args=(_references_changed,))
         with right:
-            hyps = st.file_uploader(f"Hypotheses: one file per system, 2 to {MAX_SYSTEMS}, the first is the baseline "
-                                    "(its name is the file's stem)", accept_multiple_files=True,
-                                    key="w_sys_hyp_upload")
-        try:
-            if _uploaded("refs", refs):
-                common.update(sys_refs=tuple(dict.fromkeys(store_text(f) for f in refs)))
-            if _uploaded("hyps", hyps):
-                names = sysinputs.unique_names([sysinputs.system_name(f.name) for f in hyps])
-                common.update(sys_hyps=tuple(f"{n}={store_text(f)}" for n, f in zip(names, hyps))[:MAX_SYSTEMS],
-                              sys_pair=0)
-        except EvalcoreError as exc:
-            st.session_state["sys_upload_error"] = str(exc)
-        else:
-            if refs or hyps:
-                st.session_state.pop("sys_upload_error", None)
+            st.file_uploader(f"Hypotheses: one file per system, 2 to {MAX_SYSTEMS}, the first is the baseline (its "
+                             "name is the file's stem)", accept_multiple_files=True, key="w_sys_hyp_upload",
+                             on_change=_on_upload, args=(_hypotheses_changed,))
+        v = common.view()
+        if v.sys_refs or v.sys_hyps:
+            refs = ", ".join(_stored_name(i) for i in v.sys_refs) or "none yet"
+            systems = ", ".join(f"{n} ({_stored_name(i)})" for n, i in v.systems.systems) or "none yet"
+            st.caption(esc(f"References: {refs}. Systems, the baseline first: {systems}."))
     else:
-        table = st.file_uploader("Per-item table: CSV, TSV, Parquet, Excel, R; a column item and <system>.<count> "
-                                 "columns", key="w_sys_table_upload")
-        try:
-            if _uploaded("table", table):
-                file_id, metric = store_table(table)
-                changes = {"sys_table": file_id, "sys_pair": 0}
-                if common.view().sys_metric not in TABLE_METRICS:
-                    changes["sys_metric"] = metric or "f1"
-                common.update(**changes)
-                st.session_state.pop("w_sys_metric", None)
-        except EvalcoreError as exc:
-            st.session_state["sys_upload_error"] = str(exc)
-        else:
-            if table:
-                st.session_state.pop("sys_upload_error", None)
+        st.file_uploader("Per-item table: CSV, TSV, Parquet, Excel, R; a column item and <system>.<count> columns",
+                         key="w_sys_table_upload", on_change=_on_upload, args=(_table_changed,))
+        v = common.view()
+        if v.sys_table:
+            st.caption(esc(f"Table: {_stored_name(v.sys_table)}."))
     if "sys_upload_error" in st.session_state:
         st.error(esc(st.session_state["sys_upload_error"]))
 
