@@ -24,7 +24,6 @@ settings = ui.resampling_of(v)
 try:
     result = ui.comparison(inp, settings)
     similar = ui.similar(inp)
-    curves = ui.curves(inp, settings)
 except EvalcoreError as exc:
     st.error(esc(exc))
     common.stop()
@@ -76,6 +75,11 @@ st.subheader("How big a test set? (Berg-Kirkpatrick et al. 2012)")
 st.caption(f"The smallest gain significant at alpha = {alpha:g} for test sets of 10% to 400% of these {unit} (beyond "
            "100%: drawn with replacement), each with its own bootstrap; dotted: each pair's observed gain. Where a "
            "curve lies below its dotted line, a test set of that size finds the gain.")
+try:
+    curves = ui.curves(inp, settings)
+except EvalcoreError as exc:  # (test sets up to four times as large: a bound of its own)
+    st.info(esc(exc))
+    common.stop()
 sizes = ui.sizes_figure(curves, result)
 st.plotly_chart(sizes, key="sys_sizes_chart", theme=None)
 ui.downloads(sizes, curves, "systems_test_set_size", signature)

@@ -115,3 +115,15 @@ def test_links_the_page_cannot_show_are_corrected_with_a_message(text_link, stor
     gone = open_page({"sys_ref": "a" * 64, "sys_hyp": query["sys_hyp"]})
     assert any(f"No file with id {'a' * 12}… is stored on this server" in m and "Upload the file again on this page"
                in m for m in messages(gone))
+
+
+def test_work_past_the_bound_of_one_request_is_refused_with_a_message():
+    from evalcore.errors import EvalcoreError
+    from ui.systems import RESAMPLING_BUDGET, SystemsInput, check_budget
+
+    text = SystemsInput("text", ("a" * 64,), (("x", "b" * 64), ("y", "c" * 64)), None, "ter", None)
+    check_budget(text, 20_000, 2)
+    with pytest.raises(EvalcoreError, match="use the command line"):
+        check_budget(text, 30_000, 2)  # 60,000 TER segment-systems
+    with pytest.raises(EvalcoreError, match="choose fewer resamples"):
+        check_budget(text, 10_000, 2, ResamplingSettings(RESAMPLING_BUDGET // 10_000 * 2, 1))
