@@ -543,6 +543,14 @@ def test_command_line_contract_on_a_table(tmp_path, capsys):
     assert "cmd systems" in signature and "refs" not in signature and "metric f1" in signature
     code, stdout, _ = _run(capsys, ["reproduce", signature, str(path)])
     assert code == 0 and "reproduced" in stdout
+    pairs, sizes = tmp_path / "pairs.csv", tmp_path / "sizes.tsv"
+    code, _, err = _run(capsys, ["systems", str(path), "--resamples", "100", "--out", str(pairs), "--sizes", str(sizes)])
+    assert code == 0, err  # (the metric: the one whose columns the table has, F1)
+    written = pd.read_csv(pairs)
+    assert list(written.columns) == ["a", "b", "delta", "delta_low", "delta_high", "p_bootstrap", "p_randomization",
+                                     "p_adjusted", "significant", "identical", "correlation"]
+    curves = pd.read_csv(sizes, sep="\t")
+    assert len(curves) == 3 * 14 and curves["extrapolated"].sum() == 3 * 4
     doc = json.loads(out.read_text())
     assert [s["name"] for s in doc["systems"]] == ["base", "new", "third"]
     expected = [_plain_score("f1", [tuple(table.counts[i, :, s]) for i in range(80)]) for s in range(3)]
