@@ -18,7 +18,7 @@ _EXPORTS = {
     "read_segments": "inputs", "check_text_input": "inputs", "read_item_table": "inputs",
     "ItemStatistics": "statistics", "text_statistics": "statistics", "table_statistics": "statistics",
     "ResamplingSettings": "compare", "SystemsComparison": "compare", "compare_systems": "compare",
-    "size_curves": "sizes", "similarity": "similarity",
+    "size_curves": "sizes",
 }
 
 __all__ = sorted(_EXPORTS)
