@@ -468,7 +468,7 @@ class ThresholdView(Group):
     compare_measure: str | None = setting(None, "t_compare", "str", measure="one", data=True)
     compare_gamma: float | None = setting(None, "t_compare_gamma", "float", data=True)
     log_count: bool = setting(False, "t_log_count", "bool")  # the histogram's count axis logarithmic
-    log_score: bool = setting(False, "t_log_score", "bool")  # its score axis, where log_score_axis_applicable
+    log_score: bool | None = setting(None, "t_log_score", "bool")  # its score axis (None: log where heavy-tailed)
 
 
 @dataclass(frozen=True)

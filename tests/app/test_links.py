@@ -206,7 +206,9 @@ def check_valid_view(at: AppTest, query: dict) -> None:
             wanted = getattr(v, field)
             if isinstance(wanted, tuple):
                 shown = tuple(shown)
-            assert shown == wanted or (wanted is None and field in {"n_at", "look_n", "pairs_n", "gamma"}), (field, shown, wanted)
+            # (None: the page shows the value it derives: an n, a gamma, the log score axis of heavy-tailed scores)
+            assert shown == wanted or (wanted is None and field in {"n_at", "look_n", "pairs_n", "gamma", "log_score"}), (
+                field, shown, wanted)
     # where the view is not what the link asked for, the page says so
     changed = [f for f, value in asked(query).items()
                if getattr(v, f) != value and not (isinstance(value, float) and math.isnan(value))]
