@@ -350,3 +350,23 @@ def test_the_key_queue_value_is_checked_and_each_press_taken_once():
     assert unapplied(value, {"c1": 4}) == ("c1", [])
     assert unapplied({"client": "x" * 65, "events": [good]}, {}) == (None, [])
     assert unapplied(None, {}) == (None, []) and unapplied([good], {}) == (None, [])
+
+
+def test_a_draw_that_does_not_fit_in_the_store_quota_is_refused_on_the_page(unlabelled, monkeypatch):
+    """Issue 19: the annotation database counts in the store's quota and is never evicted; a draw that cannot fit
+    is refused with the store's message on the page, and nothing of it is written (the store's reservation,
+    DatasetStore.reserve, with a quota that holds the data set and the database but not the sample)."""
+    if not hasattr(DatasetStore, "reserve"):
+        pytest.skip("the store's quota reservation (DatasetStore.reserve) has not landed yet")
+    dataset, _ = unlabelled
+    at = drawn(dataset, size=10)
+    assert AnnotationStore().samples(annotate.db_id(dataset))["sample"].tolist() == ["s7"]
+    usage = DatasetStore().usage()
+    monkeypatch.setenv("EVALCORE_STORE_QUOTA", str(usage.total_bytes + 1000))
+    at.number_input(key="w_ann_size").set_value(1500)
+    at.run()
+    at.button(key="draw_sample").click()
+    at = ok(at.run())
+    assert any("sample of 1,500 candidates" in plain(e.value) for e in at.error), [e.value for e in at.error]
+    assert AnnotationStore().sample(annotate.db_id(dataset), "s7").size == 10  # the sample as it was
+    assert DatasetStore().exists(dataset)  # the data set in use was kept
