@@ -84,3 +84,21 @@ def test_a_draw_that_does_not_fit_in_the_quota_is_refused_and_nothing_is_written
     assert store.samples(DATASET)["sample"].tolist() == ["small"]
     assert annotation_bytes(root) < 2 * 10**6
     store.close()
+
+
+def test_an_import_that_does_not_fit_in_the_quota_is_refused_and_nothing_is_written(tmp_path):
+    if not hasattr(DatasetStore, "reserve"):
+        pytest.skip("the store's quota reservation (DatasetStore.reserve) has not landed yet")
+    import pandas as pd
+
+    root = tmp_path / "store"
+    datasets = DatasetStore(root, quota="2MB")
+    store = AnnotationStore(root / DB_FILE, reserve=datasets.reserve)
+    store.create_sample(DATASET, "s", list(range(20_000)), seed=1)
+    store.mark(DATASET, "s", 0, 0, "alice", "TP")
+    labels = pd.DataFrame({"candidate": np.arange(20_000), "annotator": "b" * 100, "label": "FP"})
+    with pytest.raises(StoreError, match="import of 20,000 labels"):
+        store.import_table(DATASET, "s", labels)
+    assert store.table(DATASET, "s").columns.tolist() == ["alice"]  # nothing of the import, alice's mark kept
+    assert store.progress(DATASET, "s", "alice")[0] == 1
+    store.close()
