@@ -20,6 +20,7 @@ CSV or TSV export are taken off again (:func:`unguard`, the inverse of :func:`gu
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -74,12 +75,23 @@ def _unquoted(value):
     return value[1:] if isinstance(value, str) and _QUOTED_FORMULA.match(value) else value
 
 
+@functools.cache
+def _writer_requotes() -> bool:
+    """Whether :func:`evalcore.text.spreadsheet_safe` itself quotes a text that is quotes and then a formula start
+    (``'=x`` to ``''=x``), which makes its quote exactly invertible on its own."""
+    from ..text import spreadsheet_safe
+
+    return spreadsheet_safe(pd.DataFrame({"c": ["'=x"]}))["c"].iloc[0] == "''=x"
+
+
 def guard(table: pd.DataFrame) -> pd.DataFrame:
     """What the CSV and TSV of an annotation export hold, before :func:`evalcore.text.spreadsheet_csv` writes them:
     that adds a ``'`` before every text cell and column name that starts like a formula (``=``, ``+``, ``-``,
     ``@``, tab, carriage return); this adds one more before those that already start with quotes and then such a
-    character, so that :func:`unguard` is the exact inverse of both."""
+    character (unless the writer does so itself), so that :func:`unguard` is the exact inverse of both."""
     out = table.copy()
+    if _writer_requotes():
+        return out
     for i, column in _text_columns(table):
         out.isetitem(i, column.astype(object).map(_requoted).astype(column.dtype))
     out.columns = [_requoted(c) for c in table.columns]
