@@ -72,28 +72,30 @@ def test_a_million_candidate_draw_while_two_annotators_click(tmp_path):
     store.close()
 
 
-def test_a_draw_that_does_not_fit_in_the_quota_is_refused_and_nothing_is_written(tmp_path):
+@pytest.fixture()
+def tight(tmp_path):
+    """An annotation database in a store with a 2 MB quota, reserving its writes in it; (its store, the folder)."""
     if not hasattr(DatasetStore, "reserve"):
         pytest.skip("the store's quota reservation (DatasetStore.reserve) has not landed yet")
     root = tmp_path / "store"
-    datasets = DatasetStore(root, quota="2MB")
-    store = AnnotationStore(root / DB_FILE, reserve=datasets.reserve)
+    store = AnnotationStore(root / DB_FILE, reserve=DatasetStore(root, quota="2MB").reserve)
+    yield store, root
+    store.close()
+
+
+def test_a_draw_that_does_not_fit_in_the_quota_is_refused_and_nothing_is_written(tight):
+    store, root = tight
     store.create_sample(DATASET, "small", list(range(100)), seed=1)
     with pytest.raises(StoreError, match="[Tt]he sample of 1,000,000 candidates"):
         store.create_sample(DATASET, "big", draw_sample(MILLION, MILLION, seed=7), seed=7)
     assert store.samples(DATASET)["sample"].tolist() == ["small"]
     assert annotation_bytes(root) < 2 * 10**6
-    store.close()
 
 
-def test_an_import_that_does_not_fit_in_the_quota_is_refused_and_nothing_is_written(tmp_path):
-    if not hasattr(DatasetStore, "reserve"):
-        pytest.skip("the store's quota reservation (DatasetStore.reserve) has not landed yet")
+def test_an_import_that_does_not_fit_in_the_quota_is_refused_and_nothing_is_written(tight):
     import pandas as pd
 
-    root = tmp_path / "store"
-    datasets = DatasetStore(root, quota="2MB")
-    store = AnnotationStore(root / DB_FILE, reserve=datasets.reserve)
+    store, _ = tight
     store.create_sample(DATASET, "s", list(range(20_000)), seed=1)
     store.mark(DATASET, "s", 0, 0, "alice", "TP")
     labels = pd.DataFrame({"candidate": np.arange(20_000), "annotator": "b" * 100, "label": "FP"})
@@ -101,4 +103,3 @@ def test_an_import_that_does_not_fit_in_the_quota_is_refused_and_nothing_is_writ
         store.import_table(DATASET, "s", labels)
     assert store.table(DATASET, "s").columns.tolist() == ["alice"]  # nothing of the import, alice's mark kept
     assert store.progress(DATASET, "s", "alice")[0] == 1
-    store.close()
