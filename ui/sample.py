@@ -29,6 +29,7 @@ from evalcore.io import load_annotated_sample
 from evalcore.io.annotated import AnnotatedSample
 from evalcore.names import SAMPLE_INTERVAL_LABELS
 from evalcore.ranking import Ranking, rank
+from evalcore.report import ReportSettings, report_results
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
                                 check_columns, with_roles)
@@ -255,6 +256,40 @@ class Sample:
                    icon=":material/info:")
         st.text(f"Estimated from {self.source}: {c.n_annotated:,} candidates annotated TP or FP "
                 f"({int(c.labels.sum()):,} TPs) of {c.n_candidates:,}, taken as {self.frame.describe()}.")
+
+
+@cached.cache(max_entries=8, show_spinner="Computing the report's numbers ...",
+              hash_funcs={**cached.FAST_KEYS, ReportSettings: repr})
+def report_numbers(roles: Roles, labels: tuple, ranking: RankingChoice, settings: ReportSettings, _candidates,
+                   _frame):
+    """The report's numbers from a sample (:func:`evalcore.report.report_results` with the sample's frame), on the
+    sample pages' cached rankings; ``_candidates`` and ``_frame`` are :func:`report_parts`' for the same view."""
+    rankings = {m: _ranking(roles, labels, m, ranking) for m in settings.measures}
+    return report_results(_candidates, settings, rankings=rankings, frame=_frame)
+
+
+RULE_WORDS = {"annotator": "one annotator's labels", "majority": "the majority of the annotators",
+              "agreed": "the labels all annotators agree on"}
+
+
+def report_parts(v: ViewSettings):
+    """What the report needs from a view that estimates from a sample: the candidates with the labels so far, the
+    frame the sample was drawn from, and the :class:`evalcore.report.SampleDesign` (frame, interval, fewest
+    annotated, the draw's seed and the annotation sample where the labels come from the database)."""
+    from evalcore.report.settings import SampleDesign
+
+    labels = labels_key(v)
+    candidates, frame, _ = _labelled(v.data, labels)
+    seed, annotations = None, None
+    if v.ann_sample is not None:
+        seed = db().sample(db_id(v.dataset), v.ann_sample).seed
+        who = f"{v.annotator}'s labels" if v.ann_rule == "annotator" and v.annotator else RULE_WORDS[v.ann_rule]
+        annotations = f"{v.ann_sample} ({who})"
+    design = SampleDesign(frame=frame.measures, frame_k=frame.k, frame_ties=frame.ties if frame.measures else None,
+                          frame_seed=frame.seed if frame.measures and frame.ties == "random" else None,
+                          interval=v.sample_interval, min_annotated=v.min_annotated, draw_seed=seed,
+                          annotations=annotations)
+    return candidates, frame, design
 
 
 def require() -> Sample:
