@@ -5,7 +5,8 @@ import streamlit as st
 from evalcore.text import markdown_text as esc
 from ui import cached, common, present, report
 
-st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
+st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
+# page icon is fetched from fonts.gstatic.com)
 
 common.PAGES.update({
     "data": st.Page("pages/data.py", title="Data", icon=":material/upload_file:", url_path="data", default=True),
