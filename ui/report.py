@@ -128,12 +128,13 @@ def _current(v: ViewSettings) -> tuple[CurrentReport | None, str]:
         return None, f"No report for these settings: {exc}"
 
 
-def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: dict, sha: str, link: str) -> bytes:
+def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: dict, sha: str, link: str,
+         view: ViewSettings | None = None) -> bytes:
     """The report ZIP (called when the button is clicked: it draws the figures, a few seconds), with the measures'
     display names."""
     names = {m: t for m, t in names.items() if m in settings.measures}
     if settings.design is not None:  # estimates from a sample: its candidates and numbers (ui/sample.py)
-        candidates, numbers = sample_results(common.view(), sample.labels_key(common.view()))
+        candidates, numbers = sample_results(view, sample.labels_key(view))
         return build_report(candidates, numbers.settings, data_sha256=sha, link=link, names=names or None,
                             results=numbers).zip_bytes()
     candidates = cached.candidates_for(roles)
@@ -154,7 +155,7 @@ def sidebar() -> None:
     v = common.view()
     link = common.share_link()
     st.download_button("Report (ZIP)", data=lambda: _zip(v.data, report.settings, v.ranking, v.display.mapping,
-                                                         report.data_sha256, link),
+                                                         report.data_sha256, link, v),
                        file_name=REPORT_FILE, mime="application/zip", on_click="ignore", key="report_zip",
                        icon=":material/description:",
                        help="Figures for a paper (PDF, SVG, PNG), LaTeX and Markdown tables, a methods paragraph "

@@ -13,6 +13,7 @@ there are; the pages that need every candidate annotated say so in one line (:fu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 
@@ -379,7 +380,8 @@ def pair_select(s: Sample, columns) -> tuple[str, str]:
 
 def how_many_more(s: Sample, measures, n: int) -> pd.DataFrame:
     """For the n-best lists: the expected width of each measure's precision interval, and of the interval for
-    pi_D1 - pi_D2 of the first two measures, after annotating k more candidates of the frame
+    pi_D1 - pi_D2 of the first two measures (the view's interval of a difference), after annotating k more
+    candidates of the frame
     (:func:`evalcore.estimates.expected_precision_width`, :func:`~evalcore.estimates.expected_difference_width`).
     """
     v = s.view
@@ -394,8 +396,9 @@ def how_many_more(s: Sample, measures, n: int) -> pd.DataFrame:
         table[f"precision interval width: {v.display.of(m)}"] = width["expected_width"].to_numpy()
     if len(measures) >= 2:
         a, b = measures[:2]
+        method = functools.partial(estimates.difference_interval, method=v.difference_method)  # the view's
         width = estimates.expected_difference_width(s.ranking(a), s.ranking(b), n, extra, frame=s.mask,
-                                                    confidence_level=v.level)
+                                                    confidence_level=v.level, difference_interval=method)
         table[f"difference interval width: {v.display.of(a)} − {v.display.of(b)}"] = width["expected_width"].to_numpy()
     return table
 
@@ -413,5 +416,8 @@ def how_many_more_section(s: Sample, measures, n: int) -> None:
     st.caption(f"At n = {n:,}: the expected width of each interval (at level {s.view.level:g}) after annotating k "
                "more candidates drawn at random from the unannotated ones of the frame; k = 0 is now. Stop when "
                "the widths are small enough for the question.")
-    st.dataframe(table, hide_index=True,
-                 column_config={c: st.column_config.NumberColumn(c, format="%.3f") for c in table.columns[1:]})
+    missing = table.iloc[:, 1:].isna().to_numpy().any()
+    st.dataframe(table.style.format({c: "{:.3f}" for c in table.columns[1:]}, na_rep="–"), hide_index=True)
+    if missing:
+        st.caption("–: no width can be expected there: a list (or a difference region of the two lists) would "
+                   "still hold no annotated candidate.")
