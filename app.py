@@ -3,10 +3,11 @@
 import streamlit as st
 
 from evalcore.text import markdown_text as esc
-from ui import cached, common, present, report
+from ui import auth, cached, common, present, report
 
 st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
 # page icon is fetched from fonts.gstatic.com)
+auth.gate()  # with sign-in configured, nothing below runs before it (ui/auth.py)
 
 common.PAGES.update({
     "data": st.Page("pages/data.py", title="Data", icon=":material/upload_file:", url_path="data", default=True),

@@ -134,9 +134,12 @@ def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: 
     display names."""
     names = {m: t for m, t in names.items() if m in settings.measures}
     if settings.design is not None:  # estimates from a sample: its candidates and numbers (ui/sample.py)
+        from ui import auth
+
         candidates, numbers = sample_results(view, sample.labels_key(view))
+        who = sample.annotator_names(view)
         return build_report(candidates, numbers.settings, data_sha256=sha, link=link, names=names or None,
-                            results=numbers).zip_bytes()
+                            results=numbers, annotators=auth.report_annotators(who) if who else None).zip_bytes()
     candidates = cached.candidates_for(roles)
     return build_report(candidates, settings, data_sha256=sha, link=link, names=names or None,
                         results=results(roles, settings, ranking)).zip_bytes()

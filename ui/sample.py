@@ -269,6 +269,13 @@ def report_numbers(roles: Roles, labels: tuple, ranking: RankingChoice, settings
     return report_results(_candidates, settings, rankings=rankings, frame=_frame)
 
 
+def annotator_names(v: ViewSettings) -> tuple[str, ...]:
+    """The annotators of the view's annotation sample (none for the file's labels), as the database keeps them."""
+    if v.ann_sample is None:
+        return ()
+    return tuple(map(str, db().table(db_id(v.dataset), v.ann_sample).columns))
+
+
 RULE_WORDS = {"annotator": "one annotator's labels", "majority": "the majority of the annotators",
               "agreed": "the labels all annotators agree on"}
 

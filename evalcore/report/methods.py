@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from .annotators import Annotators
 from .bib import bibtex, reference_list
 from .phrases import (CORRECTION_PHRASES, DIFFERENCE_PHRASES, INTERVAL_PHRASES, POWER_NAMES, SAMPLE_INTERVAL_PHRASES,
                       TEST_PHRASES, TIE_PHRASES, DIFFERENCE_REGIONS, alpha_text, level_text, percent, power_text)
@@ -92,7 +93,8 @@ def _sample_design(results: ReportResults, shown: list[Rich], how_many: str) -> 
 
 
 def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = None, *, signature: str,
-                      version: str, data_sha256: str, figures: bool = True) -> Methods:
+                      version: str, data_sha256: str, figures: bool = True,
+                      annotators: Annotators | None = None) -> Methods:
     """The methods paragraph of a report.
 
     Parameters
@@ -108,6 +110,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
         SHA-256 of the data file (its first 16 digits are named in the text).
     figures : bool
         Whether the report has its figures (else the text refers to none).
+    annotators : Annotators, optional
+        Who labelled the sample (named after the data), when it was annotated on the server.
 
     Returns
     -------
@@ -130,6 +134,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
             + percent(results.baseline) + ") are true positives according to the column " + plain(s.label) + ".")
     else:
         parts.append(_sample_design(results, [name[m] for m in s.measures], words.get(k, number(k))))
+    if annotators:
+        parts.append(annotators.sentence())
     if s.sample is not None:
         parts.append("Only the sample " + plain(s.sample) + " (column " + plain(s.sample_column)
                      + ") of an experiment with several samples is used.")
