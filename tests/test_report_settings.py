@@ -41,7 +41,8 @@ def data(tmp_path_factory):
     folder = tmp_path_factory.mktemp("settings")
     for name, labels in (("full.tsv", ["TRUE" if t else "FALSE" for t in tp]),
                          ("sample.tsv", [("TRUE" if t else "FALSE") if k else "" for t, k in zip(tp, kept)]),
-                         ("frame.tsv", [("TRUE" if t else "FALSE") if k and f else "" for t, k, f in zip(tp, kept, top)])):
+                         ("frame.tsv", [("TRUE" if t else "FALSE") if k and f else ""
+                                        for t, k, f in zip(tp, kept, top)])):
         rows = ["key\tgold\ta\tb\tc"] + [f"k{i}\t{labels[i]}\t{a[i]:.6f}\t{b[i]:.6f}\t{c[i]:.6f}" for i in range(n)]
         (folder / name).write_text("\n".join(rows) + "\n")
     return folder
@@ -75,8 +76,8 @@ def test_a_choice_is_in_the_text_the_signature_and_data_json_and_reproduces(data
     for signature in (base, changed):
         code, out, _ = run("reproduce", signature, data / "full.tsv")
         assert code == 0 and "numbers: match" in out
-    code, out, _ = run("reproduce", changed.replace(f"|{field}|", f"|{field.split()[0]} {'newcombe' if 'diff' in field else '0.8'}|"),
-                       data / "full.tsv")
+    default = f"|{field.split()[0]} {'newcombe' if 'diff' in field else '0.8'}|"
+    code, out, _ = run("reproduce", changed.replace(f"|{field}|", default), data / "full.tsv")
     assert code == 1 and "DO NOT match" in out
 
 

@@ -35,8 +35,8 @@ class BibEntry:
 
     @property
     def link(self) -> str | None:
-        """Where the work is found: its DOI as a https://doi.org/ address (characters other than letters, digits and ``/.:-_``
-        percent-encoded), else its stable URL (ACL Anthology, JSTOR, the publisher), else None."""
+        """Where the work is found: its DOI as a https://doi.org/ address (characters other than letters, digits
+        and ``/.:-_`` percent-encoded), else its stable URL (ACL Anthology, JSTOR, the publisher), else None."""
         if self.doi:
             return "https://doi.org/" + quote(self.doi, safe="/.:-_")
         return self.field("url")

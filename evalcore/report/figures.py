@@ -112,8 +112,10 @@ def figure_captions(results: ReportResults, names: Mapping[str, str] | None = No
     line = (plain(f"; the vertical line: every n from {lo} up to {number(up_to)} differs significantly")
             if up_to else plain(""))
     estimated = plain("Estimated precision" if results.sample is not None else "Precision")
-    tested = plain(" (at the n where D1 and D2 each hold at least "
-                   f"{number(s.design.min_annotated)} annotated candidates)") if results.sample is not None else plain("")
+    tested = plain("")
+    if results.sample is not None:
+        tested = plain(f" (at the n where D1 and D2 each hold at least {number(s.design.min_annotated)} annotated "
+                       "candidates)")
     return {
         "precision": (estimated + " of the n-best lists of every measure for n from " + plain(lo) + " to "
                       + plain(hi) + "; the horizontal line is the baseline (the precision of a random selection)."),

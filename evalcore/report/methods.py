@@ -186,7 +186,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
         parts.append("Two n-best lists of the same size are compared with a two-sided Fisher's exact test"
                      + cite_method("test", "fisher") + " on the annotated candidates of their difference regions "
                      + DIFFERENCE_REGIONS + cite("evert2004") + ", random samples of the regions" + cite("evert2005")
-                     + ", at " + alpha_text(s.alpha) + ", " + CORRECTION_PHRASES[s.correction](s) + family + "; an n is tested "
+                     + ", at " + alpha_text(s.alpha) + ", " + CORRECTION_PHRASES[s.correction](s) + family
+                     + "; an n is tested "
                      + "where each region holds at least " + plain(number(s.design.min_annotated))
                      + " annotated candidates: every pair of measures at these n (" + table_ref("pairwise") + ", "
                      + plain(number(results.n_tests)) + " tests) and " + name[a] + " against " + name[b] + " "

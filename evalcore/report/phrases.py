@@ -28,26 +28,30 @@ def _resampling(s: ReportSettings) -> str:
 
 # The test of two n-best lists, as the methods paragraph says it (with citations) ...
 TEST_PHRASES: dict[str, Phrase] = {
-    "fisher": lambda s: ("a two-sided Fisher's exact test" + cite_method("test", "fisher") + " on the difference regions "
-                         + DIFFERENCE_REGIONS + " of the two n-best lists" + cite("evert2004")),
+    "fisher": lambda s: ("a two-sided Fisher's exact test" + cite_method("test", "fisher")
+                         + " on the difference regions " + DIFFERENCE_REGIONS + " of the two n-best lists"
+                         + cite("evert2004")),
     "mcnemar": lambda s: ("a two-sided exact McNemar test" + cite_method("test", "mcnemar")
                           + " on the true positives that only one of the two n-best lists contains"),
     "mcnemar_decisions": lambda s: ("a two-sided exact McNemar test on each candidate's decision, the candidates one "
                                     "list decides rightly and the other wrongly"
                                     + cite_method("test", "mcnemar_decisions")),
-    "mcnemar_chi2": lambda s: ("McNemar's chi-squared test with continuity correction" + cite_method("test", "mcnemar_chi2")
+    "mcnemar_chi2": lambda s: ("McNemar's chi-squared test with continuity correction"
+                               + cite_method("test", "mcnemar_chi2")
                                + " on the true positives that only one of the two n-best lists contains"),
     "chi2": lambda s: ("Pearson's chi-squared test" + cite_method("test", "chi2")
                        + " without continuity correction, treating the two n-best lists as independent samples as "
                        "Krenn" + cite("krenn2000")
                        + " did (which ignores that the lists share most candidates; Evert" + cite("evert2004") + ")"),
     "chi2_yates": lambda s: ("Pearson's chi-squared test with Yates' continuity correction"
-                             + cite_method("test", "chi2_yates") + ", treating the two n-best lists as independent samples as Krenn"
+                             + cite_method("test", "chi2_yates")
+                             + ", treating the two n-best lists as independent samples as Krenn"
                              + cite("krenn2000") + " did (which ignores that the lists share most candidates; Evert"
                              + cite("evert2004") + ")"),
     "bootstrap": lambda s: (f"a two-sided paired bootstrap test over candidates ({_resampling(s)})"
                             + cite_method("test", "bootstrap")),
-    "randomization": lambda s: (f"two-sided approximate randomization ({_resampling(s)})" + cite_method("test", "randomization")),
+    "randomization": lambda s: (f"two-sided approximate randomization ({_resampling(s)})"
+                                + cite_method("test", "randomization")),
 }
 # ... and as a caption names it (no citations: captions cite nothing the paragraph does not).
 TEST_NAMES: dict[str, Phrase] = {

@@ -21,8 +21,8 @@ from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from .phrases import (CORRECTION_NAMES, DIFFERENCE_NAMES, INTERVAL_NAMES, POWER_NAMES, SAMPLE_INTERVAL_NAMES, TEST_NAMES,
-                      alpha_text, level_text, percent, power_text)
+from .phrases import (CORRECTION_NAMES, DIFFERENCE_NAMES, INTERVAL_NAMES, POWER_NAMES, SAMPLE_INTERVAL_NAMES,
+                      TEST_NAMES, alpha_text, level_text, percent, power_text)
 from .results import ReportResults
 from .text import Rich, capitalized, number, plain, sym
 
@@ -372,7 +372,8 @@ def pairwise_table(results: ReportResults, names: Mapping[str, str] | None = Non
                    + "). Δ precision: " + sym("Π_A − Π_B", r"$\Pi_A - \Pi_B$") + " in percentage points with its "
                    + level_text(s.level) + " " + plain(DIFFERENCE_NAMES[s.difference_interval])
                    + " interval; odds ratio of TPs in D1 against D2 with its exact conditional interval; MDD: the "
-                   + "smallest difference of precision (points) that " + plain(POWER_NAMES[s.power_test]) + " finds with "
+                   + "smallest difference of precision (points) that " + plain(POWER_NAMES[s.power_test])
+                   + " finds with "
                    + power_text(s.power) + " power at " + alpha_text(s.alpha) + ".")
     return Table(PAIRWISE_LABEL, table_number, caption, columns, tuple(rows), tuple(starts))
 

@@ -120,7 +120,7 @@ def test_pairwise_uses_the_chosen_difference_interval():
     result = pairwise({m: ranked[m] for m in ("log_like", "MI", "t_score")}, 300)
     caffo = effect_sizes(result.pairs, 0.95, "agresti_caffo")
     newcombe = effect_sizes(result.pairs, 0.95, "newcombe")
-    table = next(d.value for d in at.dataframe if "diff_low" in d.value.columns or "diff_low (points)" in d.value.columns)
+    table = next(d.value for d in at.dataframe if {"diff_low", "diff_low (points)"} & set(d.value.columns))
     column = "diff_low" if "diff_low" in table.columns else "diff_low (points)"
     assert not np.allclose(caffo["diff_low"], newcombe["diff_low"])
     for shown, want in zip(table[column], caffo["diff_low"]):
