@@ -42,6 +42,7 @@ def _greyed(table: pd.DataFrame):
     styled = table.style.apply(lambda t: pd.DataFrame(np.repeat(grey[:, None], t.shape[1], axis=1), index=t.index,
                                                       columns=t.columns), axis=None)
     columns = {c: (fmt.points if c.startswith("difference") else fmt.percent) for c in PERCENT if c in table.columns}
+    columns.update({c: fmt.p_value for c in ("p_value", "p_adjusted") if c in table.columns})
     return styled.format(columns, na_rep=fmt.MISSING)
 
 
