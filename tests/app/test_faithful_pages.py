@@ -154,3 +154,18 @@ def test_the_signature_of_a_sample_names_its_design(krenn_sample):
     signature = parse_signature(_signature(at))
     assert signature.get("annotated-sample") == "yes" and signature.get("sample-interval") == "clopper_pearson"
     assert signature.get("min-annotated") == "5" and signature.get("test") == "fisher"
+
+
+def test_sample_tables_write_missing_numbers_as_a_dash():
+    """The Styler the sample pages give st.dataframe (its display values are what the page shows): no 'nan', no
+    'None' where an estimate or a p-value is missing, percentages and p-values written as everywhere else."""
+    import pandas as pd
+
+    from ui.sample_pages import _greyed
+
+    table = pd.DataFrame({"n": [10, 20], "m_d1": [0, 12], "estimate_d1": [np.nan, 0.25], "difference": [np.nan, -0.1],
+                          "p_value": [np.nan, 0.0123], "p_adjusted": [np.nan, 0.0246], "enough": [False, True],
+                          "why": ["no annotated candidate in D1 at n = 10", ""]})
+    html = _greyed(table).to_html()
+    assert not re.search(r">\s*(nan|NaN|None)\s*<", html), html
+    assert ">25.00%<" in html and ">-10.00<" in html and ">0.0123<" in html and ">–<" in html
