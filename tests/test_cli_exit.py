@@ -29,7 +29,7 @@ WORDS = "zero one two three four five six seven eight nine ten eleven twelve thi
 # The abort is rare: on this machine, with both cores kept busy and four runs at once, `python -m evalcore summary`
 # on such a file (34 MB) aborted in 1 of 200 runs on the main of 04183db and in 0 of 200 runs after the fix. The suite
 # runs a few, on a smaller file, as a check that the command ends with its message.
-RUNS = 6
+RUNS = 4
 
 
 def _commands() -> list[str]:

@@ -169,3 +169,35 @@ def test_sample_tables_write_missing_numbers_as_a_dash():
     html = _greyed(table).to_html()
     assert not re.search(r">\s*(nan|NaN|None)\s*<", html), html
     assert ">25.00%<" in html and ">-10.00<" in html and ">0.0123<" in html and ">–<" in html
+
+
+def test_the_sidebar_report_of_a_sample(krenn_sample, monkeypatch):
+    """The sidebar's report ZIP of a partly annotated set (ui/report.py's sample branch; figures left out here, the
+    print figures are built from the same results): estimated precision with m and k, the design in the methods
+    text, the signature the sidebar shows."""
+    import functools
+    import json
+    import zipfile
+
+    from evalcore.report import build_report
+    from evalcore.report.build import report_signature
+    from evalcore.report.figures import report_figures
+    from evalcore.viewstate import ViewSettings
+    from ui import report, sample
+
+    dataset, _ = krenn_sample
+    v = ViewSettings.of(dataset=dataset, ties="stable", label="is.colloc", a="log.like", b="chisq")
+    candidates, numbers = report.sample_results(v, sample.labels_key(v))
+    sha = report.data_sha256(dataset)
+    monkeypatch.setattr(report, "build_report", functools.partial(build_report, figures=False))
+    archive = zipfile.ZipFile(io.BytesIO(report._zip(v.data, numbers.settings, v.ranking, {}, sha, "link", v)))
+    assert archive.read("signature.txt").decode().strip() == str(report_signature(numbers, sha))
+    methods = archive.read("methods.md").decode()
+    assert "of which 510 were annotated" in methods and "[@evert2005]" in methods
+    data = json.loads(archive.read("data.json"))
+    assert data["numbers"]["data"]["annotated"] == 510 and data["settings"]["design"]["min_annotated"] == 10
+    assert "(k/m)" in archive.read("tables/precision.md").decode()
+    figures = report_figures(numbers, look="print")
+    triangles = [t for t in figures["significance"].data if t.mode == "markers"]
+    assert triangles and set(np.asarray(triangles[0].x)) <= set(numbers.comparison.loc[
+        numbers.comparison["significant"], "n"])

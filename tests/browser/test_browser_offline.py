@@ -38,14 +38,14 @@ def test_no_request_leaves_the_host(browser, app_url):
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         failed: list[str] = []
         page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-        page.goto(f"{app_url}/significance?dataset=sample:collocations_sim&ties=stable")
+        page.goto(f"{app_url}/precision?dataset=sample:collocations_sim&ties=stable")
         wait_for_app(page)
         icon = page.evaluate("document.querySelector(\"link[rel='shortcut icon']\").href")
         assert icon.startswith("data:") or urlsplit(icon).hostname == host, icon
         assert off_host == [], off_host
         # Streamlit's front end, opened on a page's path, first looks for its server one folder up
-        # (/significance/_stcore/health and host-config: 404) and then finds it at /_stcore/: not a failed load
-        probes = [f for f in failed if f.startswith("404 ") and "/significance/_stcore/" in f]
+        # (/precision/_stcore/health and host-config: 404) and then finds it at /_stcore/: not a failed load
+        probes = [f for f in failed if f.startswith("404 ") and "/precision/_stcore/" in f]
         assert len([e for e in errors if "Failed to load" in e or "ERR_" in e]) == len(probes), (errors, failed)
         assert len(failed) == len(probes), failed
     finally:

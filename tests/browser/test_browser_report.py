@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from playwright.sync_api import Page, expect
 
@@ -74,32 +74,3 @@ def test_without_data_there_is_no_report_button(new_page):
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_text("Load a data set to get a report.")).to_be_visible()
     expect(sidebar.get_by_role("button", name="Report (ZIP)")).to_have_count(0)
-
-
-def test_report_from_a_sample_of_annotations(new_page, krenn_tsv, tmp_path):
-    """The sidebar's report of a partly annotated set (issue 18, item 7): estimated precision with m and k, Fisher's
-    test on the annotated candidates, the sample design in the methods text and the signature."""
-    from test_browser import settled_link, upload
-    from test_browser_annotate import with_param
-    from test_browser_sample_significance import hidden_copy
-
-    path, _ = hidden_copy(krenn_tsv, tmp_path)
-    first = new_page("/")
-    wait_for_app(first)
-    upload(first, path)
-    expect(first.get_by_test_id("stAlert").filter(has_text="510 of 5,102 candidates are annotated")).to_be_visible()
-    link = settled_link(first)
-    for name, value in (("ties", "stable"), ("a", "log.like"), ("b", "chisq")):
-        link = with_param(link, name, value)
-    page = new_page("/confidence?" + urlsplit(link).query)
-    wait_for_figures(page)
-    signature = sidebar_signature(page)
-    assert parse_signature(signature).get("annotated-sample") == "yes"
-    button = page.get_by_test_id("stSidebar").get_by_role("button", name="Report (ZIP)")
-    archive = zipfile.ZipFile(io.BytesIO(download(page, button)))
-    assert archive.read("signature.txt").decode().strip() == signature
-    methods = archive.read("methods.md").decode()
-    assert "of which 510 were annotated" in methods and "[@evert2005]" in methods
-    numbers = json.loads(archive.read("data.json"))["numbers"]
-    assert numbers["data"]["annotated"] == 510 and {"m", "k", "estimate"} <= set(numbers["precision"][0])
-    assert "figures/print/significance.pdf" in archive.namelist()
