@@ -343,23 +343,14 @@ def _n_range(text: str) -> tuple[int, int]:
     return _integer(lo, "range"), _integer(hi, "range")
 
 
-def _level(text: str) -> float:
+def _number(text: str, key: str, example: str = "") -> float:
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise ParameterError(f"the signature's 'level' must be a number such as 0.95; got {text!r}")
-    return value
-
-
-def _number(text: str, key: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        raise ParameterError(f"the signature's {key!r} must be a number; got {text!r}")
+        such = f" such as {example}" if example else ""
+        raise ParameterError(f"the signature's {key!r} must be a number{such}; got {text!r}")
     return value
 
 
@@ -393,7 +384,7 @@ SIGNATURE_READERS = {
     "seed": _field("seed", lambda v: _integer(_one(v, "seed"), "seed")),
     "test": _field("test", lambda v: _one(v, "test")),
     "resamples": _field("resamples", lambda v: _integer(_one(v, "resamples"), "resamples")),
-    "level": _field("level", lambda v: _level(_one(v, "level"))),
+    "level": _field("level", lambda v: _number(_one(v, "level"), "level", "0.95")),
     "n": _field("sizes", lambda v: tuple(_integer(x, "n") for x in v)),
     "range": _field("n_range", lambda v: _n_range(_one(v, "range"))),
     "pair": _field("pair", tuple),
