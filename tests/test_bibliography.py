@@ -121,6 +121,20 @@ def test_each_method_cites_the_works_the_table_names(registry, method):
         assert (BIBLIOGRAPHY[key].doi or "") == ROWS[key]["doi"]
 
 
+def test_each_corpus_metric_cites_the_works_the_table_names():
+    """The systems comparison's metrics (evalcore.systems.metrics.METRIC_TABLE, whose ``cites`` its methods text
+    uses): BLEU, chrF and TER cite their paper and sacrebleu's (Post 2018), AER Och & Ney; the others none."""
+    from evalcore.systems.metrics import METRIC_TABLE
+
+    table_metrics = {method for registry, method in CITED_FOR if registry == "metric"}
+    assert table_metrics <= set(METRIC_TABLE)
+    for name, metric in METRIC_TABLE.items():
+        assert set(metric.cites) == CITED_FOR.get(("metric", name), set()), name
+        for key in metric.cites:
+            assert _normal(BIBLIOGRAPHY[key].field("title")) == _normal(ROWS[key]["title"])
+            assert (BIBLIOGRAPHY[key].doi or "") == ROWS[key]["doi"]
+
+
 # ------------------------------------------------------------------------------ the text cites them
 
 @pytest.fixture(scope="module")
