@@ -139,3 +139,14 @@ def test_settings_round_trip_through_the_signature():
         ReportSettings(("a", "b"), "gold", ties="stable", power=1.0)
     with pytest.raises(ParameterError, match="Fisher's exact test on the annotated candidates"):
         ReportSettings(("a", "b"), "gold", ties="stable", test="mcnemar", design=SampleDesign())
+
+
+def test_the_command_says_in_words_when_the_first_n_is_not_significant(data):
+    """Figure 3's line at 0 (the first tested n already not significant) is said in words, not "up to 0"."""
+    out = data / "first.zip"
+    code, _, err = run("report", data / "sample.tsv", *ARGS, "--annotated-sample", "--min-annotated", "3", "--pair",
+                       "b", "c", "--out", out)
+    assert code == 0, err
+    up_to = json.loads(zipfile.ZipFile(out).read("data.json"))["numbers"]["figure3"]["significant_up_to"]
+    assert up_to == 0 and "b vs c: significant at " in err
+    assert "not at the first tested n" in err and "up to 0" not in err

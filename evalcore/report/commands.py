@@ -240,6 +240,11 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
     return settings, probe
 
 
+def _up_to(up_to: int) -> str:
+    """Figure 3's line in words: 0 means the first tested n already is not significant (no line)."""
+    return f"at every n up to {up_to}" if up_to else "not at the first tested n"
+
+
 def cmd_report(args: argparse.Namespace) -> None:
     settings, candidates = _report_settings(args)
     names = parse_names(args.name)
@@ -250,7 +255,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     Path(out).write_bytes(report.zip_bytes())
     r = report.results
     print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "
-          f"significant at {r.n_significant} of {r.n_figure_tests} n, at every n up to {r.up_to}", file=sys.stderr)
+          f"significant at {r.n_significant} of {r.n_figure_tests} n, {_up_to(r.up_to)}", file=sys.stderr)
     if args.signature is not None:
         _emit_signature(report.signature, args.signature)
 
