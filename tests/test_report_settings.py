@@ -150,3 +150,10 @@ def test_the_command_says_in_words_when_the_first_n_is_not_significant(data):
     up_to = json.loads(zipfile.ZipFile(out).read("data.json"))["numbers"]["figure3"]["significant_up_to"]
     assert up_to == 0 and "b vs c: significant at " in err
     assert "not at the first tested n" in err and "up to 0" not in err
+
+
+@pytest.mark.parametrize("option", [("--power", "0.9"), ("--interval", "wilson"), ("--resamples", "50")])
+def test_a_sample_report_refuses_a_choice_it_would_not_use(data, option):
+    code, _, err = run("report", data / "sample.tsv", *ARGS, "--annotated-sample", *option, "--out", data / "no.zip")
+    assert code == 2 and f"evalcore: error: {option[0]} change(s) no number of a report from an annotated sample" in err
+    assert not (data / "no.zip").exists()

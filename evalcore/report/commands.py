@@ -24,6 +24,7 @@ import pandas as pd
 from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..io import load_candidates
+from ..names import DEFAULT_POWER
 from ..nspec import parse_n_spec
 from ..ranking import resolve_seed
 from ..stats.intervals import INTERVAL_METHODS
@@ -190,6 +191,13 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
     if args.sample_column or args.sample:
         raise ParameterError("--annotated-sample reads one partly annotated set; --sample-column and --sample are for "
                              "an experiment with several fully annotated samples")
+    unused = [o for o, v in (("--interval", args.interval != "clopper_pearson"),
+                             ("--power", args.power != DEFAULT_POWER),
+                             ("--resamples", args.resamples != 1000)) if v]
+    if unused:  # the user's choice would change no number: say so rather than drop it
+        raise ParameterError(f"{', '.join(unused)} change(s) no number of a report from an annotated sample: its "
+                             "precision intervals are chosen with --sample-interval, its test is Fisher's exact test "
+                             "on the annotated candidates of D1 and D2, and it gives no minimum detectable difference")
     frame, k = parse_frame_spec(args.sample_frame) if args.sample_frame else ((), 0)
     return SampleDesign(frame=frame, frame_k=k, interval=args.sample_interval, min_annotated=args.min_annotated,
                         draw_seed=args.sample_seed)
