@@ -304,7 +304,10 @@ def report_parts(v: ViewSettings):
     seed, annotations = None, None
     if v.ann_sample is not None:
         seed = db().sample(db_id(v.dataset), v.ann_sample).seed
-        who = f"{v.annotator}'s labels" if v.ann_rule == "annotator" and v.annotator else RULE_WORDS[v.ann_rule]
+        who = RULE_WORDS[v.ann_rule]
+        if v.ann_rule == "annotator" and annotator_names(v):  # (the link names them by a token; as _labelled does)
+            names = annotator_names(v)
+            who = f"{annotator_by_token(names, v.ann_of) or names[0]}'s labels"
         annotations = f"{v.ann_sample} ({who})"
     design = SampleDesign(frame=frame.measures, frame_k=frame.k, frame_ties=frame.ties if frame.measures else None,
                           frame_seed=frame.seed if frame.measures and frame.ties == "random" else None,

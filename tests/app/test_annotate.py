@@ -150,8 +150,8 @@ def test_mark_undo_progress_and_export(unlabelled):
     assert shown_candidate(at) == info.candidates[2]  # the undone one comes back
     labels = AnnotationStore().table(annotate.db_id(dataset), "s7")
     assert labels["ann"].to_dict() == {int(info.candidates[0]): "TP", int(info.candidates[1]): "FP"}
-    assert {b.proto.label for b in at.get("download_button")} == {"Annotated set as CSV", "Annotated set as TSV",
-                                                                   "Annotated set as PARQUET"}
+    assert {b.proto.label for b in at.get("download_button")} - {"Report (ZIP)"} == {  # (the sidebar's report)
+        "Annotated set as CSV", "Annotated set as TSV", "Annotated set as PARQUET"}
     base = sample.annotated_sample(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"),
                                    ()).candidates
     raw = at.session_state["view"]
@@ -336,6 +336,8 @@ def test_one_annotators_labels_are_named_in_the_link_by_a_token_not_a_name(unlab
     assert at.query_params["ann_rule"] == "annotator" and at.query_params["ann_of"] == annotator_token("Anna K.")
     assert "Anna" not in str(dict(at.query_params))
     assert at.selectbox(key="w_ann_of").value == "Anna K."
+    _, _, design = sample.report_parts(at.session_state["view"])  # the report names whose labels, from the token
+    assert design.annotations == "s7 (Anna K.'s labels)"
 
 
 def test_the_key_queue_value_is_checked_and_each_press_taken_once():
