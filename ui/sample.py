@@ -196,7 +196,11 @@ def labels_key(v: ViewSettings) -> tuple:
     number that grows with every mark (so the cache follows every new mark without reading the marks)."""
     if v.ann_sample is None:
         return ()
-    return (v.ann_sample, v.ann_rule, v.ann_of or "", db().version(db_id(v.dataset), v.ann_sample))
+    try:
+        version = db().version(db_id(v.dataset), v.ann_sample)
+    except EvalcoreError:  # (a link to a sample not drawn on this server: whoever reads the labels says so)
+        version = -1
+    return (v.ann_sample, v.ann_rule, v.ann_of or "", version)
 
 
 @cached.cache(max_entries=8, show_spinner="Reading the annotations ...")

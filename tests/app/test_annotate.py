@@ -372,3 +372,10 @@ def test_a_draw_that_does_not_fit_in_the_store_quota_is_refused_on_the_page(unla
     assert any("sample of 1,500 candidates" in plain(e.value) for e in at.error), [e.value for e in at.error]
     assert AnnotationStore().sample(annotate.db_id(dataset), "s7").size == 10  # the sample as it was
     assert DatasetStore().exists(dataset)  # the data set in use was kept
+
+
+def test_a_link_to_a_sample_not_drawn_on_this_server_opens_without_an_exception(unlabelled):
+    """The sidebar's report asks for the labels of the link's sample: one that was never drawn here is no crash."""
+    dataset, _ = unlabelled
+    at = app({"dataset": dataset, "ann": "s7", "ann_seed": "7", "ann_size": "10"})
+    assert not at.exception
