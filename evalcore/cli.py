@@ -224,7 +224,7 @@ def _rankings(candidates: CandidateSet, measures: Sequence[str], args, *, ties_m
 
     seed = resolve_seed(args.ties, args.seed)
     rankings = [rank(candidates, m, ties=args.ties, seed=seed) for m in measures]
-    if args.ties == "random" and ties_matter:
+    if args.ties in names.SEEDED_TIES and ties_matter:
         _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
     for r in rankings:
         if r.n_nonfinite:
@@ -594,7 +594,7 @@ def _seed(args) -> int | None:
     from .ranking import resolve_seed
 
     seed = resolve_seed(args.ties, args.seed)
-    if args.ties == "random" and args.cut == "n":
+    if args.ties in names.SEEDED_TIES and args.cut == "n":
         _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
     return seed
 

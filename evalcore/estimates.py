@@ -114,7 +114,7 @@ class SamplingFrame:
         rankings = dict(rankings or {})
         for m in self.measures:
             r = rankings.get(m)
-            if r is None or r.ties != self.ties or (self.ties == "random" and r.seed != self.seed):
+            if r is None or r.ties != self.ties or (self.ties in names.SEEDED_TIES and r.seed != self.seed):
                 rankings[m] = rank(candidates, m, ties=self.ties, seed=self.seed)
         return top_k_frame([rankings[m] for m in self.measures], self.k)
 

@@ -65,7 +65,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
 from .names import DEFAULT_POWER, DIFFERENCE_INTERVALS, POWER_LEVELS, SAMPLE_INTERVAL_LABELS
-from .ranking import TIE_POLICIES
+from .ranking import SEEDED_TIES, TIE_POLICIES
 from .stats.intervals import INTERVAL_METHODS
 from .stats.multitest import CORRECTIONS
 from .stats.pairtests import PAIR_TESTS
@@ -364,8 +364,8 @@ class RankingChoice(Group):
 
     @property
     def key(self) -> tuple[str, int | None]:
-        """What a ranking depends on: the seed only for random tie-breaking."""
-        return self.ties, self.seed if self.ties == "random" else None
+        """What a ranking depends on: the seed only for random tie-breaking (``random``, ``hash``)."""
+        return self.ties, self.seed if self.ties in SEEDED_TIES else None
 
 
 @dataclass(frozen=True)

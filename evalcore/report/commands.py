@@ -25,7 +25,7 @@ from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..io import load_candidates
 from ..nspec import parse_n_spec
-from ..ranking import resolve_seed
+from ..ranking import SEEDED_TIES, resolve_seed
 from ..stats.intervals import INTERVAL_METHODS
 from ..stats.multitest import CORRECTIONS
 from ..stats.pairtests import PAIR_TESTS
@@ -143,7 +143,7 @@ def _emit_signature(signature: Signature, target: str) -> None:
 
 def run_signed(args: argparse.Namespace, commands: Mapping[str, Callable], parser: argparse.ArgumentParser) -> None:
     """Run a table-writing command and sign its result (``--signature``)."""
-    if getattr(args, "ties", None) == "random" and args.seed is None:  # the signature must name the seed
+    if getattr(args, "ties", None) in SEEDED_TIES and args.seed is None:  # the signature must name the seed
         args.seed = resolve_seed("random", None)
     out = args.out
     text = _capture(commands[args.command], args)
@@ -188,9 +188,9 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
         lo, hi = default_n_range(n)
     if sizes is None:
         sizes = default_sizes((lo, hi))
-    seed = resolve_seed("random", args.seed) if (args.ties == "random" or args.test in ("bootstrap", "randomization")) \
+    seed = resolve_seed("random", args.seed) if (args.ties in SEEDED_TIES or args.test in ("bootstrap", "randomization")) \
         else None
-    if args.ties == "random":
+    if args.ties in SEEDED_TIES:
         print(f"evalcore: ties broken at random with seed {seed} (pass --seed {seed} to repeat)", file=sys.stderr)
     settings = ReportSettings(
         measures=probe.measures, label=probe.label_column, sizes=tuple(int(v) for v in sizes), n_range=(lo, hi),

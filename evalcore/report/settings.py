@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..errors import ParameterError
-from ..ranking import check_ties
+from ..ranking import SEEDED_TIES, check_ties
 from ..stats.intervals import INTERVAL_METHODS, check_confidence_level
 from ..stats.multitest import check_correction
 from ..stats.pairtests import check_test
@@ -131,9 +131,9 @@ class ReportSettings:
         resampling = self.test in RESAMPLING_TESTS
         if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 1:
             raise ParameterError(f"`resamples` must be a whole number >= 1; got {self.resamples!r}")
-        needs_seed = self.ties == "random" or resampling
+        needs_seed = self.ties in SEEDED_TIES or resampling
         if needs_seed and (isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0):
-            what = "random tie-breaking" if self.ties == "random" else f"the {self.test} test"
+            what = "random tie-breaking" if self.ties in SEEDED_TIES else f"the {self.test} test"
             raise ParameterError(f"{what} needs a seed (a whole number >= 0) so that the report can be repeated; "
                                  f"got {self.seed!r}")
         if self.sample is not None and not self.sample_column:
