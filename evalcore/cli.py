@@ -48,6 +48,13 @@ def _limit_argument(p: argparse.ArgumentParser) -> None:
                         "field, e.g. --limit rows=50M (defaults and EVALCORE_MAX_* variables: evalcore.io.limits)")
 
 
+def _engine_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=list(names.ENGINES), default="memory",
+                   help="where the rankings are counted: memory (default; every tie policy), duckdb (out of core: "
+                        "Parquet, a folder of Parquet parts, CSV; ties stable, hash, optimistic, pessimistic) or spark "
+                        "(EVALCORE_SPARK_MASTER, default local[2]); tables at every n are written chunk by chunk")
+
+
 def _ranking_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ties", choices=list(names.TIE_POLICIES), default="random",
                    help="how to order candidates with equal scores (default: random, as the paper's jitter)")
@@ -75,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="for --kind auc: delong (default) or bootstrap")
     p.add_argument("--resamples", type=int, default=2000, help="for --kind auc: bootstrap resamples (default 2000)")
     _sample_arguments(p)
+    _engine_argument(p)
     _ranking_arguments(p)
 
     p = sub.add_parser("compare", help="Fisher's exact test on the difference regions of two measures")
@@ -99,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mdd", action="store_true",
                    help="add mdd_pi and mdd: the smallest difference the test finds with --power at each n")
     p.add_argument("--power", type=float, default=0.8, help="for --mdd (default 0.8)")
+    _engine_argument(p)
     _ranking_arguments(p)
 
     p = sub.add_parser("auc-test", help="DeLong's test of two correlated AUCs, for every pair of measures")
@@ -239,6 +248,10 @@ def _write(table: pd.DataFrame, out: str | None) -> None:
 
 
 def _cmd_curves(args) -> None:
+    if args.engine != "memory":
+        from .engines import cli as engine_cli
+
+        return engine_cli.curves(args)
     if args.annotated_sample:
         return _curves_from_sample(args)
     candidates = _load(args)
@@ -287,6 +300,10 @@ def _significance_note(table: pd.DataFrame, up_to: int | None) -> str:
 def _cmd_compare(args) -> None:
     if not args.measure or len(args.measure) != 2:
         raise ParameterError("compare needs exactly two measures: --measure A --measure B")
+    if args.engine != "memory":
+        from .engines import cli as engine_cli
+
+        return engine_cli.compare(args)
     if args.annotated_sample:
         return _compare_from_sample(args)
     from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to

@@ -110,5 +110,12 @@ OBSERVED_POWER_NOTE = (
     "the minimum detectable difference at a chosen power says instead how large a difference the data could "
     "have found.")
 
+#: The engines behind the ranking (:mod:`evalcore.engines`).
+ENGINES = {
+    "memory": "in memory (NumPy): every tie policy; for what fits comfortably",
+    "duckdb": "DuckDB, embedded: out of core within a memory limit (Parquet, a folder of Parquet parts, CSV)",
+    "spark": "Apache Spark (pyspark): a local or remote Spark session",
+}
+
 CURVE_KINDS = ("roc", "det", "pr")
 ALTERNATIVES = ("two-sided", "less", "greater")

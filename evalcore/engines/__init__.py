@@ -28,17 +28,14 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from .. import names
 from ..candidates import CandidateSet
 from ..errors import ParameterError
 from .counts import CountTables, PairCounts, RankCounts, TooLargeError
 from .sampleranks import SampleRanks
 from .source import TableSource
 
-ENGINES = {
-    "memory": "in memory (NumPy): every tie policy; for what fits comfortably",
-    "duckdb": "DuckDB, embedded: out of core within a memory limit (Parquet, a folder of Parquet parts, CSV)",
-    "spark": "Apache Spark (pyspark): a local or remote Spark session",
-}
+ENGINES = names.ENGINES
 
 __all__ = ["ENGINES", "CountTables", "RankCounts", "PairCounts", "SampleRanks", "TableSource", "TooLargeError",
            "count_tables", "sample_ranks", "engine"]
