@@ -2,8 +2,10 @@
 
 import streamlit as st
 
+from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
 from ui import cached, common, present, report
+from ui.serverdata import ServerDataError
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
 
@@ -35,6 +37,8 @@ try:
     page.run()
 except common.PageDone:  # a page that has nothing more to show
     pass
+except (TooLargeError, ServerDataError) as exc:  # a set too large for what the page shows: said in words
+    st.info(esc(exc))
 finally:  # the URL and the link must show what the page shows
     common.sync_url()
     with st.sidebar:

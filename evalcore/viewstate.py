@@ -71,6 +71,8 @@ from .stats.multitest import CORRECTIONS
 from .stats.pairtests import PAIR_TESTS
 
 SAMPLE_PREFIX = "sample:"
+SERVER_PREFIX = "server:"  # a data set in the host's folder of large sets (ui/serverdata.py), by its name there
+SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 _DATASET_ID = re.compile(r"[0-9a-f]{64}")
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 _ANN_SAMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -263,6 +265,10 @@ def dataset_problem(dataset: str | None) -> str | None:
             f"The link names a sample data set {_shown(dataset)} that does not exist."
     if _DATASET_ID.fullmatch(dataset):
         return None
+    if dataset.startswith(SERVER_PREFIX):
+        name = dataset[len(SERVER_PREFIX):]
+        return None if SERVER_NAME.fullmatch(name) and ".." not in name else \
+            f"The link names a server data set {_shown(dataset)} whose name is not allowed."
     return (f"The link's dataset={_shown(dataset)} is not a data set id (64 hexadecimal digits). "
             "Upload the file again on the Data page, or ask for a new link.")
 

@@ -10,7 +10,7 @@ from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from ui import cached, common, guards, present, widgets
+from ui import cached, common, guards, present, serverdata, widgets
 from ui.sample import data_section, mode as annotation_mode
 
 common.ensure_router()
@@ -49,6 +49,7 @@ with sample_col:
     if st.button("Use this sample", key="w_use_sample"):
         st.session_state.pop("upload_error", None)
         common.load_dataset(SAMPLE_PREFIX + sample, keep=("w_upload", "w_sample_dataset"))
+serverdata.data_page_section(lambda d: common.load_dataset(d, keep=("w_upload", "w_sample_dataset", "w_server_dataset")))
 
 v = common.view()
 if v.dataset is None:
@@ -97,7 +98,7 @@ with c3:
                  options=[c for c in columns if c != v.label])
     widgets.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t],
                   help=names.TIE_HELP)
-    if v.ties == "random":
+    if v.ties in names.SEEDED_TIES:
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
 

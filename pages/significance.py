@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import analysis, names
+from evalcore.engines import TooLargeError
 from evalcore.figures import paper as figures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
@@ -108,7 +109,12 @@ with t1:
     st.markdown(f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
                 + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
 with t2:
-    members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)), at)
-    present.table("significance", "members", members, (v.a, v.b), height=240)
+    try:
+        members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)),
+                                              at)
+    except TooLargeError as exc:  # a server data set: its candidates are counted, not held
+        st.info(esc(exc))
+    else:
+        present.table("significance", "members", members, (v.a, v.b), height=240)
 present.table("significance", "effect at n", analysis.effect_at(result, at))
 cached.downloads(fig, table, "significance")

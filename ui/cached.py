@@ -25,6 +25,7 @@ from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
 from evalcore.text import spreadsheet_csv
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
+from ui import serverdata
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -38,6 +39,8 @@ def dataset_label(dataset: str) -> str:
     """A name to show for a dataset reference."""
     if dataset.startswith(SAMPLE_PREFIX):
         return f"sample {dataset[len(SAMPLE_PREFIX):]}"
+    if serverdata.is_server(dataset):
+        return f"{dataset[len(serverdata.SERVER_PREFIX):]} (on the server)"
     try:
         return store().get(dataset).name
     except EvalcoreError:
@@ -50,6 +53,8 @@ def _source(dataset: str):
         if name not in SAMPLES:
             raise EvalcoreError(f"There is no sample data set {name!r}; the samples are {', '.join(SAMPLES)}.")
         return SAMPLE_DIR / SAMPLES[name], SAMPLES[name]
+    if serverdata.is_server(dataset):  # a large set on the server: its first rows (the engine counts the rest)
+        return serverdata.preview(dataset)
     stored, data = store().open(dataset)  # the one checked read: SHA-256 against the id
     return data, stored.name
 
@@ -121,6 +126,8 @@ def _labelled(dataset: str, label, scores: tuple, keys: tuple, exclude: bool, sa
 def experiment(roles: Roles) -> CandidateSet:
     """The whole data set, all samples, with the directions of ``roles.lower`` (a change of direction neither reads
     nor parses the table again)."""
+    if serverdata.is_server(roles.dataset):  # counted by DuckDB on the server, never read into memory
+        return serverdata.candidates(roles)
     full = _labelled(roles.dataset, roles.label, roles.scores, roles.keys, roles.exclude_unlabelled,
                      roles.sample_column)
     unknown = [m for m in roles.lower if m not in full.scores]
@@ -149,6 +156,8 @@ def whole(v: ViewSettings) -> CandidateSet:
 
 @cache(max_entries=64, show_spinner="Ranking ...")
 def _ranking(roles: Roles, measure: str, ranking: RankingChoice):
+    if serverdata.is_server(roles.dataset):
+        return serverdata.ranking(roles, measure, ranking)
     return analysis.rankings_for(candidates_for(roles), (measure,), ties=ranking.ties, seed=ranking.seed)[measure]
 
 
@@ -173,12 +182,16 @@ def rankings(roles: Roles, measures, ranking: RankingChoice, display: Display = 
 def quality(roles: Roles) -> tuple[str, ...]:
     """The measures ordered by average precision, best first (:func:`evalcore.analysis.measure_quality`): the
     order the pages start from."""
+    if serverdata.is_server(roles.dataset):
+        return serverdata.quality(roles)
     return tuple(analysis.measure_quality(candidates_for(roles))["measure"])
 
 
 @cache(max_entries=32, show_spinner="Computing the curves ...")
 def curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n_range: tuple, level: float,
            interval: str, beta: float = 1.0):
+    if serverdata.is_server(roles.dataset):  # chunk by chunk of n, thinned for drawing where the range is long
+        return serverdata.curves(rankings(roles, measures, ranking, display), n_range, level, interval, beta)
     sizes = range(n_range[0], n_range[1] + 1)
     return analysis.curves(rankings(roles, measures, ranking, display), sizes, confidence_level=level,
                            interval=interval, beta=beta)
@@ -191,6 +204,8 @@ def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str,
     """The two measures tested at every n of the range (the test runs once per call:
     :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table)."""
     ra, rb = ranking_of(roles, a, ranking, display), ranking_of(roles, b, ranking, display)
+    if serverdata.is_server(roles.dataset):
+        serverdata.check_pair_range(n_range)
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
                                     progress=_progress, power=power, difference_method=difference_method)

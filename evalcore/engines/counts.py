@@ -223,6 +223,17 @@ class RankCounts:
         return {"measure": self.measure, "tie_groups": int(sizes.size), "tied_candidates": int(sizes.sum()),
                 "largest_group": int(sizes.max()) if sizes.size else 0, "nonfinite": self.n_nonfinite}
 
+    def average_precision(self) -> float:
+        """Average precision taken at the end of each tie group, as :func:`evalcore.roc.average_precision`:
+        the mean over the TPs of ``tp(e) / e``, e the end of the TP's tie group (NaN without a TP or an FP)."""
+        self._require_ties("average precision")
+        if self.annotated_ranks is not None:
+            self.n_tp  # noqa: B018 - raises: unknown TPs
+        if not 0 < self.tp_ranks.size < self.n_candidates:
+            return float("nan")
+        _, end = self._group_at(self.tp_ranks - 1)
+        return float(np.mean(self.tp[end] / end))
+
     def _single(self, what: str):
         raise TooLargeError(f"ranking by {self.measure!r} ({self.n_candidates:,} candidates) was counted by the "
                             f"{self.engine} engine, which keeps counts, not single candidates: {what} is not available "
