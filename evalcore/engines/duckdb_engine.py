@@ -82,8 +82,7 @@ class DuckDBEngine:
             if len(files) == 1:
                 offset = "0"
             else:
-                counts = con.execute(f"SELECT file_name, sum(row_group_num_rows) FROM parquet_metadata({listing}) "
-                                     "GROUP BY file_name").fetchall()
+                counts = con.execute(f"SELECT file_name, num_rows FROM parquet_file_metadata({listing})").fetchall()
                 sizes = {name: int(n) for name, n in counts}
                 cases, total = [], 0
                 for f in files:

@@ -184,8 +184,8 @@ def label_sql(roles: Roles, d: Dialect) -> dict[str, str]:
                 "bad": f"(NOT {missing} AND {x} != 1 AND {x} != 0)"}
     t = f"lower(trim({c}))"
     number = d.try_double(t)
-    true = f"({t} IN ({_words(TRUE_WORDS)}) OR {number} = 1)"
-    false = f"({t} IN ({_words(FALSE_WORDS)}) OR {number} = 0)"
+    true = f"({t} IN ({_words(TRUE_WORDS)}) OR coalesce({number} = 1, FALSE))"
+    false = f"({t} IN ({_words(FALSE_WORDS)}) OR coalesce({number} = 0, FALSE))"
     missing = f"({c} IS NULL OR {t} IN ('', 'na'))"
     return {"value": f"(CASE WHEN {true} THEN TRUE WHEN {false} THEN FALSE END)", "missing": missing,
             "bad": f"(NOT {missing} AND NOT {true} AND NOT {false})"}
