@@ -211,6 +211,22 @@ def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str,
                                     progress=_progress, power=power, difference_method=difference_method)
 
 
+@cache(max_entries=32, show_spinner="Testing every n on the annotated sample ...")
+def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
+                min_annotated: int):
+    """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level), as
+    :func:`pair` is for full annotation: :func:`evalcore.estimates.compare_estimates` with the interval of
+    pi_D1 - pi_D2 on the same counts."""
+    from evalcore import estimates
+    from ui import sample  # (ui/sample.py builds on this module)
+
+    sizes = range(n_range[0], n_range[1] + 1)
+    table = estimates.compare_estimates(sample._ranking(roles, labels, a, ranking), sample._ranking(roles, labels, b,
+                                        ranking), sizes, frame=sample._frame_mask(roles, labels),
+                                        confidence_level=level, min_annotated=min_annotated)
+    return estimates.with_difference_interval(table, level)
+
+
 def downloads(fig, table, stem: str) -> None:
     """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with the current
     view's signature (drawn by ui/report.py; without a signature, as below).

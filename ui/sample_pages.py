@@ -161,10 +161,7 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     """:func:`evalcore.estimates.compare_estimates` over the range, with the interval for pi_D1 - pi_D2 on the
     same counts (:func:`evalcore.estimates.newcombe_difference_interval`)."""
     v = s.view
-    sizes = np.arange(n_range[0], n_range[1] + 1)
-    table = estimates.compare_estimates(s.ranking(a), s.ranking(b), sizes, frame=s.mask, confidence_level=v.level,
-                                        min_annotated=v.min_annotated)
-    return estimates.with_difference_interval(table, v.level)
+    return cached.sample_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated)
 
 
 def _grey_runs(fig, n: np.ndarray, enough: np.ndarray, most: int = 40) -> None:
