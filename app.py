@@ -5,6 +5,7 @@ import streamlit as st
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
 from ui import cached, common, present, report
+from ui import serverdata
 from ui.serverdata import ServerDataError
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
@@ -34,6 +35,7 @@ page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] 
 common.view()
 common.forget_widgets_on_page_change(page.url_path)
 try:
+    serverdata.guard(page.url_path, common.view().dataset)  # a server set on a page of single candidates: say so
     page.run()
 except common.PageDone:  # a page that has nothing more to show
     pass

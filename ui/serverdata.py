@@ -363,3 +363,18 @@ def data_page_section(load) -> None:
         st.info(f"Ties: '{names.TIE_SHORT['hash']}' instead of '{names.TIE_SHORT['random']}': DuckDB ranks a server "
                 "data set out of memory, and breaks ties at random by a hash of the seed and the row, which every "
                 "engine computes alike.")
+
+
+#: Pages that show single candidates (scores, members, thresholds, the annotation queue): not for a server set.
+SINGLE_CANDIDATE_PAGES = {"threshold": "score thresholds need every candidate's score",
+                          "roc": "ROC, DET and precision-recall curves need every candidate's score",
+                          "annotate": "annotation shows single candidates"}
+
+
+def guard(page: str, dataset: str | None) -> None:
+    """Before a page runs: for a server data set on a page that needs single candidates, say so (a
+    :class:`ServerDataError`, shown as a message) instead of counting the set for nothing."""
+    if is_server(dataset) and page in SINGLE_CANDIDATE_PAGES:
+        raise ServerDataError(f"{dataset[len(SERVER_PREFIX):]} stays on the server and is counted by DuckDB, not "
+                              f"held in memory: {SINGLE_CANDIDATE_PAGES[page]}, which is not available for a set this "
+                              "large. The Precision, Confidence, Significance and Pairwise pages work on it.")
