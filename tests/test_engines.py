@@ -354,3 +354,18 @@ def test_cli_engine_writes_what_memory_writes(files, tmp_path, capsys):
     code, err = _cli("compare", path, "--measure", "a", "--measure", "b", "--engine", "duckdb", "--test", "bootstrap",
                      capsys=capsys)
     assert code == 2 and "resamples single candidates" in err
+
+
+def test_report_on_an_engine_is_the_memory_report(files, tmp_path, capsys):
+    import zipfile
+
+    contents = {}
+    for engine in ("memory", "duckdb"):
+        out = tmp_path / f"report-{engine}.zip"
+        code, err = _cli("report", str(files / "full.parquet"), "--engine", engine, "--ties", "hash", "--seed", "9",
+                         "--no-figures", "--out", str(out), capsys=capsys)
+        assert code == 0, err
+        with zipfile.ZipFile(out) as z:
+            contents[engine] = {name: z.read(name) for name in z.namelist()}
+    assert contents["memory"] == contents["duckdb"]  # numbers, tables, methods text and signature alike
+    assert b"hash of the seed (9)" in contents["duckdb"]["methods.md"]

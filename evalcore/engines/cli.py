@@ -37,7 +37,8 @@ def source_of(args):
         raise ParameterError(f"--exclude-unlabelled is not available with --engine {args.engine}; open the set as "
                              "an annotated sample (--annotated-sample), whose empty labels are unannotated candidates")
     return TableSource(args.file, label=args.label, scores=tuple(args.measure or ()),
-                       lower=tuple(args.lower_is_better), annotated_sample=bool(getattr(args, "annotated_sample", 0)))
+                       lower=tuple(args.lower_is_better), annotated_sample=bool(getattr(args, "annotated_sample", 0)),
+                       name=str(args.file))  # named as given, as the memory engine's readers name it
 
 
 def _seed(args):
@@ -197,3 +198,22 @@ def _compare_sample(args) -> None:
     _note(f"{a.measure} vs {b.measure} on the annotated sample (Fisher's exact test on D1/D2): significant at "
           f"{run.n_significant} of {run.tested} list sizes; at every tested n up to {run.up_to}; the size of D1 "
           "and D2 among all candidates (size_d) is not counted by the one-pass sample ranks")
+
+
+def report_tables(args):
+    """``evalcore report --engine duckdb|spark``: the count tables the report's numbers come from (the seed fixed
+    here, so that the report's settings name the one used)."""
+    from ..ranking import resolve_seed
+    from . import count_tables
+
+    if args.sample_column or args.sample:
+        raise ParameterError(f"--sample-column and --sample are not available with --engine {args.engine}")
+    if args.ties == "random":
+        _seed(args)  # says to use --ties hash
+    args.seed = resolve_seed(args.ties, args.seed)
+    if args.seed is None and args.test in ("bootstrap", "randomization"):
+        args.seed = resolve_seed("random", None)
+    source = source_of(args)
+    with ProgressBar(f"{args.engine}: ranking") as bar:
+        return count_tables(source, args.measure or None, engine=args.engine, ties=args.ties, seed=args.seed,
+                            pairs=True, progress=bar)

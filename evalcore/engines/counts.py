@@ -358,6 +358,8 @@ class CountTables:
     pairs: Mapping[tuple[str, str], PairCounts]
     n_candidates: int
     engine: str
+    label: str = ""  # the label column counted
+    source: str = ""  # the data's name (never a server path)
 
     def __iter__(self) -> Iterator[RankCounts]:
         return iter(self.rankings.values())
@@ -372,12 +374,20 @@ class CountTables:
     def nbytes(self) -> int:
         return sum(r.nbytes() for r in self.rankings.values()) + sum(p.nbytes() for p in self.pairs.values())
 
+    def summary(self) -> "CountedCandidates":
+        """What the report and the pages ask of the candidate set (N, TPs, measures, directions, names)."""
+        first = next(iter(self.rankings.values()))
+        return CountedCandidates(
+            n_candidates=self.n_candidates, n_tp=first.n_tp, measures=self.measures,
+            directions={m: "higher" if r.higher_is_better else "lower" for m, r in self.rankings.items()},
+            label_column=self.label, source=self.source)
+
     # -------------------------------------------------------------- bytes for the store
     def to_bytes(self) -> bytes:
         """The tables as one ``.npz`` (arrays) with a JSON header; :meth:`from_bytes` reads it back."""
         arrays: dict[str, np.ndarray] = {}
         head = {"version": FORMAT_VERSION, "n": self.n_candidates, "engine": self.engine, "rankings": [],
-                "pairs": []}
+                "pairs": [], "label": self.label, "source": self.source}
         for i, r in enumerate(self.rankings.values()):
             head["rankings"].append({"measure": r.measure, "column": r.column, "ties": r.ties, "seed": r.seed,
                                      "nonfinite": r.n_nonfinite, "higher": r.higher_is_better,
@@ -412,17 +422,44 @@ class CountTables:
                     tie_end=z[f"r{i}_te"], ties=r["ties"], seed=r["seed"], n_nonfinite=r["nonfinite"],
                     higher_is_better=r["higher"], annotated_ranks=z[f"r{i}_ann"] if r["partial"] else None,
                     column=r["column"], engine=head["engine"], ties_known=r["ties_known"])
-        return assemble(rankings, pairs, n, head["engine"])
+        return assemble(rankings, pairs, n, head["engine"], head.get("label", ""), head.get("source", ""))
+
+
+@dataclass(frozen=True, eq=False)
+class CountedCandidates:
+    """A candidate set known by its count tables only: what a report or a page asks of it, no single candidate."""
+
+    n_candidates: int
+    n_tp: int
+    measures: tuple[str, ...]
+    directions: Mapping[str, str]
+    label_column: str
+    source: str
+    excluded_unlabelled: int = 0
+    samples: None = None
+    keys: None = None
+    annotated: None = None
+
+    @property
+    def baseline(self) -> float:
+        return self.n_tp / self.n_candidates if self.n_candidates else float("nan")
+
+    def higher_is_better(self, measure: str) -> bool:
+        if measure not in self.directions:
+            raise ParameterError(f"{self.source}: no score column {measure!r}; the score columns are "
+                                 f"{', '.join(self.measures)}")
+        return self.directions[measure] == "higher"
 
 
 def assemble(rankings: Mapping[str, RankCounts], pairs: Mapping[tuple[str, str], PairCounts], n_candidates: int,
-             engine: str) -> CountTables:
+             engine: str, label: str = "", source: str = "") -> CountTables:
     """A :class:`CountTables` whose rankings know their pair tables (``RankCounts.pairs``)."""
     linked = {}
     for column, r in rankings.items():
         mine = {(p.b if p.a == column else p.a): p for p in pairs.values() if column in (p.a, p.b)}
         linked[column] = replace(r, pairs=mine, engine=engine)
-    return CountTables(rankings=linked, pairs=dict(pairs), n_candidates=int(n_candidates), engine=engine)
+    return CountTables(rankings=linked, pairs=dict(pairs), n_candidates=int(n_candidates), engine=engine,
+                       label=label, source=source)
 
 
 def from_sorted(measure: str, n_candidates: int, labels_sorted: np.ndarray, keys_sorted: np.ndarray, *,

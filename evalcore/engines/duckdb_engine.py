@@ -193,7 +193,7 @@ class DuckDBEngine:
                                 progress(done, total)
                         pair_tables[(a, b)] = pair.finish()
                 rank_arrays.clear()
-                return assemble(tables, pair_tables, n, self.name)
+                return assemble(tables, pair_tables, n, self.name, roles.label, source.name)
             finally:
                 con.close()
 

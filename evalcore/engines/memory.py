@@ -50,7 +50,8 @@ def count_tables(candidates: CandidateSet, measures: Sequence[str] | None = None
     if pairs:
         for a, b in combinations(measures, 2):
             pair_tables[(a, b)] = pair_of(rankings[a], rankings[b], candidates.labels, candidates.annotated, (a, b))
-    return assemble(tables, pair_tables, candidates.n_candidates, "memory")
+    return assemble(tables, pair_tables, candidates.n_candidates, "memory", candidates.label_column,
+                    candidates.source)
 
 
 def load(source) -> CandidateSet:

@@ -257,7 +257,7 @@ class SparkEngine:
                     progress(done, steps_total)
         for df in ranked.values():
             df.unpersist()
-        return assemble(tables, pair_tables, n, self.name)
+        return assemble(tables, pair_tables, n, self.name, roles.label, source.name)
 
     def _pair(self, a: str, b: str, n: int, both_df, partial: bool) -> PairCounts:
         """Each partition's steps of the overlap over its range of ``both`` as one row of bytes."""

@@ -169,10 +169,12 @@ def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
     return candidates
 
 
-def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, CandidateSet]:
-    probe = load_candidates(args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
-                            exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
-                            sample=args.sample_column or False, where="cli")
+def _report_settings(args: argparse.Namespace, probe=None) -> tuple[ReportSettings, CandidateSet]:
+    if probe is None:  # (an engine's count tables bring their own: evalcore.engines.cli.report)
+        probe = load_candidates(args.file, label=args.label, scores=args.measure,
+                                lower_is_better=tuple(args.lower_is_better), exclude_unlabelled=args.exclude_unlabelled,
+                                encoding=args.encoding, sheet=args.sheet, sample=args.sample_column or False,
+                                where="cli")
     if args.sample is not None:
         probe = probe.subset(probe.sample_mask(args.sample), source=f"{probe.source}, sample {args.sample}")
     n = probe.n_candidates
@@ -202,12 +204,18 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    settings, candidates = _report_settings(args)
+    counted = None
+    if getattr(args, "engine", "memory") != "memory":  # count tables from DuckDB or Spark (evalcore.engines)
+        from ..engines import cli as engine_cli
+
+        counted = engine_cli.report_tables(args)
+    settings, candidates = _report_settings(args, None if counted is None else counted.summary())
     names = parse_names(args.name)
     out = args.out or "report.zip"
     sha = file_sha256(args.file)
+    results = None if counted is None else report_results(candidates, settings, rankings=counted.rankings)
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
-                          link=share_link(settings, sha, args.link_base))
+                          link=share_link(settings, sha, args.link_base), results=results)
     Path(out).write_bytes(report.zip_bytes())
     r = report.results
     print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "

@@ -39,6 +39,8 @@ def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> N
     p.add_argument("--link-base", default="http://localhost:8501", metavar="URL",
                    help="the dashboard's address for the share link (default http://localhost:8501)")
     p.add_argument("--no-figures", action="store_true", help="leave the figures out (no browser needed)")
+    p.add_argument("--engine", choices=list(names.ENGINES), default="memory",
+                   help="where the rankings are counted (as for curves and compare): memory, duckdb or spark")
     ranking_arguments(p)
 
     p = sub.add_parser("reproduce", help="recompute the numbers of a signature from the data file(s) and say "
