@@ -62,17 +62,27 @@ def order_groups(keys: np.ndarray, rows: np.ndarray, labels: np.ndarray, ties: s
     tied[1:] |= same
     tied[:-1] |= same
     where = np.flatnonzero(tied)
-    group = np.cumsum(np.r_[True, ~same])[where]  # group id of each tied candidate
+    group = np.cumsum(np.r_[True, ~same])[where]  # group id of each tied candidate, ascending
     r = rows[where]
     if ties == "stable":
-        inner = np.lexsort((r, group))
+        t_key = r
     elif ties == "hash":
-        inner = np.lexsort((r, tie_hash(seed, r), group))
+        t_key = tie_hash(seed, r)
     elif ties in ("optimistic", "pessimistic"):
         first = labels[where] if ties == "optimistic" else ~labels[where]
-        inner = np.lexsort((r, ~first, group))
+        t_key = np.where(first, 0, np.int64(1) << 62) | r  # first the policy's part, then by row (rows < 2^62)
     else:
         raise ParameterError(f"no chunked order for `ties` {ties!r}")
+    by_t = np.argsort(t_key)
+    if ties == "hash" and np.any(t_key[by_t][1:] == t_key[by_t][:-1]):  # two equal hashes: then by row
+        by_t = np.lexsort((r, t_key))
+    # one integer sort of the words (group, place in t order), as evalcore.ranking._order does
+    bits = max(1, int(where.size - 1).bit_length())
+    t = np.empty(where.size, dtype=np.int64)
+    t[by_t] = np.arange(where.size, dtype=np.int64)
+    words = (group.astype(np.int64) << bits) | t
+    words.sort()
+    inner = by_t[words & ((np.int64(1) << bits) - 1)]
     perm[where] = where[inner]
     return perm
 
