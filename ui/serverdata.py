@@ -17,7 +17,6 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -146,13 +145,9 @@ def preview(dataset: str) -> tuple[bytes, str]:
     """The first rows as Parquet bytes (what the Data page shows and suggests roles from) and the name."""
     path = path_of(dataset)
     source = TableSource(path)
-    with tempfile.TemporaryDirectory(prefix="evalcore-preview-") as spill:
-        con = engine().connect(spill)
-        try:
-            table = con.sql(f"SELECT * EXCLUDE (__evalcore_row) FROM ({engine().scan(source, con)}) "
-                            f"ORDER BY __evalcore_row LIMIT {PREVIEW_ROWS}").to_arrow_table()
-        finally:
-            con.close()
+    with engine().session() as (con, *_):
+        table = con.sql(f"SELECT * EXCLUDE (__evalcore_row) FROM ({engine().scan(source, con)}) "
+                        f"ORDER BY __evalcore_row LIMIT {PREVIEW_ROWS}").to_arrow_table()
     import pyarrow.parquet as pq
 
     buffer = io.BytesIO()
@@ -218,14 +213,8 @@ def _source(dataset: str, label, scores: tuple, lower: tuple) -> TableSource:
 def summary(dataset: str, label, scores: tuple, lower: tuple, _identity: str = "") -> ServerCandidates:
     """N, the TPs and the measures of a server data set, one DuckDB pass (checks labels and scores too)."""
     source = _source(dataset, label, scores, lower)
-    eng = engine()
-    with tempfile.TemporaryDirectory(prefix="evalcore-summary-") as spill:
-        con = eng.connect(spill)
-        try:
-            roles, counts = eng._prepare(source, con)
-            tps = con.execute("SELECT count(*) FILTER (WHERE label) FROM base").fetchone()[0]
-        finally:
-            con.close()
+    with engine().session(source) as (con, roles, counts, _):
+        tps = con.execute("SELECT count(*) FILTER (WHERE label) FROM base").fetchall()[0][0]
     if counts["missing"]:
         raise ServerDataError(f"{source.name}: {counts['missing']:,} labels are empty; server data sets are counted "
                               "whole, so every candidate needs a label (or leave the label column out of the roles).")

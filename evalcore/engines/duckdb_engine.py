@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from itertools import combinations
 from pathlib import Path
 from typing import Callable, Sequence
@@ -100,11 +101,23 @@ class DuckDBEngine:
         schema = {row[0]: src.schema_kind(row[1]) for row in described if row[0] != src.ROW}
         return src.resolve(source, schema)
 
+    @contextmanager
+    def session(self, source: src.TableSource | None = None):
+        """A connection spilling to a temporary folder (removed afterwards); with ``source``, its view ``base``
+        checked and made: yields ``(con, roles, counts, spill folder)``."""
+        with tempfile.TemporaryDirectory(prefix="evalcore-duckdb-", dir=self.temp_directory) as spill:
+            con = self.connect(spill)
+            try:
+                roles, counts = self._prepare(source, con) if source is not None else (None, None)
+                yield con, roles, counts, spill
+            finally:
+                con.close()
+
     def _prepare(self, source: src.TableSource, con):
         scan = self.scan(source, con)
         roles = self.roles(source, con, scan)
         checks = src.check_sql(roles, DIALECT)
-        values = con.execute(f"SELECT {', '.join(sql for _, sql in checks)} FROM ({scan})").fetchone()
+        values = con.execute(f"SELECT {', '.join(sql for _, sql in checks)} FROM ({scan})").fetchall()[0]
         counts = {name: (None if v is None else int(v)) for (name, _), v in zip(checks, values)}
         src.check_counts(source, roles, counts)
         con.execute(f"CREATE TEMP VIEW base AS SELECT {', '.join(src.base_columns(roles, DIALECT))} FROM ({scan})")
@@ -117,85 +130,80 @@ class DuckDBEngine:
         """Rank by each measure and count (see :func:`evalcore.engines.count_tables`)."""
         check_policy(ties, self.name)
         seed = resolve_seed(ties, seed)
-        with tempfile.TemporaryDirectory(prefix="evalcore-duckdb-", dir=self.temp_directory) as spill:
-            con = self.connect(spill)
-            try:
-                roles, counts = self._prepare(source, con)
-                if source.annotated_sample and ties in ("optimistic", "pessimistic"):
-                    raise ParameterError(f"`ties` {ties!r} orders tied candidates by their labels, which are unknown "
-                                         "for the unannotated candidates; use 'hash' or 'stable'")
-                chosen = src.measures_in(roles, measures)
-                n = counts["rows"]
-                partial = bool(counts["missing"])
-                keep_ranks = pairs and len(chosen) > 1
-                n_pairs = len(chosen) * (len(chosen) - 1) // 2 if keep_ranks else 0
-                total = n * (len(chosen) + n_pairs)
-                done = 0
-                rank_arrays: dict[str, np.ndarray] = {}
-                labels_by_row = annotated_by_row = None
-                if keep_ranks:
-                    labels_by_row = _array(n, np.bool_, spill, "labels")
-                    annotated_by_row = _array(n, np.bool_, spill, "annotated") if partial else None
-                tables = {}
-                for m in chosen:
-                    i = roles.measures.index(m)
-                    builder = RankBuilder(m, n, ties=ties, seed=seed, n_nonfinite=counts[f"nonfinite:{m}"],
-                                          higher_is_better=roles.higher[m], partial=partial, column=m,
-                                          engine=self.name)
-                    ranks_by_row = _array(n, np.int32 if n < 2**31 else np.int64, spill, f"r{i}") if keep_ranks \
-                        else None
-                    sample_rows, sample_ranks, sample_labels = [], [], []
-                    order = TieOrder(ties, seed)
-                    reader = con.sql(f"SELECT k{i}, {src.ROW}, label, annotated FROM base ORDER BY k{i}") \
-                        .to_arrow_reader(self.batch_rows)
+        with self.session(source) as (con, roles, counts, spill):
+            if source.annotated_sample and ties in ("optimistic", "pessimistic"):
+                raise ParameterError(f"`ties` {ties!r} orders tied candidates by their labels, which are unknown "
+                                     "for the unannotated candidates; use 'hash' or 'stable'")
+            chosen = src.measures_in(roles, measures)
+            n = counts["rows"]
+            partial = bool(counts["missing"])
+            keep_ranks = pairs and len(chosen) > 1
+            n_pairs = len(chosen) * (len(chosen) - 1) // 2 if keep_ranks else 0
+            total = n * (len(chosen) + n_pairs)
+            done = 0
+            rank_arrays: dict[str, np.ndarray] = {}
+            labels_by_row = annotated_by_row = None
+            if keep_ranks:
+                labels_by_row = _array(n, np.bool_, spill, "labels")
+                annotated_by_row = _array(n, np.bool_, spill, "annotated") if partial else None
+            tables = {}
+            for m in chosen:
+                i = roles.measures.index(m)
+                builder = RankBuilder(m, n, ties=ties, seed=seed, n_nonfinite=counts[f"nonfinite:{m}"],
+                                      higher_is_better=roles.higher[m], partial=partial, column=m,
+                                      engine=self.name)
+                ranks_by_row = _array(n, np.int32 if n < 2**31 else np.int64, spill, f"r{i}") if keep_ranks \
+                    else None
+                sample_rows, sample_ranks, sample_labels = [], [], []
+                order = TieOrder(ties, seed)
+                reader = con.sql(f"SELECT k{i}, {src.ROW}, label, annotated FROM base ORDER BY k{i}") \
+                    .to_arrow_reader(self.batch_rows)
 
-                    def take(chunk):
-                        keys, rows, labels, annotated = chunk
-                        ranks = builder.add(labels, keys, annotated if partial else None)
-                        if ranks_by_row is not None:
-                            ranks_by_row[rows] = ranks
-                            if labels_by_row is not None and m == chosen[0]:
-                                labels_by_row[rows] = labels
-                                if annotated_by_row is not None:
-                                    annotated_by_row[rows] = annotated
-                        if partial:
-                            sample_rows.append(rows[annotated])
-                            sample_ranks.append(ranks[annotated])
-                            sample_labels.append(labels[annotated])
+                def take(chunk):
+                    keys, rows, labels, annotated = chunk
+                    ranks = builder.add(labels, keys, annotated if partial else None)
+                    if ranks_by_row is not None:
+                        ranks_by_row[rows] = ranks
+                        if labels_by_row is not None and m == chosen[0]:
+                            labels_by_row[rows] = labels
+                            if annotated_by_row is not None:
+                                annotated_by_row[rows] = annotated
+                    if partial:
+                        sample_rows.append(rows[annotated])
+                        sample_ranks.append(ranks[annotated])
+                        sample_labels.append(labels[annotated])
 
-                    for batch in reader:
-                        columns = [batch.column(j).to_numpy(zero_copy_only=False) for j in range(4)]
-                        take(order.feed(*columns))
-                        done += batch.num_rows
+                for batch in reader:
+                    columns = [batch.column(j).to_numpy(zero_copy_only=False) for j in range(4)]
+                    take(order.feed(*columns))
+                    done += batch.num_rows
+                    if progress:
+                        progress(done, total)
+                take(order.finish())
+                table = builder.finish()
+                if partial:
+                    rows = np.concatenate(sample_rows)
+                    by_row = np.argsort(rows)
+                    table = _with_sample(table, rows[by_row], np.concatenate(sample_ranks)[by_row],
+                                         np.concatenate(sample_labels)[by_row])
+                tables[m] = table
+                if ranks_by_row is not None:
+                    rank_arrays[m] = ranks_by_row
+            pair_tables = {}
+            if keep_ranks:
+                for a, b in combinations(chosen, 2):
+                    pair = PairBuilder(a, b, n, partial=partial)
+                    ra, rb = rank_arrays[a], rank_arrays[b]
+                    for lo in range(0, n, PAIR_CHUNK):
+                        hi = min(n, lo + PAIR_CHUNK)
+                        pair.add(ra[lo:hi], rb[lo:hi], labels_by_row[lo:hi],
+                                 None if annotated_by_row is None else annotated_by_row[lo:hi])
+                        done += hi - lo
                         if progress:
                             progress(done, total)
-                    take(order.finish())
-                    table = builder.finish()
-                    if partial:
-                        rows = np.concatenate(sample_rows)
-                        by_row = np.argsort(rows)
-                        table = _with_sample(table, rows[by_row], np.concatenate(sample_ranks)[by_row],
-                                             np.concatenate(sample_labels)[by_row])
-                    tables[m] = table
-                    if ranks_by_row is not None:
-                        rank_arrays[m] = ranks_by_row
-                pair_tables = {}
-                if keep_ranks:
-                    for a, b in combinations(chosen, 2):
-                        pair = PairBuilder(a, b, n, partial=partial)
-                        ra, rb = rank_arrays[a], rank_arrays[b]
-                        for lo in range(0, n, PAIR_CHUNK):
-                            hi = min(n, lo + PAIR_CHUNK)
-                            pair.add(ra[lo:hi], rb[lo:hi], labels_by_row[lo:hi],
-                                     None if annotated_by_row is None else annotated_by_row[lo:hi])
-                            done += hi - lo
-                            if progress:
-                                progress(done, total)
-                        pair_tables[(a, b)] = pair.finish()
-                rank_arrays.clear()
-                return assemble(tables, pair_tables, n, self.name, roles.label, source.name)
-            finally:
-                con.close()
+                    pair_tables[(a, b)] = pair.finish()
+            rank_arrays.clear()
+            return assemble(tables, pair_tables, n, self.name, roles.label, source.name)
 
     # ------------------------------------------------------------------ sample ranks in one pass
     def sample_ranks(self, source: src.TableSource, measures: Sequence[str] | None = None, *, ties: str = "hash",
@@ -204,46 +212,37 @@ class DuckDBEngine:
         :func:`evalcore.engines.sample_ranks`)."""
         check_policy(ties, self.name)
         seed = resolve_seed(ties, seed)
-        with tempfile.TemporaryDirectory(prefix="evalcore-duckdb-", dir=self.temp_directory) as spill:
-            con = self.connect(spill)
-            try:
-                roles, counts = self._prepare(source, con)
-                chosen = src.measures_in(roles, measures)
-                if counts["missing"] and ties in ("optimistic", "pessimistic"):
-                    raise ParameterError(f"`ties` {ties!r} needs every label; use 'hash' or 'stable'")
-                keys = ", ".join(f"k{roles.measures.index(m)}" for m in chosen)
-                sample = con.execute(f"SELECT {src.ROW}, label, {keys} FROM base WHERE annotated "
-                                     f"ORDER BY {src.ROW}").fetchnumpy()
-                rows = np.asarray(sample[src.ROW], dtype=np.int64)
-                labels = np.asarray(sample["label"], dtype=bool)
-                sample_keys = np.column_stack([np.asarray(sample[k], dtype=np.float64) for k in keys.split(", ")])
-                counter = SampleCounter(sample_keys, rows, labels, ties, seed)
-                reader = con.sql(f"SELECT {keys}, {src.ROW}, label FROM base").to_arrow_reader(self.batch_rows)
-                n = counts["rows"]
-                for batch in reader:
-                    cols = [batch.column(j).to_numpy(zero_copy_only=False) for j in range(batch.num_columns)]
-                    counter.add(np.column_stack(cols[:-2]), cols[-2], cols[-1])
-                    if progress:
-                        progress(counter.seen, n)
-                ranks = counter.ranks()
-                return SampleRanks(rows=rows, labels=labels, ranks={m: ranks[:, j] for j, m in enumerate(chosen)},
-                                   n_candidates=n, ties=ties, seed=seed, engine=self.name,
-                                   higher={m: roles.higher[m] for m in chosen},
-                                   nonfinite={m: counts[f"nonfinite:{m}"] for m in chosen})
-            finally:
-                con.close()
+        with self.session(source) as (con, roles, counts, _):
+            chosen = src.measures_in(roles, measures)
+            if counts["missing"] and ties in ("optimistic", "pessimistic"):
+                raise ParameterError(f"`ties` {ties!r} needs every label; use 'hash' or 'stable'")
+            keys = ", ".join(f"k{roles.measures.index(m)}" for m in chosen)
+            sample = con.execute(f"SELECT {src.ROW}, label, {keys} FROM base WHERE annotated "
+                                 f"ORDER BY {src.ROW}").fetchnumpy()
+            rows = np.asarray(sample[src.ROW], dtype=np.int64)
+            labels = np.asarray(sample["label"], dtype=bool)
+            sample_keys = np.column_stack([np.asarray(sample[k], dtype=np.float64) for k in keys.split(", ")])
+            counter = SampleCounter(sample_keys, rows, labels, ties, seed)
+            reader = con.sql(f"SELECT {keys}, {src.ROW}, label FROM base").to_arrow_reader(self.batch_rows)
+            n = counts["rows"]
+            for batch in reader:
+                cols = [batch.column(j).to_numpy(zero_copy_only=False) for j in range(batch.num_columns)]
+                counter.add(np.column_stack(cols[:-2]), cols[-2], cols[-1])
+                if progress:
+                    progress(counter.seen, n)
+            ranks = counter.ranks()
+            return SampleRanks(rows=rows, labels=labels, ranks={m: ranks[:, j] for j, m in enumerate(chosen)},
+                               n_candidates=n, ties=ties, seed=seed, engine=self.name,
+                               higher={m: roles.higher[m] for m in chosen},
+                               nonfinite={m: counts[f"nonfinite:{m}"] for m in chosen})
 
     def order_by_floor(self, source: src.TableSource, measure: str) -> int:
         """The floor of the benchmarks: DuckDB's plain ``ORDER BY score`` of the same data, streamed and dropped."""
-        with tempfile.TemporaryDirectory(prefix="evalcore-duckdb-", dir=self.temp_directory) as spill:
-            con = self.connect(spill)
-            try:
-                scan = self.scan(source, con)
-                reader = con.sql(f"SELECT {src.quote(measure)} FROM ({scan}) ORDER BY {src.quote(measure)} DESC") \
-                    .to_arrow_reader(self.batch_rows)
-                return sum(batch.num_rows for batch in reader)
-            finally:
-                con.close()
+        with self.session() as (con, *_):
+            scan = self.scan(source, con)
+            reader = con.sql(f"SELECT {src.quote(measure)} FROM ({scan}) ORDER BY {src.quote(measure)} DESC") \
+                .to_arrow_reader(self.batch_rows)
+            return sum(batch.num_rows for batch in reader)
 
 
 def _array(n: int, dtype, folder: str, name: str) -> np.ndarray:
