@@ -333,7 +333,8 @@ def _cli(*args, capsys):
 def test_cli_engine_writes_what_memory_writes(files, tmp_path, capsys):
     path = str(files / "full.parquet")
     for command in (["curves", path, "--n", "1:120000:37"],
-                    ["compare", path, "--measure", "a", "--measure", "b", "--n", "1:120000:11"]):
+                    ["compare", path, "--measure", "a", "--measure", "b", "--n", "1:120000:11"],
+                    ["compare", path, "--measure", "b", "--measure", "c", "--n", "1000:120000:997", "--mdd"]):
         outputs = {}
         for engine in ("memory", "duckdb"):
             out = tmp_path / f"{command[0]}-{engine}.csv"

@@ -140,8 +140,6 @@ def compare(args) -> None:
     if args.correction != "none":
         raise ParameterError(f"--correction {args.correction} adjusts every p-value at once; with --engine "
                              f"{args.engine} the tests are written chunk by chunk: use --correction none")
-    if args.mdd:
-        raise ParameterError(f"--mdd is not available with --engine {args.engine}")
     if args.annotated_sample:
         return _compare_sample(args)
     if args.alternative != "two-sided" and args.test != "fisher":
@@ -152,7 +150,7 @@ def compare(args) -> None:
     sizes = _sizes(args, tables.n_candidates)
     run = SignificantRun()
     columns = [*COMPARE_COLUMNS[:3], "overlap", *COMPARE_COLUMNS[3:-1], "p_adjusted", "significant",
-               *EFFECT_COLUMNS]
+               *EFFECT_COLUMNS] + (["mdd_pi", "mdd"] if args.mdd else [])
 
     def tested(chunks):
         from ..stats.pairtests import pair_test
@@ -163,6 +161,12 @@ def compare(args) -> None:
                 table["p_value"] = other["p_value"].to_numpy()
                 table["significant"] = table["p_value"] < 1 - args.confidence_level
             table["p_adjusted"] = table["p_value"]
+            if args.mdd:  # the minimum detectable difference, row by row as the memory engine's
+                from ..stats.power import POWER_TESTS, detectable_differences
+
+                test = args.test if args.test in POWER_TESTS else "fisher"
+                mdd = detectable_differences(table, 1 - args.confidence_level, args.power, test)
+                table["mdd_pi"], table["mdd"] = mdd["mdd_pi"].to_numpy(), mdd["mdd"].to_numpy()
             yield run.add(table)
 
     with ProgressBar(f"{args.engine}: tests at every n") as bar:
