@@ -210,8 +210,9 @@ def _source(dataset: str, label, scores: tuple, lower: tuple) -> TableSource:
 
 
 @st.cache_resource(max_entries=8, show_spinner="Counting the server data set ...")
-def summary(dataset: str, label, scores: tuple, lower: tuple, _identity: str = "") -> ServerCandidates:
-    """N, the TPs and the measures of a server data set, one DuckDB pass (checks labels and scores too)."""
+def summary(dataset: str, label, scores: tuple, lower: tuple, file_identity: str = "") -> ServerCandidates:
+    """N, the TPs and the measures of a server data set, one DuckDB pass (checks labels and scores too);
+    ``file_identity`` (:func:`identity`) makes a changed file another cache entry."""
     source = _source(dataset, label, scores, lower)
     with engine().session(source) as (con, roles, counts, _):
         tps = con.execute("SELECT count(*) FILTER (WHERE label) FROM base").fetchall()[0][0]
@@ -224,13 +225,13 @@ def summary(dataset: str, label, scores: tuple, lower: tuple, _identity: str = "
     return ServerCandidates(
         n_candidates=int(counts["rows"]), n_tp=int(tps), measures=roles.measures,
         directions={m: HIGHER if roles.higher[m] else LOWER for m in roles.measures}, source=source.name,
-        label_column=roles.label, content_hash=hashlib.sha256(f"{dataset}|{_identity}".encode()).hexdigest())
+        label_column=roles.label, content_hash=hashlib.sha256(f"{dataset}|{file_identity}".encode()).hexdigest())
 
 
 def candidates(roles) -> ServerCandidates:
     """The :class:`ServerCandidates` of ``roles`` (a :class:`evalcore.viewstate.Roles`)."""
     return summary(roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower),
-                   _identity=identity(path_of(roles.dataset)))
+                   file_identity=identity(path_of(roles.dataset)))
 
 
 def _key(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed) -> str:
@@ -251,8 +252,10 @@ def _stored(store: DatasetStore, name: str) -> bytes | None:
 
 
 @st.cache_resource(max_entries=4, show_spinner="Ranking the server data set with DuckDB (once; then from the store) ...")
-def count_tables(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed) -> CountTables:
-    """Count tables of every measure and pair, from the store when counted before, else counted and stored."""
+def count_tables(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed,
+                 file_identity: str = "") -> CountTables:
+    """Count tables of every measure and pair, from the store when counted before, else counted and stored
+    (``file_identity``, :func:`identity`, makes a changed file another cache entry; the store's key holds it too)."""
     if ties == "random":
         raise ServerDataError(f"Server data sets are ranked by DuckDB, which breaks ties by "
                               f"'{names.TIE_SHORT['hash']}' (a hash of the seed and the row), not by "
@@ -280,13 +283,14 @@ def count_tables(dataset: str, label, scores: tuple, lower: tuple, ties: str, se
 def ranking(roles, measure: str, choice):
     """The engine's :class:`~evalcore.engines.RankCounts` of one measure (with its pair tables)."""
     ties, seed = choice.key
-    return count_tables(roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower), ties, seed)[measure]
+    return count_tables(roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower), ties, seed,
+                        identity(path_of(roles.dataset)))[measure]
 
 
 def quality(roles) -> tuple[str, ...]:
     """The measures by average precision, best first (as :func:`evalcore.analysis.measure_quality`)."""
     key = (roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower))
-    tables = _LAST.get(key) or count_tables(*key, "stable", None)  # the AP does not depend on the tie policy
+    tables = _LAST.get(key) or count_tables(*key, "stable", None, identity(path_of(roles.dataset)))  # AP: any ties
     scored = [(m, r.average_precision()) for m, r in tables.rankings.items()]
     return tuple(m for m, ap in sorted(scored, key=lambda x: (np.isnan(x[1]), -np.nan_to_num(x[1]))))
 
