@@ -4,11 +4,12 @@ import streamlit as st
 
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
-from ui import cached, common, present, report
+from ui import auth, cached, common, present, report
 from ui import serverdata
 from ui.serverdata import ServerDataError
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
+auth.gate()  # with sign-in configured, nothing below runs before it (ui/auth.py)
 
 common.PAGES.update({
     "data": st.Page("pages/data.py", title="Data", icon=":material/upload_file:", url_path="data", default=True),
