@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -95,6 +97,25 @@ def step(name: str, folder: Path, memory_limit: str, seed: int) -> dict:
             run.add(chunk)
         out.update(tested=run.tested, n_significant=run.n_significant, up_to=run.up_to,
                    mean_upper=upper_sum / out["curve_rows"])
+    elif name == "statistics_slices":  # a machine too loaded for the whole step: CPU per n on three slices
+        from evalcore.engines.chunked import comparison_chunks, curve_chunks
+
+        tables = CountTables.from_bytes((folder / "tables.npz").read_bytes())
+        n = tables.n_candidates
+        width = max(1, n // 100)
+        cpu = 0.0
+        for lo in (1, n // 2, n - width + 1):
+            sizes = np.arange(lo, lo + width, dtype=np.int64)
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            for _ in curve_chunks(tables.rankings, sizes):
+                pass
+            for _ in comparison_chunks(tables["a"], tables["b"], sizes):
+                pass
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            cpu += after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        out["slices"] = f"3 x {width:,} n (first, middle, last)"
+        out["cpu_seconds_per_n"] = cpu / (3 * width)
+        out["cpu_seconds_extrapolated"] = cpu / (3 * width) * n
     elif name == "sample":
         ranks = sample_ranks(TableSource(folder / "sample.parquet", annotated_sample=True), engine="duckdb",
                              ties="hash", seed=seed, memory_limit=memory_limit, temp_directory=folder)
