@@ -32,6 +32,8 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--engines", default="memory,duckdb,spark")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--files", default="full,partial", help="which files to count (full, partial)")
+    parser.add_argument("--ties", default="stable,hash", help="which tie policies")
     args = parser.parse_args()
     from test_engines import _heavy_ties_frame, assert_same_tables
 
@@ -42,13 +44,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench_engines_equal_") as folder:
         folder = Path(folder)
         t = time.perf_counter()
-        _heavy_ties_frame(args.rows, 1, partial=False).to_parquet(folder / "full.parquet")
-        _heavy_ties_frame(args.rows, 2, partial=True).to_parquet(folder / "partial.parquet")
+        if "full" in args.files:
+            _heavy_ties_frame(args.rows, 1, partial=False).to_parquet(folder / "full.parquet")
+        if "partial" in args.files:
+            _heavy_ties_frame(args.rows, 2, partial=True).to_parquet(folder / "partial.parquet")
         print(f"generated 2 x {args.rows:,} rows in {time.perf_counter() - t:.0f} s", flush=True)
         rows = []
         for name, partial in (("full", False), ("partial", True)):
+            if name not in args.files.split(","):
+                continue
             source = TableSource(folder / f"{name}.parquet", annotated_sample=partial)
-            for ties in ("stable", "hash"):
+            for ties in args.ties.split(","):
                 tables = {}
                 for engine in engines:
                     t = time.perf_counter()
