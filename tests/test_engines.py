@@ -252,6 +252,32 @@ def test_sample_counter_by_chunks_as_whole():
         assert np.array_equal(whole.ranks()[:, j], rank(cs, m, ties="hash", seed=3).ranks[pick])
 
 
+@pytest.mark.parametrize("ties", ["hash", "stable", "optimistic", "pessimistic"])
+def test_sample_counter_few_per_tie_group_as_one_sort(ties, monkeypatch):
+    # a few sampled candidates per tie group (the 10^8 benchmark's case): compared in turn, no sort of the chunk;
+    # the same ranks as the sort of chunk and sample (FEW_PER_GROUP = 0) and as a full ranking
+    from evalcore.engines import sampleranks
+
+    rng = np.random.default_rng(4)
+    keys = np.column_stack([rng.integers(0, 60, 6000), rng.integers(0, 400, 6000)]).astype(float)
+    rows, labels = np.arange(6000), rng.random(6000) < 0.3
+    pick = np.sort(rng.choice(6000, 300, replace=False))
+
+    def ranks():
+        counter = SampleCounter(keys[pick], rows[pick], labels[pick], ties, 3)
+        for lo in range(0, 6000, 1700):
+            counter.add(keys[lo:lo + 1700], rows[lo:lo + 1700], labels[lo:lo + 1700])
+        return counter.ranks()
+
+    assert 2 < SampleCounter(keys[pick], rows[pick], labels[pick], ties, 3).size[0].max() <= sampleranks.FEW_PER_GROUP
+    few = ranks()
+    monkeypatch.setattr(sampleranks, "FEW_PER_GROUP", 0)
+    assert np.array_equal(few, ranks())
+    cs = CandidateSet(labels=labels, scores={"x": -keys[:, 0], "y": -keys[:, 1]}, directions={})
+    for j, m in enumerate(("x", "y")):
+        assert np.array_equal(few[:, j], rank(cs, m, ties=ties, seed=3).ranks[pick])
+
+
 # ----------------------------------------------------------------------- what the engines refuse, in words
 def test_engines_refuse_bad_input_naming_row_and_column(tmp_path):
     frame = pd.DataFrame({"label": ["TP", "FP", "maybe", "TP"], "a": [1.0, 2.0, 3.0, 4.0]})

@@ -21,6 +21,10 @@ from ..errors import ParameterError
 from ..ranking import tie_hash
 from .counts import RankCounts
 
+#: Up to this many sampled candidates in one tie group, their tie counts compare each row with them in turn (a pass
+#: over the chunk each); past it, one sort of the chunk with the sample.
+FEW_PER_GROUP = 16
+
 
 def _tie_columns(ties: str, seed: int | None, rows: np.ndarray, labels: np.ndarray) -> list[np.ndarray]:
     """The tie value t as sort columns, most significant first (ties between rows never remain)."""
@@ -61,6 +65,13 @@ class SampleCounter:
         self.within = np.zeros((k, n_measures), dtype=np.int64)
         self.seen = 0
         self.t_sample = _tie_columns(ties, seed, self.rows, self.labels)
+        # per measure: the sample ordered by (group, t), where each group starts in that order, its size
+        self.order, self.start, self.size = [], [], []
+        for g, unique in zip(self.group, self.unique):
+            order = np.lexsort((*reversed(self.t_sample), g))
+            self.order.append(order)
+            self.start.append(np.searchsorted(g[order], np.arange(unique.size)))
+            self.size.append(np.bincount(g, minlength=unique.size))
 
     def add(self, keys: np.ndarray, rows: np.ndarray, labels: np.ndarray) -> None:
         """Count one chunk of candidates: ``keys`` of shape (c, M), their rows and (annotated TP) labels."""
@@ -78,8 +89,42 @@ class SampleCounter:
 
     def _count_ties(self, j: int, group: np.ndarray, rows: np.ndarray, labels: np.ndarray) -> None:
         """Add #{y in the chunk: key(y) = key(x), t(y) < t(x)} for every sampled x of measure j."""
-        sample_group = self.group[j]
         t_rows = _tie_columns(self.ties, self.seed, rows, labels)
+        if self.size[j].max(initial=0) <= FEW_PER_GROUP:
+            self._count_ties_few(j, group, t_rows)
+        else:
+            self._count_ties_merged(j, group, t_rows)
+
+    def _count_ties_few(self, j: int, group: np.ndarray, t_rows: list[np.ndarray]) -> None:
+        """:meth:`_count_ties` where each tie group holds few sampled candidates: no sort of the chunk. For each
+        row y, p(y) = #{x in its group : t(x) < t(y)} by comparing with the group's sampled candidates in turn;
+        then t(y) < t(x_i) (x_i the i-th of its group by t, y not x_i) exactly when p(y) <= i."""
+        order, start, size = self.order[j], self.start[j][group], self.size[j][group]
+        t_sorted = [column[order] for column in self.t_sample]
+        k = order.size
+        below = np.zeros(group.size, dtype=np.int64)  # p(y)
+        itself = np.zeros(group.size, dtype=bool)  # y is a sampled candidate (all of t equal: the same row)
+        for q in range(int(size.max(initial=0))):
+            active = q < size
+            at = np.minimum(start + q, k - 1)
+            less, equal = np.zeros(group.size, dtype=bool), np.ones(group.size, dtype=bool)
+            for ts, tr in zip(t_sorted, t_rows):
+                sample_t = ts[at]
+                less |= equal & (sample_t < tr)
+                equal &= sample_t == tr
+            below += active & less
+            itself |= active & equal
+        below += itself  # a sampled candidate counts for those after it, not for itself
+        counted = below < size  # p(y) = size: above every sampled candidate of its group
+        hist = np.bincount((start + below)[counted], minlength=k)
+        cumulative = np.r_[0, np.cumsum(hist)]
+        group_start = self.start[j][self.group[j][order]]
+        self.within[order, j] += cumulative[np.arange(1, k + 1)] - cumulative[group_start]
+
+    def _count_ties_merged(self, j: int, group: np.ndarray, t_rows: list[np.ndarray]) -> None:
+        """:meth:`_count_ties` by one sort of the chunk's rows with the sample (any number per group)."""
+        sample_group = self.group[j]
+        rows = t_rows[-1]
         k = sample_group.size
         # samples (flag 0) before chunk rows (flag 1) of equal (group, t): x itself is not counted
         flag = np.r_[np.zeros(k, np.int8), np.ones(rows.size, np.int8)]
