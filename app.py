@@ -8,7 +8,8 @@ from ui import auth, cached, common, present, report, systems
 from ui import serverdata
 from ui.serverdata import ServerDataError
 
-st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
+st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
+# page icon is fetched from fonts.gstatic.com)
 auth.gate()  # with sign-in configured, nothing below runs before it (ui/auth.py)
 
 common.PAGES.update({

@@ -213,18 +213,20 @@ def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str,
 
 @cache(max_entries=32, show_spinner="Testing every n on the annotated sample ...")
 def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
-                min_annotated: int):
-    """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level), as
-    :func:`pair` is for full annotation: :func:`evalcore.estimates.compare_estimates` with the interval of
-    pi_D1 - pi_D2 on the same counts."""
+                min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
+    """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level,
+    correction, difference interval), as :func:`pair` is for full annotation:
+    :func:`evalcore.estimates.tested_comparison`, as the report computes it."""
+    import numpy as np
+
     from evalcore import estimates
     from ui import sample  # (ui/sample.py builds on this module)
 
-    sizes = range(n_range[0], n_range[1] + 1)
-    table = estimates.compare_estimates(sample._ranking(roles, labels, a, ranking), sample._ranking(roles, labels, b,
-                                        ranking), sizes, frame=sample._frame_mask(roles, labels),
-                                        confidence_level=level, min_annotated=min_annotated)
-    return estimates.with_difference_interval(table, level)
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    return estimates.tested_comparison(sample._ranking(roles, labels, a, ranking), sample._ranking(roles, labels, b,
+                                       ranking), sizes, frame=sample._frame_mask(roles, labels),
+                                       confidence_level=level, correction=correction, min_annotated=min_annotated,
+                                       difference_method=difference_method)
 
 
 def downloads(fig, table, stem: str) -> None:
@@ -285,9 +287,9 @@ def uir(roles: Roles, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas
 
 @cache(max_entries=32, show_spinner="Testing every pair ...")
 def pairwise(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n: int, level: float,
-             correction: str, interval: str):
+             correction: str, interval: str, difference_method: str = "newcombe"):
     return analysis.pairwise(rankings(roles, measures, ranking, display), n, confidence_level=level,
-                             correction=correction, interval=interval)
+                             correction=correction, interval=interval, difference_method=difference_method)
 
 
 @cache(max_entries=16, show_spinner="Computing the curves ...")
