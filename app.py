@@ -3,7 +3,7 @@
 import streamlit as st
 
 from evalcore.text import markdown_text as esc
-from ui import cached, common, present, report
+from ui import cached, common, jobs, present, report
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
 
@@ -29,7 +29,7 @@ names = list(common.PAGES)
 page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] + [common.PAGES["annotate"]],
                       "Several samples": [common.PAGES[n] for n in names[7:10]]})
 
-common.view()
+jobs.pin_dataset(common.view().dataset)  # kept in the store while this session uses it
 common.forget_widgets_on_page_change(page.url_path)
 try:
     page.run()

@@ -68,7 +68,7 @@ def report_settings(v: ViewSettings, candidates) -> ReportSettings:
         exclude_unlabelled=v.exclude_unlabelled,
         sample_column=v.sample_column if candidates.samples is not None else None,
         sample=v.sample, ties=v.ties, seed=v.seed, test=v.test, correction=v.correction, level=v.level,
-        interval=v.interval, resamples=v.resamples)
+        interval=v.interval, resamples=v.resamples, n_step=v.n_step)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...",

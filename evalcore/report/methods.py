@@ -117,7 +117,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
     parts.append(TIE_PHRASES[s.ties](s))
     parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " with " + level_text(s.level)
                  + " " + INTERVAL_PHRASES[s.interval](s) + " confidence intervals.")
-    every_n = "at every n from " + plain(number(lo)) + " to " + plain(number(hi))
+    every_n = "at every n from " + plain(number(lo)) + " to " + plain(number(hi)) + (
+        plain(f" in steps of {number(s.n_step)}") if s.n_step != 1 else sym("", ""))
     if s.correction == "none":
         family = sym("", "")
     elif figures:

@@ -75,6 +75,8 @@ class ReportSettings:
         Binomial interval method (see :data:`evalcore.stats.intervals.INTERVAL_METHODS`).
     resamples : int
         Resamples of the bootstrap and randomization tests (1,000 otherwise, unused).
+    n_step : int
+        Figure 3 tests every ``n_step``-th n of ``n_range`` (both ends included); 1, every n, by default.
     """
 
     measures: tuple[str, ...]
@@ -95,6 +97,7 @@ class ReportSettings:
     level: float = 0.95
     interval: str = "clopper_pearson"
     resamples: int = DEFAULT_RESAMPLES
+    n_step: int = 1
 
     def __post_init__(self) -> None:
         measures = _names(self.measures, "measures")
@@ -136,6 +139,9 @@ class ReportSettings:
             what = "random tie-breaking" if self.ties == "random" else f"the {self.test} test"
             raise ParameterError(f"{what} needs a seed (a whole number >= 0) so that the report can be repeated; "
                                  f"got {self.seed!r}")
+        if isinstance(self.n_step, bool) or not isinstance(self.n_step, int) or self.n_step < 1:
+            raise ParameterError(f"`n_step` (the step between Figure 3's tested n) must be a whole number >= 1; got "
+                                 f"{self.n_step!r}")
         if self.sample is not None and not self.sample_column:
             raise ParameterError(f"`sample` {self.sample!r} needs `sample_column`, the column naming the samples")
         for name, value in (("measures", measures), ("sizes", sizes), ("n_range", (lo, hi)), ("pair", pair),
@@ -174,6 +180,8 @@ class ReportSettings:
         fields += [("level", (repr(self.level),)), ("n", tuple(str(n) for n in self.sizes)),
                    ("range", (f"{self.n_range[0]}:{self.n_range[1]}",)), ("pair", self.pair),
                    ("corr", (self.correction,)), ("interval", (self.interval,))]
+        fields += [(key, (str(getattr(self, name)),)) for key, name, default in _OPTIONAL
+                   if getattr(self, name) != default]
         return tuple(fields)
 
 
@@ -207,8 +215,12 @@ def _level(text: str) -> float:
     return value
 
 
+# Settings named in a signature only when not at their default (older signatures stay valid): key, field, default.
+_OPTIONAL = (("step", "n_step", 1),)
+
 # signature key -> (ReportSettings field, reader of the items)
 _READERS = {
+    "step": ("n_step", lambda v: _integer(_one(v, "step"), "step")),
     "label": ("label", lambda v: _one(v, "label")),
     "measures": ("measures", tuple),
     "lower": ("lower", tuple),
