@@ -30,7 +30,6 @@ Layout on disk
         .trash/                  entries being removed (renamed here first, so they vanish at once)
         .reservations/<bytes>.<id>.<random>   room promised to a write in progress (empty, flock-held)
         .leases/<id>.<session>   a data set open in a session (empty; its mtime is the last renewal)
-        .lock                    the lock held while room is made (flock; empty)
         annotations.sqlite3      the annotation database (evalcore.annotations), with -wal and -shm
 
 ``name`` is the original file name (readers need it: its extension selects the
@@ -51,8 +50,8 @@ Lifecycle
   5 GB) at every moment, counting ``data.bin`` and ``meta.json`` of every data set,
   everything in an incomplete entry, the copies set aside, ``.trash`` and the
   annotation database (``annotations.sqlite3``, ``-wal``, ``-shm``; not the notes in
-  ``.evicted``, a hundred bytes each, nor the empty files of reservations, leases
-  and the lock). Every write first reserves its room (:meth:`DatasetStore.reserve`):
+  ``.evicted``, a hundred bytes each, nor the empty files of reservations and
+  leases). Every write first reserves its room (:meth:`DatasetStore.reserve`):
   the least recently opened data sets are removed until it fits beside what is
   stored and what other writes in progress have reserved (damaged copies set aside
   and leftovers of interrupted uploads go first). Never removed: a data set open in
@@ -103,7 +102,7 @@ file open keeps reading it), and an upload whose entry is renamed away while it
 writes starts again (up to four times).
 
 The quota holds while uploads run: the room of every write is reserved before it
-starts, under a lock (``flock`` on ``.lock``, threads and processes alike) held for
+starts, under a lock (``flock`` on the store folder, threads and processes alike) held for
 a scan of the store and any removals, never for the write itself. A reservation is
 an empty file its writer holds a ``flock`` on; the lock of a writer that dies goes
 with it, so its reservation is dropped at the next check (no stale reservation
@@ -176,7 +175,6 @@ QUARANTINE_DIR = ".quarantine"
 TRASH_DIR = ".trash"
 RESERVATIONS_DIR = ".reservations"
 LEASES_DIR = ".leases"
-LOCK_FILE = ".lock"
 #: The annotation database beside the data sets (evalcore.annotations.DB_FILE and SQLite's companions): counted
 #: in the quota, never evicted.
 ANNOTATION_FILES = ("annotations.sqlite3", "annotations.sqlite3-wal", "annotations.sqlite3-shm",
@@ -974,12 +972,13 @@ class DatasetStore:
 
     @contextmanager
     def _locked(self) -> Iterator[Path]:
-        """Hold the store's lock (a ``flock`` on ``.lock``, across threads and processes); yields the root.
+        """Hold the store's lock (a ``flock`` on the store folder itself, across threads and processes); yields
+        the root.
 
         Held only while the room for a write is worked out (a scan, perhaps removals): never during a write.
         """
         root = self._root_dir()
-        fd = os.open(root / LOCK_FILE, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _BINARY, 0o644)
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
         try:
             if fcntl is not None:
                 fcntl.flock(fd, fcntl.LOCK_EX)
@@ -1060,8 +1059,8 @@ class DatasetStore:
         Notes
         -----
         A reservation is a file ``.reservations/<bytes>.<id or ->.<random>`` that its writer holds a ``flock``
-        on; the quota check (a scan of the store, the reservations, removals) runs under a ``flock`` on
-        ``.lock``, a few milliseconds. A writer that dies releases its locks, and its reservation is dropped by
+        on; the quota check (a scan of the store, the reservations, removals) runs under a ``flock`` on the
+        store folder, a few milliseconds. A writer that dies releases its locks, and its reservation is dropped by
         the next check: no stale reservation outlives its process.
         """
         if isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 0:
