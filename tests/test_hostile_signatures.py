@@ -168,7 +168,7 @@ def test_a_good_signature_still_runs_and_the_budget_flag_raises_the_limit(small_
     signature = next(line for line in err.splitlines() if "signature: " in line).split("signature: ", 1)[1]
     code, out, _ = run("reproduce", signature, small_data)
     assert code == 0 and out.rstrip().endswith("reproduced")
-    code, _, err = run("reproduce", signature, small_data, "--work-budget", "0.001")
+    code, _, err = run("reproduce", signature, small_data, "--work-budget", "0.05")
     assert code == 2 and "raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET" in err
     assert "What fits: " in err and " resamples" in err
     sha = file_sha256(small_data)

@@ -64,7 +64,8 @@ def work_budget() -> float:
 def duration_text(seconds: float) -> str:
     """``seconds`` for people: ``40 seconds``, ``12 minutes``, ``1.7 hours``, ``3.2 days``."""
     if seconds < 90:
-        return f"{max(1, round(seconds)):,} second" + ("" if round(seconds) == 1 else "s")
+        whole = max(1, round(seconds))
+        return f"{whole:,} second" + ("" if whole == 1 else "s")
     if seconds < 90 * 60:
         return f"{round(seconds / 60):,} minutes"
     if seconds < 48 * 3600:
