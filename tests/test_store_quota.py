@@ -239,6 +239,12 @@ def test_a_pin_expires_when_it_is_not_renewed(tmp_path: Path, monkeypatch) -> No
     assert not store.exists(used)
 
 
+def test_only_a_stored_data_set_is_pinned(tmp_path: Path) -> None:
+    store = DatasetStore(tmp_path)
+    store.pin(dataset_id(b"never stored"), "session-a")  # an id from a stranger's link
+    assert store.pinned() == set() and not (tmp_path / ".leases").exists()
+
+
 @pytest.mark.parametrize("holder", ["", "../x", "a/b", "x" * 81, None, "a.b"])
 def test_a_holder_is_a_plain_name(tmp_path: Path, holder) -> None:
     store = DatasetStore(tmp_path)

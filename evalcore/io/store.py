@@ -1130,10 +1130,13 @@ class DatasetStore:
         A pin is a lease: it lasts ``lease_seconds`` after the last call, so the holder calls this again while
         it uses the data set (the dashboard: on every run, and every minute for an open session) and
         :meth:`unpin` when done; the pin of a holder that vanished without a word (a server process that was
-        killed) expires by itself. Best effort: a store that cannot be written is not an error here.
+        killed) expires by itself. Only a stored data set is pinned (an id from a stranger's link leaves no file).
+        Best effort: a store that cannot be written is not an error here.
         """
         validate_id(dataset_id)
         holder = _check_holder(holder)
+        if not self.exists(dataset_id):
+            return
         try:
             folder = self._own_dir(LEASES_DIR, create=True)
             path = folder / f"{dataset_id}.{holder}"
