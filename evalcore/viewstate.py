@@ -14,7 +14,8 @@ group (attribute)  class               settings
 ``selection``      :class:`Selection`   the measures, the pair A/B, the n range, level and interval:
                                         one selection shared by every page
 ``precision``      :class:`PrecisionView`  Precision page: n of the values, recall, F-beta
-``tests``          :class:`TestsView`   Significance and Pairwise: test, correction, resamples, their n
+``tests``          :class:`TestsView`   Significance and Pairwise: test, correction, resamples, their n,
+                                        the step between the tested n
 ``threshold``      :class:`ThresholdView`  Threshold page
 ``roc``            :class:`RocView`     ROC, DET and PR page
 ``samples``        :class:`SamplesView` the multi-sample pages: cut-offs, Validation's measure, UIR

@@ -191,7 +191,7 @@ def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str,
          power: float = DEFAULT_POWER, difference_method: str = "newcombe", n_step: int = 1, _progress=None):
     """The two measures tested at every n of the range (every ``n_step``-th; the test runs once per call:
     :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table). ``_progress``
-    (not in the key) is :func:`ui.jobs.progress`'s callback: it reports and stops work nobody waits for."""
+    (not in the key) is :meth:`ui.jobs.Job.progress`'s callback: it reports and stops work nobody waits for."""
     ra, rb = ranking_of(roles, a, ranking, display), ranking_of(roles, b, ranking, display)
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,

@@ -8,7 +8,7 @@ it tests::
 
 (:class:`WorkModel`), with coefficients that scale with the number of candidates ``N``. The coefficients are CPU
 seconds per unit of work measured on the project's reference machine (2 cores; ``bench/bench_work.py`` measures
-them again and prints the predicted against the measured seconds: 1.0 to 1.7 times the measured CPU time in the
+them again and prints the predicted against the measured seconds: 0.9 to 1.5 times the measured CPU time in the
 run recorded in the commit that added it), so an estimate is the cost in that machine's seconds; a host's budget is in the same unit.
 
 ===========================  =====================================================================  ===========
@@ -216,8 +216,8 @@ def pair_estimate(n_candidates: int, n_range: tuple[int, int], test: str, resamp
     Examples
     --------
     >>> e = pair_estimate(200_000, (200, 200_000), "bootstrap", 100_000)
-    >>> round(e.seconds / 3600, 1)  # hours: the link of issue 19
-    0.8
+    >>> round(e.seconds / 60)  # minutes: the link of issue 19
+    43
     """
     resampling = test in RESAMPLING
     model = pair_model(n_candidates, test)
