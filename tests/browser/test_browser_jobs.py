@@ -82,13 +82,14 @@ def test_a_closed_tab_stops_its_work_within_10_seconds(browser, busy_server):
     page = context.new_page()
     page.goto(link)
     expect(page.get_by_test_id("stProgress")).to_be_visible(timeout=60_000)  # the bootstrap runs
-    busy = _rate(pid)
-    assert busy > 0.15, f"the server does not seem to compute ({busy:.2f} CPU s/s)"
+    busy = _rate(pid)  # (on a machine shared with other work the server gets a fraction of a core)
+    assert busy > 0.05, f"the server does not seem to compute ({busy:.2f} CPU s/s)"
+    idle = min(0.03, busy / 3)  # an idle server: a few clock ticks a second at most
     context.close()  # the tab is closed
     closed = time.monotonic()
     while True:
-        rate = _rate(pid, 0.5)
-        if rate < 0.05:
+        rate = _rate(pid, 1.0)
+        if rate < idle:
             break
         assert time.monotonic() - closed < 20, f"still computing {time.monotonic() - closed:.0f} s after the close"
     stopped_after = time.monotonic() - closed
