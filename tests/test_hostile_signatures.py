@@ -17,6 +17,8 @@ import pytest
 GOOD_COMPARE = ("evalcore {version}|cmd compare|data sha256:{sha}|label gold|measures score_a,score_b|n all|"
                 "alternative two-sided|test bootstrap|corr none|resamples 200|ties stable|level 0.95|"
                 "numbers 0123456789abcdef")
+GOOD_SYSTEMS = ("evalcore {version}|cmd systems|data sha256:{sha}|metric accuracy|resamples 200|seed 1|rule bk|"
+                "level 0.95|numbers 0123456789abcdef")
 GOOD_REPORT = ("evalcore {version}|cmd report|data sha256:{sha}|label gold|measures score_a,score_b|ties stable|"
                "test fisher|level 0.95|n 5,10,50|range 5:50|pair score_a,score_b|corr none|"
                "interval clopper_pearson|numbers 0123456789abcdef")
@@ -68,6 +70,10 @@ HOSTILE = [
     ("a report step of zero", "report", [("|corr none|", "|corr none|step 0|")], "`n_step`"),
     # seeds
     ("a negative seed", "compare", [("|ties stable|", "|ties random|seed -1|")], "seed"),
+    # systems on a test set
+    ("a billion resamples of a test set", "systems", [("|resamples 200|", "|resamples 1000000000|")],
+     "it was not started"),
+    ("a systems signature without its metric", "systems", [("|metric accuracy|", "|")], "lacks a setting"),
     ("a seed written as a float", "compare", [("|ties stable|", "|ties random|seed 1e5|")], "invalid int value"),
     ("a seed that is not a number", "report", [("|ties stable|", "|ties random|seed x1|")],
      "'seed' must be a whole number"),
@@ -77,7 +83,7 @@ HOSTILE = [
 def _signature(base: str | None, replacements, sha: str) -> str:
     if base is None:
         return "not a signature at all"
-    text = {"compare": GOOD_COMPARE, "report": GOOD_REPORT}[base]
+    text = {"compare": GOOD_COMPARE, "report": GOOD_REPORT, "systems": GOOD_SYSTEMS}[base]
     for old, new in replacements:
         old, new = old.format(version="{version}", sha="{sha}"), new.format(version="{version}", sha="{sha}")
         assert old in text, (old, text)
@@ -92,9 +98,9 @@ import io, json, resource, sys, time, traceback
 from contextlib import redirect_stderr, redirect_stdout
 resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
 from evalcore.cli import main
-cases, data = json.loads(sys.stdin.read())
+cases = json.loads(sys.stdin.read())
 results = []
-for signature in cases:
+for signature, data in cases:
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     try:
@@ -120,12 +126,25 @@ def small_data(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def outcomes(small_data) -> dict:
+def items_data(small_data) -> Path:
+    """A per-item table of two systems (``systems``' input): 40 items, correct of 5."""
+    path = small_data.parent / "items.csv"
+    rows = ["item,base.correct,base.total,new.correct,new.total"]
+    rows += [f"i{k},{k % 5},5,{(k * 3) % 6 % 5},5" for k in range(40)]
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def outcomes(small_data, items_data) -> dict:
     from evalcore.report.signature import file_sha256
 
-    sha = file_sha256(small_data)
-    cases = [_signature(base, replacements, sha) for _, base, replacements, _ in HOSTILE]
-    done = subprocess.run([sys.executable, "-c", _DRIVER], input=json.dumps([cases, str(small_data)]),
+    data = {"systems": items_data}
+    cases = []
+    for _, base, replacements, _ in HOSTILE:
+        path = data.get(base, small_data)
+        cases.append((_signature(base, replacements, file_sha256(path)), str(path)))
+    done = subprocess.run([sys.executable, "-c", _DRIVER], input=json.dumps(cases),
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return dict(zip([name for name, *_ in HOSTILE], json.loads(done.stdout)))

@@ -256,11 +256,11 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
     The data must be the same files (their SHA-256 must match the signature's); a different evalcore
     version is named, and the numbers are recomputed all the same, within the work budget (``work_budget``
     seconds, default :func:`evalcore.work.work_budget`): a signature whose numbers would take longer is refused
-    before anything is computed. Only the commands that sign their numbers (``report`` and
+    before anything is computed. Only the commands that sign their numbers (``report``, ``systems`` and
     :data:`TABLE_COMMANDS`) can be reproduced.
     """
-    if signature.command != "report" and signature.command not in TABLE_COMMANDS:
-        raise ParameterError(f"a signature names the command that computed its numbers: report or one of "
+    if signature.command not in ("report", "systems", *TABLE_COMMANDS):
+        raise ParameterError(f"a signature names the command that computed its numbers: report, systems or one of "
                              f"{', '.join(TABLE_COMMANDS)}; got {signature.command[:40]!r}")
     messages = []
     version = evalcore_version()
@@ -280,7 +280,7 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
         from ..systems.cli import reproduce_digest
 
         with redirect_stderr(io.StringIO()):
-            digest = reproduce_digest(signature, files)
+            digest = reproduce_digest(signature, files, work_budget=work_budget)
     elif signature.command == "report":
         settings = settings_from_signature(signature.settings)
         with redirect_stderr(io.StringIO()):

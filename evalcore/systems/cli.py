@@ -74,6 +74,9 @@ def add_parser(sub, limit_argument: Callable[[argparse.ArgumentParser], None]) -
     p.add_argument("--signature", nargs="?", const="-", metavar="FILE",
                    help="print the result's signature to standard error, or write it to FILE")
     limit_argument(p)
+    from ..report.parsers import add_work_budget
+
+    add_work_budget(p)  # the resampling within the work budget (evalcore.work)
 
 
 def _note(message: str) -> None:
@@ -123,6 +126,11 @@ def run_comparison(args, *, with_curves: bool = False):
                               ter_case_sensitive=args.ter_case_sensitive)
         statistics = text_statistics(data, metric, options, workers=args.workers)
         files, n_refs = refs + hyps, len(refs)
+    from ..work import check_work, systems_estimate
+
+    check_work(systems_estimate(statistics.n_items, statistics.n_systems, settings.resamples, curves=with_curves),
+               getattr(args, "work_budget", None), how_to_raise="raise it with --work-budget SECONDS or "
+               "EVALCORE_WORK_BUDGET")
     result = compare_systems(statistics, settings)
     curves = size_curves(statistics, settings) if with_curves else None
     return statistics, result, curves, files, n_refs
@@ -208,8 +216,9 @@ def cmd_systems(args) -> None:
 
 # ----------------------------------------------------------------------------------------------- reproduce
 
-def reproduce_digest(signature, files: Sequence[str]) -> str:
-    """Recompute the numbers' digest of a ``systems`` signature from its files (in the signature's order)."""
+def reproduce_digest(signature, files: Sequence[str], work_budget: float | None = None) -> str:
+    """Recompute the numbers' digest of a ``systems`` signature from its files (in the signature's order), within the
+    work budget (``work_budget`` seconds, default ``EVALCORE_WORK_BUDGET``)."""
     from .report import systems_digest
 
     given = signature.mapping
@@ -221,7 +230,8 @@ def reproduce_digest(signature, files: Sequence[str]) -> str:
             level=float(given["level"][0]), tokenize=given.get("tokenize", ("13a",))[0],
             lowercase=given.get("lowercase", ("no",))[0] == "yes",
             chrf_word_order=int(given.get("chrf-word-order", ("0",))[0]),
-            ter_case_sensitive=given.get("ter-case-sensitive", ("no",))[0] == "yes", workers=None, limit=[])
+            ter_case_sensitive=given.get("ter-case-sensitive", ("no",))[0] == "yes", workers=None, limit=[],
+            work_budget=work_budget)
     except (KeyError, ValueError, IndexError):
         raise ParameterError("this systems signature lacks a setting or holds one this evalcore cannot read "
                              "(metric, resamples, seed, rule, level); copy the whole signature") from None

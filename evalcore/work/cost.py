@@ -21,6 +21,7 @@ approximate randomization    2e-6 per resample, 5.8e-9 per candidate and resampl
 the pair at every n          1e-5 per list size (the counts, Fisher and the other exact tests,     :func:`pair_estimate`
                              effect sizes and their intervals, the curves)
 ROC, DET, PR intervals       2.1e-8 per candidate, resample and measure (the AP bootstrap, always)   :func:`roc_estimate`
+systems on a test set        2e-7 per item and resample (up to 5 systems)                            :func:`systems_estimate`
 minimum detectable diff.     6e-5 + 1.3e-9 N per list size (the command line's ``--mdd``; the page  :func:`mdd_seconds`
                              computes it on a grid of at most 101 n)
 ===========================  =====================================================================  ===========
@@ -37,6 +38,7 @@ import math
 from dataclasses import dataclass, field
 
 __all__ = ["WorkModel", "WorkEstimate", "Offer", "pair_estimate", "sizes_estimate", "roc_estimate", "report_estimate",
+           "systems_estimate",
            "mdd_seconds", "grid_size", "RESAMPLING", "PAIR_PER_SIZE", "ROC_PER_CANDIDATE"]
 
 #: Seconds per resample, per (candidate, resample) and per (list size, resample) of the resampling tests of two
@@ -49,6 +51,9 @@ RESAMPLING = {
 PAIR_PER_SIZE = 1e-5
 #: Seconds per (candidate, resample, measure) of the ROC page's bootstrap (evalcore.roc.roc_table).
 ROC_PER_CANDIDATE = 2.1e-8
+#: Seconds per (item, resample) of comparing up to five systems on a test set (evalcore.systems.compare; more
+#: systems in proportion): 50 to 170 ns measured for 1,000 to 100,000 items, wall time (it uses more than a core).
+SYSTEMS_PER_ITEM = 2e-7
 #: Seconds per list size of the minimum detectable difference: a constant and a part per candidate.
 MDD_PER_SIZE = (6e-5, 1.3e-9)
 
@@ -247,6 +252,17 @@ def roc_estimate(n_candidates: int, measures: int, resamples: int) -> WorkEstima
                       per_resample=ROC_PER_CANDIDATE * n_candidates * measures)
     what = (f"the bootstrap of average precision with {resamples:,} resamples for {measures} measure"
             f"{'s' if measures != 1 else ''} of {n_candidates:,} candidates")
+    return WorkEstimate(what, model, resamples)
+
+
+def systems_estimate(n_items: int, n_systems: int, resamples: int, *, curves: bool = False) -> WorkEstimate:
+    """The cost of comparing systems on a test set by resampling its items (:mod:`evalcore.systems`: every pair's
+    paired test, each system's interval; with ``curves``, the test-set-size curves too, whose resampled test sets
+    hold 16 times the items together). The per-item statistics are scored before (bounded by the input's size)."""
+    scale = 17.0 if curves else 1.0
+    model = WorkModel(per_resample=SYSTEMS_PER_ITEM * n_items * scale * max(1.0, n_systems / 5))
+    what = (f"resampling {n_items:,} items {resamples:,} times for {n_systems} systems"
+            + (" and the test-set-size curves" if curves else ""))
     return WorkEstimate(what, model, resamples)
 
 
