@@ -22,6 +22,7 @@ if inp is None:
 v = common.view()
 settings = ui.resampling_of(v)
 try:
+    ui.within_budget(inp, settings)  # past the work budget: a message and fewer resamples offered, and the page stops
     result = ui.comparison(inp, settings)
     similar = ui.similar(inp)
 except EvalcoreError as exc:
@@ -75,9 +76,10 @@ st.subheader("How big a test set? (Berg-Kirkpatrick et al. 2012)")
 st.caption(f"The smallest gain significant at alpha = {alpha:g} for test sets of 10% to 400% of these {unit} (beyond "
            "100%: drawn with replacement), each with its own bootstrap; dotted: each pair's observed gain. Where a "
            "curve lies below its dotted line, a test set of that size finds the gain.")
+ui.within_budget(inp, settings, curves=True)  # (test sets up to four times as large: more work)
 try:
     curves = ui.curves(inp, settings)
-except EvalcoreError as exc:  # (test sets up to four times as large: a bound of its own)
+except EvalcoreError as exc:
     st.info(esc(exc))
     common.stop()
 sizes = ui.sizes_figure(curves, result)

@@ -183,9 +183,10 @@ def waiting_sessions(key: Hashable) -> set:
 
 # ---------------------------------------------------------------------------------------------- budget
 
-def within_budget(estimate: WorkEstimate, key: str) -> None:
+def within_budget(estimate: WorkEstimate, key: str, names: dict[str, str] | None = None) -> None:
     """Go on if ``estimate`` is within the work budget; else say what it would cost, offer what fits (a button per
-    offer: it sets the view's settings) and stop the page."""
+    offer: it sets the view's settings, ``names`` mapping an offer's setting to the view's, e.g. ``resamples`` to
+    ``sys_resamples``) and stop the page."""
     try:
         check_work(estimate, how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
     except WorkTooLargeError as exc:
@@ -195,7 +196,8 @@ def within_budget(estimate: WorkEstimate, key: str) -> None:
         columns = st.columns(max(1, len(exc.offers)))
         for i, (column, offer) in enumerate(zip(columns, exc.offers)):
             column.button(f"Use {offer.text}", key=f"offer_{key}_{i}", on_click=common.update,
-                          kwargs=dict(offer.changes), help=f"About {offer.seconds:.0f} seconds of computing")
+                          kwargs={(names or {}).get(k, k): value for k, value in offer.changes.items()},
+                          help=f"About {offer.seconds:.0f} seconds of computing")
         common.stop()
 
 

@@ -112,6 +112,7 @@ class WorkEstimate:
     n_range: tuple[int, int] | None = None
     n_step: int = 1
     extra_sizes: int = 0  # list sizes tested besides the range's (the report's tables)
+    resample_choices: tuple[int, ...] = ()  # where only these numbers of resamples can be asked for (a page's slider)
 
     @property
     def sizes(self) -> int:
@@ -127,6 +128,8 @@ class WorkEstimate:
         out: list[Offer] = []
         if self.resamples:
             fit = _fit_resamples(self.model, self.sizes, budget)
+            if self.resample_choices:
+                fit = max((c for c in self.resample_choices if c <= fit), default=0)
             if fit >= min_resamples and fit < self.resamples:
                 out.append(Offer({"resamples": fit}, f"{fit:,} resamples", self.model.seconds(fit, self.sizes)))
         if self.n_range is not None:
@@ -255,15 +258,17 @@ def roc_estimate(n_candidates: int, measures: int, resamples: int) -> WorkEstima
     return WorkEstimate(what, model, resamples)
 
 
-def systems_estimate(n_items: int, n_systems: int, resamples: int, *, curves: bool = False) -> WorkEstimate:
+def systems_estimate(n_items: int, n_systems: int, resamples: int, *, curves: bool = False,
+                     choices: tuple[int, ...] = ()) -> WorkEstimate:
     """The cost of comparing systems on a test set by resampling its items (:mod:`evalcore.systems`: every pair's
     paired test, each system's interval; with ``curves``, the test-set-size curves too, whose resampled test sets
-    hold 16 times the items together). The per-item statistics are scored before (bounded by the input's size)."""
+    hold 16 times the items together). The per-item statistics are scored before (bounded by the input's size).
+    ``choices``: the numbers of resamples that can be offered (the Systems page's slider); any number if empty."""
     scale = 17.0 if curves else 1.0
     model = WorkModel(per_resample=SYSTEMS_PER_ITEM * n_items * scale * max(1.0, n_systems / 5))
     what = (f"resampling {n_items:,} items {resamples:,} times for {n_systems} systems"
             + (" and the test-set-size curves" if curves else ""))
-    return WorkEstimate(what, model, resamples)
+    return WorkEstimate(what, model, resamples, resample_choices=tuple(choices))
 
 
 def report_estimate(n_candidates: int, n_range: tuple[int, int], table_sizes: int, pairs: int, test: str,

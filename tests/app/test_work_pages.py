@@ -147,3 +147,36 @@ def test_a_page_keeps_its_data_while_six_others_upload(store_root, monkeypatch):
         store.put(big_tsv(2_000, seed=99), "seventh.tsv")
     assert store.exists(dataset)
     check_work(pair_estimate(2_000, (1, 1_000), "fisher"))  # (the page's own work was small)
+
+
+def test_the_systems_resampling_is_bounded_by_the_work_budget(store_root, monkeypatch):
+    """The Systems page (issue 20) under the same budget: a link asking 100,000 resamples of 500 items (about 10
+    estimated seconds) past a 1-second budget is refused before anything resamples, offering the slider's largest
+    choice that fits; taken, the comparison computes, and the test-set-size curves (17 times the work) are refused
+    in turn with their own offer; taken, the whole page computes."""
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "1")
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"item": [f"i{k}" for k in range(500)]})
+    for name, rate in (("base", 0.6), ("new", 0.7)):
+        total = rng.integers(5, 20, 500)
+        frame[f"{name}.correct"], frame[f"{name}.total"] = rng.binomial(total, rate), total
+    table = DatasetStore().put(frame.to_csv(index=False).encode(), "items.csv")
+    at = app({"sys_mode": "table", "sys_table": table, "sys_metric": "accuracy", "sys_r": "100000"},
+             "pages/systems.py")
+    said = shown(at.error)
+    assert "This would take about 10 seconds of computing (resampling 500 items 100,000 times for 2 systems)" in said
+    assert "more than the 1 second one request may use on this server (EVALCORE_WORK_BUDGET" in said
+    assert "it was not started. What fits: 10,000 resamples." in said
+    assert not at.dataframe and [b.label for b in at.button] == ["Use 10,000 resamples"]
+    at.button[0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["view"].sys_resamples == 10_000 and at.query_params["sys_r"] == "10000"
+    assert at.dataframe[0].value["system"].tolist() == ["base", "new"]  # the comparison computed
+    said = shown(at.error)
+    assert "(resampling 500 items 10,000 times for 2 systems and the test-set-size curves)" in said
+    assert "What fits: 500 resamples." in said
+    assert len(at.get("plotly_chart")) == 3  # scores, p-values and gains; not the test-set sizes
+    at.button(key="offer_systems_curves_0").click().run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert at.session_state["view"].sys_resamples == 500
+    assert len(at.get("plotly_chart")) == 4  # scores, p-values, gains and the test-set sizes
