@@ -19,6 +19,8 @@ GOOD_COMPARE = ("evalcore {version}|cmd compare|data sha256:{sha}|label gold|mea
                 "numbers 0123456789abcdef")
 GOOD_SYSTEMS = ("evalcore {version}|cmd systems|data sha256:{sha}|metric accuracy|resamples 200|seed 1|rule bk|"
                 "level 0.95|numbers 0123456789abcdef")
+GOOD_TEXT = ("evalcore {version}|cmd systems|data {shas}|metric chrf|refs 1|lowercase no|chrf-word-order 0|"
+             "resamples 200|seed 1|rule bk|level 0.95|numbers 0123456789abcdef")
 GOOD_REPORT = ("evalcore {version}|cmd report|data sha256:{sha}|label gold|measures score_a,score_b|ties stable|"
                "test fisher|level 0.95|n 5,10,50|range 5:50|pair score_a,score_b|corr none|"
                "interval clopper_pearson|numbers 0123456789abcdef")
@@ -74,23 +76,42 @@ HOSTILE = [
     ("a billion resamples of a test set", "systems", [("|resamples 200|", "|resamples 1000000000|")],
      "it was not started"),
     ("a systems signature without its metric", "systems", [("|metric accuracy|", "|")], "lacks a setting"),
+    ("an unknown bootstrap rule", "systems", [("|rule bk|", "|rule bogus|")], "`rule` must be one of bk, sacrebleu"),
+    ("a systems level above 1", "systems", [("|level 0.95|", "|level 1.5|")], "`level` (the confidence level) must"),
+    ("no resamples of a test set", "systems", [("|resamples 200|", "|resamples 0|")], "`resamples` must be"),
+    ("a systems seed past 2^32", "systems", [("|seed 1|", "|seed 99999999999999999999999|")],
+     "`seed` must be a whole number from 0 to 2^32 - 1"),
+    ("a text metric for a per-item table", "systems", [("|metric accuracy|", "|metric bleu|")], "is a metric of text"),
+    ("an unknown metric for a per-item table", "systems", [("|metric accuracy|", "|metric bogus|")],
+     "is not a metric evalcore knows"),
+    ("an unknown metric for text", "text", [("|metric chrf|", "|metric bogus|")], "`metric` must be one of"),
+    ("a chrF word order of 10^11", "text", [("|chrf-word-order 0|", "|chrf-word-order 99999999999|")],
+     "`chrf_word_order` must be 0, 1 or 2"),
+    ("an unknown BLEU tokenizer", "text", [("|metric chrf|", "|metric bleu|tokenize bogus|")], "`tokenize` must be"),
+    ("a lowercase that is neither yes nor no", "text", [("|lowercase no|", "|lowercase maybe|")],
+     "'lowercase' must be yes or no"),
+    ("every file a reference", "text", [("|refs 1|", "|refs 3|")], "names 3 reference file(s)"),
+    ("10^20 reference files", "text", [("|refs 1|", "|refs 99999999999999999999|")], "reference file(s)"),
+    ("a billion resamples of a text test set", "text", [("|resamples 200|", "|resamples 1000000000|")],
+     "it was not started"),
     ("a seed written as a float", "compare", [("|ties stable|", "|ties random|seed 1e5|")], "invalid int value"),
     ("a seed that is not a number", "report", [("|ties stable|", "|ties random|seed x1|")],
      "'seed' must be a whole number"),
 ]
 
 
-def _signature(base: str | None, replacements, sha: str) -> str:
+def _signature(base: str | None, replacements, shas: list[str]) -> str:
     if base is None:
         return "not a signature at all"
-    text = {"compare": GOOD_COMPARE, "report": GOOD_REPORT, "systems": GOOD_SYSTEMS}[base]
+    text = {"compare": GOOD_COMPARE, "report": GOOD_REPORT, "systems": GOOD_SYSTEMS, "text": GOOD_TEXT}[base]
     for old, new in replacements:
         old, new = old.format(version="{version}", sha="{sha}"), new.format(version="{version}", sha="{sha}")
         assert old in text, (old, text)
         text = text.replace(old, new)
     from evalcore.report.signature import evalcore_version
 
-    return text.replace("{version}", evalcore_version()).replace("{sha}", sha)
+    return (text.replace("{version}", evalcore_version()).replace("{sha}", shas[0])
+            .replace("{shas}", ",".join(f"sha256:{sha}" for sha in shas)))
 
 
 _DRIVER = r"""
@@ -98,6 +119,7 @@ import io, json, resource, sys, time, traceback
 from contextlib import redirect_stderr, redirect_stdout
 resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
 from evalcore.cli import main
+import evalcore.report.commands, evalcore.systems.cli  # imported before any clock starts (10 s on a loaded machine)
 cases = json.loads(sys.stdin.read())
 results = []
 for signature, data in cases:
@@ -105,7 +127,7 @@ for signature, data in cases:
     start = time.perf_counter()
     try:
         with redirect_stdout(out), redirect_stderr(err):
-            code = main(["reproduce", signature, data])
+            code = main(["reproduce", signature, *data])
     except BaseException as exc:
         code = "exception: " + "".join(traceback.format_exception_only(type(exc), exc)).strip()[-300:]
     results.append({"code": code, "stdout": out.getvalue(), "stderr": err.getvalue(),
@@ -136,14 +158,28 @@ def items_data(small_data) -> Path:
 
 
 @pytest.fixture(scope="module")
-def outcomes(small_data, items_data) -> dict:
+def text_data(small_data) -> list[Path]:
+    """A references file and two systems' hypotheses (``systems``' text input): 30 segments."""
+    folder = small_data.parent
+    words = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran"]
+    lines = [" ".join(words[(k + j) % 8] for j in range(3 + k % 4)) for k in range(30)]
+    paths = []
+    for name, keep in (("refs", 30), ("base", 20), ("new", 25)):
+        path = folder / f"{name}.txt"
+        path.write_text("\n".join(line if k < keep else line[::-1] for k, line in enumerate(lines)) + "\n")
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def outcomes(small_data, items_data, text_data) -> dict:
     from evalcore.report.signature import file_sha256
 
-    data = {"systems": items_data}
+    data = {"systems": [items_data], "text": text_data}
     cases = []
     for _, base, replacements, _ in HOSTILE:
-        path = data.get(base, small_data)
-        cases.append((_signature(base, replacements, file_sha256(path)), str(path)))
+        paths = data.get(base, [small_data])
+        cases.append((_signature(base, replacements, [file_sha256(p) for p in paths]), [str(p) for p in paths]))
     done = subprocess.run([sys.executable, "-c", _DRIVER], input=json.dumps(cases),
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -191,6 +227,22 @@ def test_a_good_signature_still_runs_and_the_budget_flag_raises_the_limit(small_
     assert code == 2 and "raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET" in err
     assert "What fits: " in err and " resamples" in err
     sha = file_sha256(small_data)
-    hostile = _signature("compare", [("|resamples 200|", "|resamples 100000|")], sha)
+    hostile = _signature("compare", [("|resamples 200|", "|resamples 100000|")], [sha])
     code, _, err = run("reproduce", hostile, small_data, "--work-budget", "0.5")
     assert code == 2 and "it was not started" in err
+
+
+def test_the_systems_signatures_the_list_spoils_are_read_and_computed(items_data, text_data):
+    """Unspoiled, both systems signatures of the list are computed (exit code 1: their made-up numbers differ), so
+    each hostile case fails for the change it makes, not for its base."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from evalcore.cli import main
+    from evalcore.report.signature import file_sha256
+
+    for base, paths in (("systems", [items_data]), ("text", text_data)):
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(["reproduce", _signature(base, [], [file_sha256(p) for p in paths]), *map(str, paths)])
+        assert code == 1 and "NOT reproduced" in out.getvalue() + err.getvalue(), (out.getvalue(), err.getvalue())
