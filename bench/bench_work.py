@@ -1,5 +1,5 @@
 """How well the work budget's cost model predicts (evalcore.work.cost): predicted against measured CPU seconds of
-the expensive calls a link or a command can start, on synthetic rankings of N candidates (11% TPs), in this run.
+the expensive calls a link or a command can start, on synthetic rankings of N candidates (11% TPs), and of comparing systems on a test set of N items, in this run.
 
 For each case: the estimate, the measured CPU time (``time.process_time``: all threads of this process; what the
 budget counts), and their ratio. A ratio near 1 means the constants of evalcore/work/cost.py fit this machine;
@@ -23,7 +23,11 @@ sys.path.insert(0, str(ROOT))
 
 from evalcore import analysis, roc  # noqa: E402
 from evalcore.ranking import rank_scores  # noqa: E402
-from evalcore.work import pair_estimate, roc_estimate  # noqa: E402
+from evalcore.systems.compare import ResamplingSettings, compare_systems  # noqa: E402
+from evalcore.systems.inputs import ItemTable  # noqa: E402
+from evalcore.systems.sizes import size_curves  # noqa: E402
+from evalcore.systems.statistics import table_statistics  # noqa: E402
+from evalcore.work import pair_estimate, roc_estimate, systems_estimate  # noqa: E402
 
 
 def rankings(n: int, seed: int = 0):
@@ -31,6 +35,15 @@ def rankings(n: int, seed: int = 0):
     labels = rng.random(n) < 0.11
     return (rank_scores(labels, labels * 1.0 + rng.normal(size=n), ties="stable"),
             rank_scores(labels, labels * 0.8 + rng.normal(size=n), ties="stable"))
+
+
+def test_set(n_items: int, k: int, seed: int = 0):
+    """Per-item statistics of ``k`` systems on ``n_items`` items (accuracy: correct of 5)."""
+    rng = np.random.default_rng(seed)
+    correct = rng.binomial(5, 0.6, size=(n_items, k)).astype(float)
+    counts = np.stack([correct, np.full_like(correct, 5.0)], axis=1)
+    return table_statistics(ItemTable("accuracy", tuple(map(str, range(n_items))), tuple(f"s{i}" for i in range(k)),
+                                      counts))
 
 
 def cpu(fn) -> float:
@@ -54,6 +67,11 @@ def main() -> None:
         ("pair", 200_000, (200, 200_000), 1, "randomization", 200),
         ("roc", 5_102, None, 1, "4 measures", 2_000),
         ("roc", 200_000, None, 1, "2 measures", 200),
+        ("systems", 2_000, None, 1, "2 systems", 5_000),  # N: items of a test set
+        ("systems", 10_000, None, 1, "3 systems", 2_000),
+        ("systems", 50_000, None, 1, "5 systems", 500),
+        ("curves", 2_000, None, 1, "2 systems", 5_000),  # the test-set-size curves alone
+        ("curves", 10_000, None, 1, "3 systems", 2_000),
     ]
     a0, b0 = rankings(2_000)
     analysis.pair_comparison(a0, b0, (1, 2_000))  # compile the kernels outside the timings
@@ -66,14 +84,26 @@ def main() -> None:
             measured = cpu(lambda: analysis.pair_comparison(a, b, n_range, test=test, resamples=resamples or 1000,
                                                            n_step=step))
             label, sizes = test, estimate.sizes
+        elif kind in ("systems", "curves"):
+            k = int(test.split()[0])
+            statistics, settings = test_set(n, k), ResamplingSettings(resamples, 1)
+            estimate = systems_estimate(n, k, resamples)
+            if kind == "curves":  # the curves' share of the estimate with curves
+                estimate = systems_estimate(n, k, resamples, curves=True)
+                measured = cpu(lambda: size_curves(statistics, settings))
+                predicted = estimate.seconds - systems_estimate(n, k, resamples).seconds
+            else:
+                measured = cpu(lambda: compare_systems(statistics, settings))
+            label, sizes = f"{kind} ({k})", 0
         else:
             k = int(test.split()[0])
             ranked = {f"m{i}": rankings(n, seed=i)[0] for i in range(k)}
             estimate = roc_estimate(n, k, resamples)
             measured = cpu(lambda: roc.roc_table(ranked, resamples=resamples))
             label, sizes = f"roc ({test})", 0
-        print(f"{label:<14}{n:>9,}{sizes:>9,}{resamples:>11,}{estimate.seconds:>13.2f}{measured:>12.2f}"
-              f"{estimate.seconds / measured:>8.2f}", flush=True)
+        predicted = predicted if kind == "curves" else estimate.seconds
+        print(f"{label:<14}{n:>9,}{sizes:>9,}{resamples:>11,}{predicted:>13.2f}{measured:>12.2f}"
+              f"{predicted / measured:>8.2f}", flush=True)
 
 
 if __name__ == "__main__":

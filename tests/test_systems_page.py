@@ -127,8 +127,9 @@ def test_work_past_the_bound_of_one_request_is_refused_with_a_message(monkeypatc
     with pytest.raises(EvalcoreError, match="use the command line"):
         check_budget(text, 30_000, 2)  # 60,000 TER segment-systems
     monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")  # the resampling: the host's work budget (evalcore.work)
-    check_budget(text, 10_000, 2, ResamplingSettings(20_000, 1))  # 40 s estimated
+    table = SystemsInput("table", (), (), "d" * 64, "accuracy", None)
+    check_budget(table, 100_000, 2, ResamplingSettings(10_000, 1))  # 30 s estimated
     with pytest.raises(WorkTooLargeError, match="What fits: 20,000 resamples"):
-        check_budget(text, 10_000, 2, ResamplingSettings(50_000, 1))  # 100 s
+        check_budget(table, 100_000, 2, ResamplingSettings(50_000, 1))  # 150 s
     with pytest.raises(WorkTooLargeError, match="and the test-set-size curves"):
-        check_budget(text, 10_000, 2, ResamplingSettings(20_000, 1), curves=True)
+        check_budget(table, 100_000, 2, ResamplingSettings(10_000, 1), curves=True)

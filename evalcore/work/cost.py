@@ -21,7 +21,8 @@ approximate randomization    2e-6 per resample, 5.8e-9 per candidate and resampl
 the pair at every n          1e-5 per list size (the counts, Fisher and the other exact tests,     :func:`pair_estimate`
                              effect sizes and their intervals, the curves)
 ROC, DET, PR intervals       2.1e-8 per candidate, resample and measure (the AP bootstrap, always)   :func:`roc_estimate`
-systems on a test set        2e-7 per item and resample (up to 5 systems)                            :func:`systems_estimate`
+systems on a test set        3e-8 per item and resample (up to 5 systems), 16 times that more with   :func:`systems_estimate`
+                             the test-set-size curves
 minimum detectable diff.     6e-5 + 1.3e-9 N per list size (the command line's ``--mdd``; the page  :func:`mdd_seconds`
                              computes it on a grid of at most 101 n)
 ===========================  =====================================================================  ===========
@@ -52,8 +53,9 @@ PAIR_PER_SIZE = 1e-5
 #: Seconds per (candidate, resample, measure) of the ROC page's bootstrap (evalcore.roc.roc_table).
 ROC_PER_CANDIDATE = 2.1e-8
 #: Seconds per (item, resample) of comparing up to five systems on a test set (evalcore.systems.compare; more
-#: systems in proportion): 50 to 170 ns measured for 1,000 to 100,000 items, wall time (it uses more than a core).
-SYSTEMS_PER_ITEM = 2e-7
+#: systems in proportion): 18 to 28 ns of CPU time measured for 2,000 to 50,000 items and 2 to 5 systems, and 16
+#: times that for the test-set-size curves (bench/bench_work.py).
+SYSTEMS_PER_ITEM = 3e-8
 #: Seconds per list size of the minimum detectable difference: a constant and a part per candidate.
 MDD_PER_SIZE = (6e-5, 1.3e-9)
 

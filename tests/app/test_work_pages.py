@@ -150,33 +150,34 @@ def test_a_page_keeps_its_data_while_six_others_upload(store_root, monkeypatch):
 
 
 def test_the_systems_resampling_is_bounded_by_the_work_budget(store_root, monkeypatch):
-    """The Systems page (issue 20) under the same budget: a link asking 100,000 resamples of 500 items (about 10
+    """The Systems page (issue 20) under the same budget: a link asking 100,000 resamples of 1,000 items (3
     estimated seconds) past a 1-second budget is refused before anything resamples, offering the slider's largest
     choice that fits; taken, the comparison computes, and the test-set-size curves (17 times the work) are refused
     in turn with their own offer; taken, the whole page computes."""
     monkeypatch.setenv("EVALCORE_WORK_BUDGET", "1")
     rng = np.random.default_rng(3)
-    frame = pd.DataFrame({"item": [f"i{k}" for k in range(500)]})
+    frame = pd.DataFrame({"item": [f"i{k}" for k in range(1_000)]})
     for name, rate in (("base", 0.6), ("new", 0.7)):
-        total = rng.integers(5, 20, 500)
+        total = rng.integers(5, 20, 1_000)
         frame[f"{name}.correct"], frame[f"{name}.total"] = rng.binomial(total, rate), total
     table = DatasetStore().put(frame.to_csv(index=False).encode(), "items.csv")
     at = app({"sys_mode": "table", "sys_table": table, "sys_metric": "accuracy", "sys_r": "100000"},
              "pages/systems.py")
     said = shown(at.error)
-    assert "This would take about 10 seconds of computing (resampling 500 items 100,000 times for 2 systems)" in said
+    assert "This would take about 3 seconds of computing (resampling 1,000 items 100,000 times for 2 systems)" in said
     assert "more than the 1 second one request may use on this server (EVALCORE_WORK_BUDGET" in said
-    assert "it was not started. What fits: 10,000 resamples." in said
-    assert not at.dataframe and [b.label for b in at.button] == ["Use 10,000 resamples"]
+    assert "it was not started. What fits: 20,000 resamples." in said  # (33,000 fit; the slider's choice below)
+    assert not at.dataframe and [b.label for b in at.button] == ["Use 20,000 resamples"]
     at.button[0].click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.session_state["view"].sys_resamples == 10_000 and at.query_params["sys_r"] == "10000"
+    assert at.session_state["view"].sys_resamples == 20_000 and at.query_params["sys_r"] == "20000"
     assert at.dataframe[0].value["system"].tolist() == ["base", "new"]  # the comparison computed
     said = shown(at.error)
-    assert "(resampling 500 items 10,000 times for 2 systems and the test-set-size curves)" in said
-    assert "What fits: 500 resamples." in said
+    assert "about 10 seconds of computing (resampling 1,000 items 20,000 times for 2 systems and the test-set-size " \
+           "curves)" in said
+    assert "What fits: 1,000 resamples." in said
     assert len(at.get("plotly_chart")) == 3  # scores, p-values and gains; not the test-set sizes
     at.button(key="offer_systems_curves_0").click().run()
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
-    assert at.session_state["view"].sys_resamples == 500
+    assert at.session_state["view"].sys_resamples == 1_000
     assert len(at.get("plotly_chart")) == 4  # scores, p-values, gains and the test-set sizes
