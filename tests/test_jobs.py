@@ -175,3 +175,49 @@ def test_a_session_pins_its_data_set_and_the_keeper_drops_it_when_the_session_en
     sessions.close("session-1")
     jobs.keep_pins()
     assert store.pinned() == set() and "session-1" not in jobs._PINS
+
+
+def test_the_systems_comparison_and_curves_stop_when_their_tab_closes(sessions):
+    """The Systems page's work (issue 20) has the same checkpoints: after the bootstrap and the randomization of
+    the comparison, after every test-set size of the curves. A tab closed at a checkpoint stops the rest."""
+    import numpy as np
+
+    from evalcore.systems.compare import ResamplingSettings, compare_systems
+    from evalcore.systems.inputs import ItemTable
+    from evalcore.systems.sizes import set_sizes, size_curves
+    from evalcore.systems.statistics import table_statistics
+
+    correct = np.random.default_rng(0).binomial(5, 0.6, size=(300, 2)).astype(float)
+    stats = table_statistics(ItemTable("accuracy", tuple(map(str, range(300))), ("a", "b"),
+                                       np.stack([correct, np.full_like(correct, 5.0)], axis=1)))
+    settings = ResamplingSettings(200, 1)
+
+    def run(sid: str, work, close_at: int):
+        done, outcome = [], []
+
+        def session():
+            sessions.local.sid = sid
+            try:
+                with jobs.attend(sid) as job:
+                    progress = job.progress()
+
+                    def checkpoint(d, total):
+                        done.append((d, total))
+                        if d == close_at:
+                            sessions.close(sid)  # the tab is closed while the work runs
+                        progress(d, total)
+                    work(checkpoint)
+            except StopException:
+                outcome.append("stopped")
+
+        thread = threading.Thread(target=session)
+        thread.start()
+        thread.join(60)
+        return done, outcome
+
+    done, outcome = run("c", lambda p: compare_systems(stats, settings, progress=p), close_at=1)
+    assert outcome == ["stopped"] and done == [(1, 2)]  # the randomization never ran
+    sizes = len(set_sizes(300))
+    done, outcome = run("s", lambda p: size_curves(stats, settings, progress=p), close_at=2)
+    assert outcome == ["stopped"] and done == [(1, sizes), (2, sizes)] and sizes > 2
+    assert len(size_curves(stats, settings, progress=lambda d, t: None)) == sizes  # (one pair)

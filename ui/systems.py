@@ -164,17 +164,18 @@ def statistics(inp: SystemsInput) -> ItemStatistics:
 
 
 @st.cache_resource(max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
-def comparison(inp: SystemsInput, settings: ResamplingSettings) -> SystemsComparison:
+def comparison(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> SystemsComparison:
+    """``_progress`` (not in the key): :meth:`ui.jobs.Job.progress`'s callback, which stops work nobody waits for."""
     stats = statistics(inp)
     check_budget(inp, stats.n_items, stats.n_systems, settings)
-    return compare_systems(stats, settings)
+    return compare_systems(stats, settings, progress=_progress)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Resampling test sets of every size ...", hash_funcs=_KEYS)
-def curves(inp: SystemsInput, settings: ResamplingSettings) -> pd.DataFrame:
+def curves(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> pd.DataFrame:
     stats = statistics(inp)
     check_budget(inp, stats.n_items, stats.n_systems, settings, curves=True)
-    return size_curves(stats, settings)
+    return size_curves(stats, settings, progress=_progress)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False, hash_funcs=_KEYS)
