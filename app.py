@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
-from ui import auth, cached, common, present, report, systems
+from ui import auth, cached, common, jobs, present, report, systems
 from ui import serverdata
 from ui.serverdata import ServerDataError
 
@@ -36,7 +36,7 @@ page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] 
                       "Several samples": [common.PAGES[n] for n in names[7:10]],
                       "Systems on a test set": [common.PAGES["systems"]]})
 
-common.view()
+jobs.pin_dataset(common.view().dataset)  # kept in the store while this session uses it
 common.forget_widgets_on_page_change(page.url_path)
 try:
     serverdata.guard(page.url_path, common.view().dataset)  # a server set on a page of single candidates: say so

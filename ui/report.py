@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
-from evalcore.text import markdown_text
+from evalcore.text import markdown_text, spreadsheet_csv
 from evalcore.figures import style as figures
 from evalcore.report import ReportSettings, build_report, default_sizes, report_results
 from evalcore.report.build import report_signature
@@ -72,7 +72,7 @@ def report_settings(v: ViewSettings, candidates, design=None) -> ReportSettings:
         sample_column=v.sample_column if candidates.samples is not None else None,
         sample=v.sample, ties=v.ties, seed=v.seed, test=v.test if design is None else "fisher",
         correction=v.correction, level=v.level, interval=v.interval, resamples=v.resamples,
-        difference_interval=v.difference_method, power=v.power, design=design)
+        difference_interval=v.difference_method, power=v.power, design=design, n_step=v.n_step)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...",
@@ -185,7 +185,7 @@ def downloads(fig, table, stem: str, image=None) -> None:
                             on_click="ignore", key=f"dl_svg_{stem}")
     cols[2].download_button("Figure as HTML", data=signed("html"), file_name=f"{stem}.html", mime="text/html",
                             on_click="ignore", key=f"dl_html_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: table.to_csv(index=False), file_name=f"{stem}.csv",
+    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
     if signature:
         cols[4].download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
