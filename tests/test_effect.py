@@ -483,3 +483,53 @@ def test_blocked_walk_sums_the_scalar_walks_terms(m, n, data):
             assert_allclose(blocked[row], scalar[row], rtol=1e-12, atol=1e-14 * np.abs(scalar[row]).max())
         if abs(end - start) < 8:  # too short for either to stop early
             assert jb == js == end
+
+
+# ---------------------------------------------------------------------- odds ratio: the node path
+# Tables whose X has a standard deviation of 7.2 or more (cells of a few hundred and up) are solved
+# from every h-th weight (Poisson summation, sinc-kernel tails), the nodes moved exactly from one
+# table to the next; smaller ones, one-sided and very high levels by the walk.
+def _roots_from_nodes(a, b, c, d, level):
+    """The three roots of one table from freshly anchored nodes (the node path alone)."""
+    from statistics import NormalDist
+
+    from evalcore.stats import noncentral as nc
+    x, m, n, k = float(a), float(a + c), float(b + d), float(a + b)
+    lo, hi = max(0.0, k - n), min(k, m)
+    tail = (1 - level) / 2
+    log_tail, z = math.log(tail), NormalDist().inv_cdf(1 - tail)
+    starts = np.array(nc._woolf(x, float(b), float(c), float(d), z, z))
+    sd = 1 / math.sqrt(sum(1 / (v + 0.5) for v in (a, b, c, d)))
+    assert sd >= nc._NODE_MIN_SD
+    cap = nc._NODE_CAP
+    grid, nodes, tilt, sums, out = np.zeros(12), np.zeros(cap), np.empty(cap), np.empty(8), np.empty(3)
+    atab = np.empty(2 * int((cap + 24) * max(2.0, math.floor(nc._NODE_SHARE * sd))) + 3)
+    assert nc._anchor(x, m, n, k, lo, hi, starts[0], sd, z, z, grid, nodes, atab)
+    assert nc._nodes_solve(x, lo, hi, m, n, k, log_tail, log_tail, z, z, starts, grid, nodes, atab, tilt, sums,
+                           out) == 0
+    return np.exp(out)
+
+
+@pytest.mark.parametrize("cells, level", [((115, 4000, 110, 4100), 0.95), ((140, 900, 110, 1000), 0.9)])
+def test_node_path_equals_mpmath(cells, level):
+    expected = _mp_odds_ratio(*cells, level)
+    assert_allclose(_roots_from_nodes(*cells, level), expected, rtol=1e-9)
+    assert_allclose([float(v) for v in odds_ratio(*cells, level)], expected, rtol=1e-9)
+
+
+def test_node_path_along_a_curve_equals_the_walk():
+    # A curve of 4,000 n with a standard deviation of X of about 30: nodes moved from table to
+    # table (and anchored again now and then) against the walk on each table alone, cold.
+    from statistics import NormalDist
+
+    from evalcore.stats import noncentral as nc
+    cells = _curve_of_regions(np.random.default_rng(8), 4_000, 12_000)
+    together = np.log(np.column_stack([np.asarray(v, dtype=float) for v in odds_ratio(*cells)]))
+    a, b, c, d = (v.astype(float) for v in cells)
+    z = NormalDist().inv_cdf(0.975)
+    walk, starts, scratch = np.empty((len(a), 3)), np.full(3, math.nan), np.empty((2, 3, 4))
+    for i in range(len(a)):
+        nc._odds_ratio_one(a[i], a[i] + c[i], b[i] + d[i], a[i] + b[i], math.log(0.025), math.log(0.025), z, z,
+                           True, True, starts, walk[i], scratch)
+    assert np.all(np.isfinite(walk))
+    assert np.abs(together - walk).max() < 1e-12 * (1 + np.abs(walk).max())
