@@ -393,10 +393,11 @@ def _curve_of_regions(rng, steps: int, start: int) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize("start", [40, 5_000, 70_000])  # a standard deviation of X up to about 80
-def test_each_distinct_table_solved_once_changes_nothing(start):
-    # The kernel solves each distinct table once, in order of first appearance, from the previous
-    # table's roots moved by Woolf's approximation; each table alone starts cold. Tables recur
-    # along the curve (the same table at several n, and again after a step away and back).
+def test_recurring_tables_copied_changes_nothing(start):
+    # The kernel copies a table met in the last few runs of equal tables and solves the others from
+    # the previous table's roots moved by Woolf's approximation (and, from a standard deviation of
+    # 7.2, from nodes moved from table to table); each table alone starts cold. Tables recur along
+    # the curve (the same table at several n, and again after a step away and back).
     rng = np.random.default_rng(start)
     cells = _curve_of_regions(rng, 3_000, start)
     assert len(np.unique(np.stack(cells, axis=1), axis=0)) < 0.8 * len(cells[0])
@@ -410,9 +411,9 @@ def test_each_distinct_table_solved_once_changes_nothing(start):
         assert_allclose(alone, [v[j] for v in shuffled], rtol=1e-12)
 
 
-def test_distinct_tables_with_unequal_rows():
+def test_recurring_tables_with_unequal_rows():
     rng = np.random.default_rng(5)
-    # cells above 2^15 and rows unequal: no int64 key, the tables are compared row by row
+    # cells above 2^15 and rows unequal, tables recurring out of order: compared cell by cell
     cells = [rng.integers(0, 4, 600) * 20_000 + rng.integers(0, 3, 600) for _ in range(4)]
     together = odds_ratio(*cells)
     for i in rng.choice(600, 20, replace=False):
