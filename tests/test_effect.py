@@ -534,3 +534,12 @@ def test_node_path_along_a_curve_equals_the_walk():
                            True, True, starts, walk[i], scratch)
     assert np.all(np.isfinite(walk))
     assert np.abs(together - walk).max() < 1e-12 * (1 + np.abs(walk).max())
+
+
+def test_tables_in_a_curves_order_are_told_from_shuffled_ones():
+    # Along a curve the kernel copies recurring tables itself; out of that order they are sorted out first.
+    from evalcore.stats import noncentral as nc
+    cells = [v.astype(float) for v in _curve_of_regions(np.random.default_rng(4), 3_000, 5_000)]
+    assert nc._along_a_curve(*cells)
+    order = np.random.default_rng(5).permutation(3_000)
+    assert not nc._along_a_curve(*(v[order] for v in cells))
