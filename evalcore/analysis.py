@@ -25,6 +25,7 @@ from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
 from .errors import ColumnError, ParameterError
 from .format import p_value as p_value_text
+from .nspec import grid_sizes
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
 
@@ -122,16 +123,17 @@ def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.Dat
 def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confidence_level: float = 0.95,
                     interval: str = "clopper_pearson", test: str = "fisher", correction: str = "none",
                     resamples: int = 1000, seed: int = 0, progress=None, power: float = 0.8,
-                    difference_method: str = "newcombe") -> PairResult:
+                    difference_method: str = "newcombe", n_step: int = 1) -> PairResult:
     """A test of the two n-best lists at every n in ``n_range`` (Fisher on D1/D2: Evert 2004, §3.3), with both
     curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`),
     the effect sizes with intervals at every n and the minimum detectable difference at `power`
     (:mod:`evalcore.stats.effect`, :mod:`evalcore.stats.power`). The rankings are compared once; the
     cheap tests' p-values for ``counts`` come from that one table. `difference_method` (a key of
     ``names.DIFFERENCE_INTERVALS``) and `power` (e.g. one of ``names.POWER_LEVELS``) are the page's choices; the
-    result records both."""
+    result records both. `n_step` > 1 tests every `n_step`-th n of the range instead (both ends included:
+    :func:`evalcore.nspec.grid_sizes`), for work that every n would make too long (:mod:`evalcore.work`)."""
     check_correction(correction)
-    sizes = np.arange(n_range[0], n_range[1] + 1)
+    sizes = grid_sizes(n_range, n_step)
     alpha = 1 - confidence_level
     comparison = pair_test(a, b, sizes, test, confidence_level=confidence_level, resamples=resamples, seed=seed,
                            progress=progress)
@@ -574,8 +576,10 @@ class PairwiseResult:
 
 
 def pairwise(rankings: dict[str, Ranking], n: int, *, confidence_level: float = 0.95, correction: str = "none",
-             interval: str = "clopper_pearson") -> PairwiseResult:
-    """Fisher's exact test on the difference regions of every pair of measures at one n (Evert 2004, §3.3)."""
+             interval: str = "clopper_pearson", difference_method: str = "newcombe") -> PairwiseResult:
+    """Fisher's exact test on the difference regions of every pair of measures at one n (Evert 2004, §3.3), with
+    the effect sizes (the interval of the difference of precision by `difference_method`, a key of
+    ``names.DIFFERENCE_INTERVALS``)."""
     check_correction(correction)
     names = list(rankings)
     rows = []
@@ -587,7 +591,7 @@ def pairwise(rankings: dict[str, Ranking], n: int, *, confidence_level: float = 
     if len(pairs):
         pairs["p_adjusted"] = adjust_pvalues(pairs["p_value"].to_numpy(float), correction)
         pairs["significant"] = pairs["p_adjusted"] < 1 - confidence_level
-        effects = effect_sizes(pairs, confidence_level)
+        effects = effect_sizes(pairs, confidence_level, difference_method)
         for column in EFFECT_COLUMNS:
             pairs[column] = effects[column].to_numpy()
     matrix = pd.DataFrame(np.nan, index=names, columns=names)

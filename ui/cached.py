@@ -25,6 +25,7 @@ from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
 from evalcore.text import spreadsheet_csv
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
+from ui import jobs
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -72,14 +73,14 @@ def reencoded(dataset: str, encoding: str) -> str:
     """Store the text of ``dataset`` read as ``encoding`` (as UTF-8) and return the new data set's id."""
     source, name = _source(dataset)
     plain = next((name[: -len(s)] for s in (".gz", ".bz2", ".xz") if name.endswith(s)), name)  # (now uncompressed)
-    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain)
+    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain, holder=jobs.holder())
 
 
 def ingest(content: bytes, name: str) -> str:
     """Read an uploaded file and store it only if it reads: a refused file leaves nothing on disk.
     Returns the data set's id, with its table already in the cache."""
     table = read_table(content, name=name)
-    dataset_id = store().put(content, name)
+    dataset_id = store().put(content, name, holder=jobs.holder())  # pinned for this session at once
     raw_table(dataset_id, _just_read=(table, name))
     return dataset_id
 
@@ -187,13 +188,15 @@ def curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tup
 @cache(max_entries=32, show_spinner="Testing every n ...")
 def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple, level: float,
          interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,
-         power: float = DEFAULT_POWER, difference_method: str = "newcombe", _progress=None):
-    """The two measures tested at every n of the range (the test runs once per call:
-    :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table)."""
+         power: float = DEFAULT_POWER, difference_method: str = "newcombe", n_step: int = 1, _progress=None):
+    """The two measures tested at every n of the range (every ``n_step``-th; the test runs once per call:
+    :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table). ``_progress``
+    (not in the key) is :meth:`ui.jobs.Job.progress`'s callback: it reports and stops work nobody waits for."""
     ra, rb = ranking_of(roles, a, ranking, display), ranking_of(roles, b, ranking, display)
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
-                                    progress=_progress, power=power, difference_method=difference_method)
+                                    progress=_progress, power=power, difference_method=difference_method,
+                                    n_step=n_step)
 
 
 def downloads(fig, table, stem: str) -> None:
@@ -254,9 +257,9 @@ def uir(roles: Roles, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas
 
 @cache(max_entries=32, show_spinner="Testing every pair ...")
 def pairwise(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n: int, level: float,
-             correction: str, interval: str):
+             correction: str, interval: str, difference_method: str = "newcombe"):
     return analysis.pairwise(rankings(roles, measures, ranking, display), n, confidence_level=level,
-                             correction=correction, interval=interval)
+                             correction=correction, interval=interval, difference_method=difference_method)
 
 
 @cache(max_entries=16, show_spinner="Computing the curves ...")

@@ -24,6 +24,7 @@ import pandas as pd
 from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..io import load_candidates
+from ..names import DEFAULT_POWER
 from ..nspec import parse_n_spec
 from ..ranking import resolve_seed
 from ..stats.intervals import INTERVAL_METHODS
@@ -32,7 +33,8 @@ from ..stats.pairtests import PAIR_TESTS
 from ..viewstate import default_n_range
 from .build import build_report, share_link
 from .results import report_results, results_digest
-from .settings import ReportSettings, default_sizes, parse_names, settings_from_signature
+from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names,
+                       settings_from_signature)
 from .signature import Signature, compare_signatures, evalcore_version, file_sha256, numbers_digest, parse_signature
 from .parsers import SIGNATURE_HELP, TABLE_COMMANDS, add_parsers
 
@@ -40,7 +42,7 @@ __all__ = ["add_parsers", "COMMANDS", "TABLE_COMMANDS", "run_signed", "command_s
            "load_report_candidates", "reproduce", "Reproduction", "SIGNATURE_HELP"]
 
 # Options that never decide a number, so a signature leaves them out.
-_NOT_SIGNED = {"command", "file", "files", "out", "signature", "per_sample", "help"}
+_NOT_SIGNED = {"command", "file", "files", "out", "signature", "per_sample", "help", "work_budget"}
 # Signature keys of options whose own name is long or unclear; the others use the option's name.
 _KEYS = {"confidence_level": "level", "correction": "corr", "lower_is_better": "lower", "measure": "measures",
          "exclude_unlabelled": "unlabelled", "beta": "betas"}
@@ -158,7 +160,14 @@ def run_signed(args: argparse.Namespace, commands: Mapping[str, Callable], parse
 # ------------------------------------------------------------------------------------------------ report
 
 def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
-    """Read a data file as a report's settings say: label, measures, directions, excluded rows, sample."""
+    """Read a data file as a report's settings say: label, measures, directions, excluded rows, sample; with a
+    sample design, the rows with an empty label as unannotated candidates."""
+    if settings.design is not None:
+        from ..io import load_annotated_sample
+
+        return load_annotated_sample(path, label=settings.label, scores=list(settings.measures),
+                                     lower_is_better=settings.lower, min_annotated=1, encoding=settings.encoding,
+                                     sheet=settings.sheet, where="cli").candidates
     candidates = load_candidates(path, label=settings.label, scores=list(settings.measures),
                                  lower_is_better=settings.lower, exclude_unlabelled=settings.exclude_unlabelled,
                                  encoding=settings.encoding, sheet=settings.sheet,
@@ -169,10 +178,47 @@ def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
     return candidates
 
 
+def _design(args: argparse.Namespace) -> SampleDesign | None:
+    """The sample design of ``--annotated-sample`` and its options (None without it; its options alone are an
+    error)."""
+    given = [o for o, v in (("--sample-frame", args.sample_frame), ("--sample-seed", args.sample_seed),
+                            ("--sample-interval", args.sample_interval != "hypergeometric"),
+                            ("--min-annotated", args.min_annotated != 10)) if v]
+    if not args.annotated_sample:
+        if given:
+            raise ParameterError(f"{', '.join(given)} describe(s) an annotated sample; add --annotated-sample")
+        return None
+    if args.sample_column or args.sample:
+        raise ParameterError("--annotated-sample reads one partly annotated set; --sample-column and --sample are for "
+                             "an experiment with several fully annotated samples")
+    unused = [o for o, v in (("--interval", args.interval != "clopper_pearson"),
+                             ("--power", args.power != DEFAULT_POWER),
+                             ("--resamples", args.resamples != 1000)) if v]
+    if unused:  # the user's choice would change no number: say so rather than drop it
+        raise ParameterError(f"{', '.join(unused)} change(s) no number of a report from an annotated sample: its "
+                             "precision intervals are chosen with --sample-interval, its test is Fisher's exact test "
+                             "on the annotated candidates of D1 and D2, and it gives no minimum detectable difference")
+    frame, k = parse_frame_spec(args.sample_frame) if args.sample_frame else ((), 0)
+    return SampleDesign(frame=frame, frame_k=k, interval=args.sample_interval, min_annotated=args.min_annotated,
+                        draw_seed=args.sample_seed)
+
+
 def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, CandidateSet]:
-    probe = load_candidates(args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
-                            exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
-                            sample=args.sample_column or False, where="cli")
+    design = _design(args)
+    if design is not None:
+        from ..io import load_annotated_sample
+
+        if args.exclude_unlabelled:
+            raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
+                                 "keeps them as unannotated candidates of a random sample; choose one")
+        probe = load_annotated_sample(args.file, label=args.label, scores=args.measure,
+                                      lower_is_better=tuple(args.lower_is_better), min_annotated=1,
+                                      encoding=args.encoding, sheet=args.sheet, where="cli").candidates
+    else:
+        probe = load_candidates(args.file, label=args.label, scores=args.measure,
+                                lower_is_better=tuple(args.lower_is_better), exclude_unlabelled=args.exclude_unlabelled,
+                                encoding=args.encoding, sheet=args.sheet, sample=args.sample_column or False,
+                                where="cli")
     if args.sample is not None:
         probe = probe.subset(probe.sample_mask(args.sample), source=f"{probe.source}, sample {args.sample}")
     n = probe.n_candidates
@@ -197,8 +243,14 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
         pair=tuple(args.pair) if args.pair else None, lower=tuple(args.lower_is_better),
         exclude_unlabelled=args.exclude_unlabelled, sample_column=args.sample_column, sample=args.sample,
         encoding=args.encoding, sheet=args.sheet, ties=args.ties, seed=seed, test=args.test,
-        correction=args.correction, level=args.confidence_level, interval=args.interval, resamples=args.resamples)
+        correction=args.correction, level=args.confidence_level, interval=args.interval, resamples=args.resamples,
+        difference_interval=args.difference_interval, power=args.power, design=design, n_step=args.step)
     return settings, probe
+
+
+def _up_to(up_to: int) -> str:
+    """Figure 3's line in words: 0 means the first tested n already is not significant (no line)."""
+    return f"at every n up to {up_to}" if up_to else "not at the first tested n"
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -206,12 +258,13 @@ def cmd_report(args: argparse.Namespace) -> None:
     names = parse_names(args.name)
     out = args.out or "report.zip"
     sha = file_sha256(args.file)
+    results = report_results(candidates, settings, budget=args.work_budget)  # within the work budget, or refused
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
-                          link=share_link(settings, sha, args.link_base))
+                          link=share_link(settings, sha, args.link_base), results=results)
     Path(out).write_bytes(report.zip_bytes())
     r = report.results
     print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "
-          f"significant at {r.n_significant} of {r.n_figure_tests} n, at every n up to {r.up_to}", file=sys.stderr)
+          f"significant at {r.n_significant} of {r.n_figure_tests} n, {_up_to(r.up_to)}", file=sys.stderr)
     if args.signature is not None:
         _emit_signature(report.signature, args.signature)
 
@@ -233,13 +286,33 @@ class Reproduction:
         return self.data_match and self.numbers_match
 
 
+def _parse_command(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The command a signature describes, parsed; an option argparse refuses (a value of the wrong kind, an
+    unknown choice) is one line naming it, not argparse's usage text and exit."""
+    errors = io.StringIO()
+    try:
+        with redirect_stderr(errors):
+            return parser.parse_args(argv)
+    except SystemExit:
+        lines = [line for line in errors.getvalue().splitlines() if line.strip()]
+        reason = lines[-1].split(": error: ", 1)[-1] if lines else "it is not a valid command"
+        raise ParameterError(f"the signature's settings do not make a valid {argv[0]!r} command: {reason[:300]}") \
+            from None
+
+
 def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.ArgumentParser,
-              commands: Mapping[str, Callable]) -> Reproduction:
+              commands: Mapping[str, Callable], work_budget: float | None = None) -> Reproduction:
     """Recompute the numbers a signature stands for from the data files, and compare.
 
     The data must be the same files (their SHA-256 must match the signature's); a different evalcore
-    version is named, and the numbers are recomputed all the same.
+    version is named, and the numbers are recomputed all the same, within the work budget (``work_budget``
+    seconds, default :func:`evalcore.work.work_budget`): a signature whose numbers would take longer is refused
+    before anything is computed. Only the commands that sign their numbers (``report``, ``systems`` and
+    :data:`TABLE_COMMANDS`) can be reproduced.
     """
+    if signature.command not in ("report", "systems", *TABLE_COMMANDS):
+        raise ParameterError(f"a signature names the command that computed its numbers: report, systems or one of "
+                             f"{', '.join(TABLE_COMMANDS)}; got {signature.command[:40]!r}")
     messages = []
     version = evalcore_version()
     if signature.version != version:
@@ -258,14 +331,20 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
         from ..systems.cli import reproduce_digest
 
         with redirect_stderr(io.StringIO()):
-            digest = reproduce_digest(signature, files)
+            digest = reproduce_digest(signature, files, work_budget=work_budget)
     elif signature.command == "report":
         settings = settings_from_signature(signature.settings)
+        if settings.design is not None and settings.design.annotations is not None:
+            raise ParameterError(f"the signature's labels come from the annotation sample "
+                                 f"{settings.design.annotations!r} of a dashboard's database, not from the data file, "
+                                 "so they cannot be recomputed from it; export the annotated set on the Annotate page "
+                                 "and make the report from that file (evalcore report --annotated-sample)")
         with redirect_stderr(io.StringIO()):
-            results = report_results(load_report_candidates(files[0], settings), settings)
+            results = report_results(load_report_candidates(files[0], settings), settings, budget=work_budget)
         digest = results_digest(results)
     else:
-        args = parser.parse_args(argv_from_signature(parser, signature, files))
+        args = _parse_command(parser, argv_from_signature(parser, signature, files))
+        args.work_budget = work_budget
         with redirect_stderr(io.StringIO()):
             digest = csv_digest(_capture(commands[signature.command], args))
     recomputed = Signature(version, signature.command, tuple(hashes), signature.settings, digest)
@@ -281,7 +360,7 @@ def cmd_reproduce(args: argparse.Namespace, *, parser: argparse.ArgumentParser,
     if signature.numbers is None:
         raise ParameterError("the signature has no 'numbers' field, so there is nothing to compare; copy the whole "
                              "signature")
-    result = reproduce(signature, args.files, parser=parser, commands=commands)
+    result = reproduce(signature, args.files, parser=parser, commands=commands, work_budget=args.work_budget)
     for message in result.messages:
         print(message)
     if result.recomputed is not None:
