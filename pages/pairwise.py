@@ -11,11 +11,12 @@ from ui import cached, common, guards, present, widgets
 common.ensure_router()
 
 st.header("Every pair of measures at one n")
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 c1, c2 = st.columns([2, 1])
 with c1:
-    widgets.measures_select(f"Measures (2 to {MAX_MEASURES})", candidates, prompt="Choose at least two measures.")
+    measures = widgets.measures_select(f"Measures (2 to {MAX_MEASURES})", data, prompt="Choose at least two measures.",
+                                       least=2)
 with c2:
     widgets.bound(st.selectbox, "Correction across the pairs", "correction", options=list(CORRECTIONS),
                  format_func=CORRECTIONS.get)
@@ -29,11 +30,7 @@ with c4:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
-if len(v.measures) < 2:
-    st.info("Choose at least two measures.")
-    common.stop()
-
-result = cached.pairwise(v.data, v.ranking, v.display, v.measures, n, v.level, v.correction, v.interval)
+result = cached.pairwise(data, v.ranking, v.display, measures, n, v.level, v.correction, v.interval)
 alpha = 1 - v.level
 pairs = result.pairs
 st.markdown(f"At n = {n:,}, **{int(pairs['significant'].sum())} of {len(pairs)}** pairs differ significantly "
@@ -49,7 +46,7 @@ with right:
     focus = st.selectbox("Look at a pair at every n", range(len(labels)), format_func=labels.__getitem__,
                          key="w_focus_pair")
     if st.button("Open it on the Significance page", key="w_open_pair"):
-        by_shown = {v.display.of(m): m for m in v.measures}  # the table names measures by their display names
+        by_shown = {v.display.of(m): m for m in measures}  # the table names measures by their display names
         common.update(a=by_shown[pairs["a"].iloc[focus]], b=by_shown[pairs["b"].iloc[focus]])
         st.switch_page(common.PAGES["significance"])
 present.table("pairwise", "pairs", pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2",
@@ -58,4 +55,4 @@ present.table("pairwise", "pairs", pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp
 st.caption(f"diff = Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method, scaled by d/n); odds ratio of "
            "TPs in D1 against D2 (conditional MLE) with its exact interval, as R's fisher.test. Intervals are not "
            "corrected across the pairs.")
-cached.downloads(fig, pairs, "pairwise")
+present.downloads(fig, pairs, "pairwise")

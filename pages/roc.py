@@ -13,11 +13,11 @@ from ui import cached, common, guards, present, widgets
 common.ensure_router()
 
 st.header("ROC, DET and precision-recall curves")
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 c1, c2 = st.columns([2, 1])
 with c1:
-    widgets.measures_select(f"Measures (up to {MAX_MEASURES})", candidates)
+    measures = widgets.measures_select(f"Measures (up to {MAX_MEASURES})", data)
 with c2:
     kind = widgets.bound(st.radio, "Curve", "curve_kind", options=list(rocfigures.CURVE_KINDS),
                          format_func=rocfigures.CURVE_KINDS.get)
@@ -33,8 +33,8 @@ with c5:
                  format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
 try:
-    curves = cached.roc_curves(v.data, v.ranking, v.display, v.measures, kind)
-    table = cached.roc_table(v.data, v.ranking, v.display, v.measures, v.level, v.auc_method, v.resamples)
+    curves = cached.roc_curves(data, v.ranking, v.display, measures, kind)
+    table = cached.roc_table(data, v.ranking, v.display, measures, v.level, v.auc_method, v.resamples)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
@@ -46,4 +46,4 @@ present.table("roc", "areas", table)
 st.caption("A threshold never splits a tie, so these curves and areas do not depend on the tie policy. The AUC is "
            "the chance that a random TP outranks a random FP (ties count half); average precision is the mean "
            "precision at the ranks of the TPs. Unlike n-best precision they summarise the whole ranking.")
-cached.downloads(fig, table, f"{kind}_curves")
+present.downloads(fig, table, f"{kind}_curves")

@@ -24,13 +24,12 @@ st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 if sample.mode(common.view()) != "full":  # a partly annotated set: Fisher's test on the annotated candidates
     sample_pages.significance_section()
     common.stop()
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 N = candidates.n_candidates
-measures = list(candidates.measures)
 
 c1, c2, c3 = st.columns(3)
-widgets.measure_pair(measures, (c1, c2))
+a, b = widgets.measure_pair(data, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
@@ -48,10 +47,10 @@ with c6:
 v = common.view()
 
 bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
-result = cached.pair(v.data, v.ranking, v.display, v.a, v.b, (n_min, n_max), v.level, v.interval, test,
+result = cached.pair(data, v.ranking, v.display, a, b, (n_min, n_max), v.level, v.interval, test,
                      v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None,
                      power=v.power, difference_method=v.difference_method)
-name_a, name_b = v.display.of(v.a), v.display.of(v.b)
+name_a, name_b = v.display.of(a), v.display.of(b)
 if bar:
     bar.empty()
 tested = len(result.comparison)
@@ -95,7 +94,7 @@ st.caption(esc(names.OBSERVED_POWER_NOTE))
 st.caption("Where a difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is "
            "large there are too few candidates in D1 and D2 to tell.")
 table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
-cached.downloads(diff_fig, table, "difference")
+present.downloads(diff_fig, table, "difference")
 
 at = widgets.look_n_slider(n_min, n_max, result.up_to,  # starts at the boundary: the last n of the significant run
                           help="It starts at the boundary n up to which every n differs significantly.")
@@ -108,7 +107,7 @@ with t1:
     st.markdown(f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
                 + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
 with t2:
-    members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)), at)
-    present.table("significance", "members", members, (v.a, v.b), height=240)
+    members = analysis.difference_members(candidates, *(cached.ranking_of(data, m, v.ranking) for m in (a, b)), at)
+    present.table("significance", "members", members, (a, b), height=240)
 present.table("significance", "effect at n", analysis.effect_at(result, at))
-cached.downloads(fig, table, "significance")
+present.downloads(fig, table, "significance")

@@ -20,7 +20,7 @@ from evalcore.names import SAMPLE_INTERVAL_LABELS
 from evalcore.stats.effect import odds_ratio
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, n_options
-from ui import cached, common, sample, widgets
+from ui import common, present, sample, widgets
 
 PERCENT = ("estimate", "lower", "upper", "estimate_d1", "estimate_d2", "difference", "difference_low",
            "difference_high")
@@ -92,7 +92,7 @@ def curves_section(page: str) -> None:
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows))
     if page == "precision":
         sample.how_many_more_section(s, measures, at)
-    cached.downloads(fig, table, f"{page}_estimates")
+    present.downloads(fig, table, f"{page}_estimates")
 
 
 # ---------------------------------------------------------------- Threshold
@@ -216,7 +216,7 @@ def significance_section() -> None:
     st.caption("At every n of the slider: the annotated candidates (m) and TPs (k) of D1 and D2 the test rests on; "
                "greyed out where too few.")
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows), height=300)
-    cached.downloads(fig, table, "significance_sample")
+    present.downloads(fig, table, "significance_sample")
 
 
 def _look_at(row, v, name_a: str, name_b: str) -> None:
