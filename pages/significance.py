@@ -107,7 +107,6 @@ with t1:
     st.markdown(f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
                 + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
 with t2:
-    members = analysis.difference_members(candidates, *(cached.ranking_of(data, m, v.ranking) for m in (a, b)), at)
-    present.table("significance", "members", members, (a, b), height=240)
+    present.table("significance", "members", cached.members(data, v.ranking, a, b, at), (a, b), height=240)
 present.table("significance", "effect at n", analysis.effect_at(result, at))
 present.downloads(fig, table, "significance")

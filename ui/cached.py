@@ -225,6 +225,13 @@ def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str,
 
 
 @cache(max_entries=32)
+def members(data: Loaded, ranking: RankingChoice, a: str, b: str, n: int):
+    """The candidates of D1 and D2 of the two n-best lists (:func:`evalcore.analysis.difference_members`), columns
+    named by the measures' own names: the same at every level."""
+    return analysis.difference_members(data.candidates, ranking_of(data, a, ranking), ranking_of(data, b, ranking), n)
+
+
+@cache(max_entries=32)
 def gamma_positions(data: Loaded, measure: str) -> tuple[float, ...]:
     """Slider positions for a threshold: distinct scores at 201 quantiles of all samples pooled."""
     ranked = ranking_of(data, measure, RankingChoice("stable", None))
