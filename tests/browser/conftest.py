@@ -134,14 +134,17 @@ def new_page(browser, app_url):
     contexts = []
     pages: list[Page] = []
 
-    def open_page(path: str = "/") -> Page:
-        """``path`` is a path of the app ("/precision?...") or a whole URL (a shared link)."""
+    def open_page(path: str = "/", on_websocket=None) -> Page:
+        """``path`` is a path of the app ("/precision?...") or a whole URL (a shared link); ``on_websocket``, if
+        given, is called with the page's websocket (Playwright's "websocket" event) from the start."""
         if browser is None:
             pytest.fail(MISSING_CHROMIUM, pytrace=False)
         context = browser.new_context(viewport=VIEWPORT)
         context.add_init_script(RUN_COUNTER)
         contexts.append(context)
         page = context.new_page()
+        if on_websocket is not None:
+            page.on("websocket", on_websocket)
         pages.append(page)
         page.goto(path if path.startswith("http") else app_url + path)
         return page
