@@ -17,7 +17,8 @@ count reads the same in a sentence, a table cell and a figure's hover:
 
 Tables: :data:`PAGE_TABLES` lists every table the dashboard's pages show, with the kind of each
 column; :func:`page_table` formats one (:func:`effect_table` and :func:`across_tests_table` those
-whose unit changes from row to row). Figures: :data:`D3` and :func:`hover` give the plotly
+whose unit changes from row to row), and :func:`page_cells` gives its typed values beside those
+texts, so that a table can show the text and sort by the number. Figures: :data:`D3` and :func:`hover` give the plotly
 hover formats (d3-format) that write the same digits as these functions, so a hover reads as the
 table beside it. Downloads (CSV) and the command line keep exact numbers (:mod:`evalcore.output`).
 """
@@ -35,7 +36,7 @@ import pandas as pd
 
 __all__ = ["MISSING", "p_value", "p_values", "p_statement", "percent", "points", "count", "level", "number",
            "decimal", "score", "formatted_table", "FORMATTERS", "D3", "hover", "TableSpec", "PAGE_TABLES",
-           "page_table", "effect_table", "across_tests_table"]
+           "page_table", "page_cells", "effect_table", "across_tests_table"]
 
 MISSING = "–"
 P_FLOOR = 1e-300  # below this a double has lost its digits (and fisher_exact reports log10 p instead)
@@ -330,6 +331,51 @@ def page_table(page: str, table: str, data: pd.DataFrame | Mapping) -> pd.DataFr
                          f"{', '.join(f'{p}/{t}' for p, t in PAGE_TABLES)}") from None
     frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
     return formatted_table(frame, spec.kinds).rename(columns=dict(spec.headers))
+
+
+def page_cells(page: str, table: str, data: pd.DataFrame | Mapping) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A page's table twice: its values, typed, and the text every cell shows.
+
+    Parameters
+    ----------
+    page, table : str
+        A key of :data:`PAGE_TABLES` (or one of the tables :func:`page_table` formats by row).
+    data : DataFrame or mapping
+        As for :func:`page_table`.
+
+    Returns
+    -------
+    values : DataFrame
+        ``data`` as it is (numbers stay numbers, so that a column sorts as numbers: 9 before 10), under the
+        headers of :func:`page_table`.
+    texts : DataFrame of str
+        The same shape, index and headers: what each cell shows. Columns of :data:`PAGE_TABLES` as
+        :func:`page_table` writes them (``5,102``, ``11.09%``, ``< 1e-300``, ``–``); any other cell as
+        ``str`` of its value, and ``–`` where it is missing (never ``nan`` or ``None``).
+
+    Examples
+    --------
+    >>> values, texts = page_cells("precision", "values at n", pd.DataFrame({"n": [9, 10, 1000],
+    ...                                                                     "precision": [0.5, None, 0.111]}))
+    >>> values["n"].tolist(), texts["n"].tolist(), texts["precision"].tolist()
+    ([9, 10, 1000], ['9', '10', '1,000'], ['50.00%', '–', '11.10%'])
+    """
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
+    shown = page_table(page, table, frame)
+    values = frame.copy()
+    values.columns = shown.columns  # (page_table keeps the columns' order; it renames some)
+    texts = pd.DataFrame({i: _texts(shown.iloc[:, i]) for i in range(shown.shape[1])}, index=shown.index,
+                         dtype=object)
+    texts.columns = shown.columns
+    return values, texts
+
+
+def _texts(column: pd.Series) -> np.ndarray:
+    """``FORMATTERS["text"]`` over a column, vectorised: ``str`` of each value, ``–`` where it is missing."""
+    values = column.to_numpy(dtype=object)
+    out = np.array([str(v) for v in values.tolist()] or [], dtype=object)
+    out[pd.isna(values)] = MISSING
+    return out
 
 
 def _by_row(table: pd.DataFrame, columns, kinds: list[str]) -> pd.DataFrame:

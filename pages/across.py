@@ -53,6 +53,6 @@ fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), 
                                        estimate=paired.estimate, low=paired.low, high=paired.high,
                                        confidence_level=v.level)
 st.plotly_chart(fig, key="across_chart", theme=None)
+present.downloads(fig, present.pair_named(res.table, *pair), "across_samples")
 with st.expander("Per sample"):
     present.table("across", "per sample", res.table, pair=pair)
-present.downloads(fig, present.pair_named(res.table, *pair), "across_samples")

@@ -4,7 +4,7 @@ import streamlit as st
 
 from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS, LABELS, export_table, write_export
 from evalcore.ranking import resolve_seed
-from ui import annotate, cached, common, sample, widgets
+from ui import annotate, auth, cached, common, sample, widgets
 
 common.ensure_router()
 
@@ -26,8 +26,11 @@ v = common.view()
 st.caption(f"{candidates.n_candidates:,} candidates, {candidates.n_annotated:,} labelled in the file; the labels "
            "made here are kept in the annotation database beside the data store.")
 
-widgets.bound(st.text_input, "Your name (annotator)", "annotator", max_chars=100,
-              convert=lambda s: s.strip() or None)
+if auth.identity() is not None:  # signed in: the annotator is the signed-in user (ui/auth.py), no name field
+    st.text(f"Annotating as {auth.identity()}")
+else:
+    widgets.bound(st.text_input, "Your name (annotator)", "annotator", max_chars=100,
+                  convert=lambda s: s.strip() or None)
 with st.expander("Sample to annotate", expanded=v.ann_sample is None):
     c1, c2, c3 = st.columns(3)
     with c1:

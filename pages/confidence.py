@@ -32,7 +32,7 @@ table = cached.curves(data, v.ranking, v.display, chosen[:MAX_BANDS], (n_min, n_
 fig = figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
                                 method_label=INTERVAL_LABELS[v.interval])
 st.plotly_chart(fig, key="confidence_chart", theme=None)
+present.downloads(fig, table, "confidence")
 st.caption("Each band is an interval for the average precision of the acceptance region that holds the n "
            "best candidates here; in a repetition of the experiment that region may hold more or fewer "
            "candidates (Evert 2004, §3.2).")
-present.downloads(fig, table, "confidence")

@@ -37,6 +37,7 @@ st.markdown(f"At n = {n:,}, **{int(pairs['significant'].sum())} of {len(pairs)}*
             f"(alpha = {alpha:.3g}, correction: {CORRECTIONS[v.correction]}).")
 fig = pairfigures.pvalue_heatmap(result.matrix, alpha=alpha, n=n, correction_label=CORRECTIONS[v.correction])
 st.plotly_chart(fig, key="pairwise_chart", theme=None)
+present.downloads(fig, pairs, "pairwise")
 left, right = st.columns([1, 1])
 with left:
     st.markdown(f"**Precision of each {n:,}-best list** ({fmt.level(v.level)} interval)")
@@ -55,4 +56,3 @@ present.table("pairwise", "pairs", pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp
 st.caption(f"diff = Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method, scaled by d/n); odds ratio of "
            "TPs in D1 against D2 (conditional MLE) with its exact interval, as R's fisher.test. Intervals are not "
            "corrected across the pairs.")
-present.downloads(fig, pairs, "pairwise")

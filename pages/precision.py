@@ -31,6 +31,7 @@ table = cached.curves(data, v.ranking, v.display, measures, (n_min, n_max), v.le
 fig = figures.precision_figure(table, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
                                beta=v.beta, n_range=(n_min, n_max))
 st.plotly_chart(fig, key="precision_chart", theme=None)
+present.downloads(fig, table, "precision")
 
 if v.n_at is None:
     common.update(n_at=n_max)
@@ -41,4 +42,3 @@ at = widgets.bound(st.number_input, "Values at n", "n_at", min_value=n_min, max_
 values = analysis.precision_at(table, int(at))
 present.table("precision", "values at n", values[["measure", "n", "tp", "fp", "precision", "recall", "f_beta",
                                                   "lower", "upper", "tie_straddled"]])
-present.downloads(fig, table, "precision")

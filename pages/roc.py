@@ -40,10 +40,10 @@ except EvalcoreError as exc:
     common.stop()
 fig = rocfigures.curve_figure(kind, curves, table, baseline=candidates.baseline, level=v.level)
 st.plotly_chart(fig, key="roc_chart", theme=None)
+present.downloads(fig, table, f"{kind}_curves")
 st.markdown(f"**Area under the ROC curve and average precision** ({fmt.level(v.level)} intervals; AUC: "
             f"{AUC_INTERVAL_LABELS[v.auc_method]}, AP: bootstrap of {v.resamples:,} resamples, seeded)")
 present.table("roc", "areas", table)
 st.caption("A threshold never splits a tie, so these curves and areas do not depend on the tie policy. The AUC is "
            "the chance that a random TP outranks a random FP (ties count half); average precision is the mean "
            "precision at the ranks of the TPs. Unlike n-best precision they summarise the whole ranking.")
-present.downloads(fig, table, f"{kind}_curves")

@@ -72,7 +72,9 @@ with st.expander("How many n each test and correction calls significant"):
     st.caption(NOTES)
 fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
+table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
 st.plotly_chart(fig, key="significance_chart", theme=None)
+present.downloads(fig, table, "significance")
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
 st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
             f"({DIFFERENCE_SHORT[v.difference_method]}), and the smallest "
@@ -89,12 +91,11 @@ diff_fig = figcache.memo(result, lambda: figures.difference_figure(
     power=result.power, up_to=result.up_to, interval_label=DIFFERENCE_SHORT[v.difference_method]),
     "difference", v.level, name_a, name_b, v.difference_method)
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
+present.downloads(diff_fig, table, "difference")
 st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
 st.caption(esc(names.OBSERVED_POWER_NOTE))
 st.caption("Where a difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is "
            "large there are too few candidates in D1 and D2 to tell.")
-table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
-present.downloads(diff_fig, table, "difference")
 
 at = widgets.look_n_slider(n_min, n_max, result.up_to,  # starts at the boundary: the last n of the significant run
                           help="It starts at the boundary n up to which every n differs significantly.")
@@ -109,4 +110,3 @@ with t1:
 with t2:
     present.table("significance", "members", cached.members(data, v.ranking, a, b, at), (a, b), height=240)
 present.table("significance", "effect at n", analysis.effect_at(result, at))
-present.downloads(fig, table, "significance")

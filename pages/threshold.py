@@ -61,11 +61,12 @@ scores = candidates.scores[v.threshold_measure]
 log_count, log_score = controls.axis_toggles(scores)
 fig = figures.threshold_histogram(scores, candidates.labels, gamma=gamma, measure=shown,
                                   higher_is_better=ranking.higher_is_better, log_count=log_count,
-                                  log_score=log_score and gamma > 0)
-st.plotly_chart(fig, key="threshold_chart", theme=None)
-st.markdown("**Candidates next to the cut-off**")
+                                  log_score=log_score)
 neighbours = widgets.displayed(analysis.threshold_neighbours(candidates, ranking, int(res["size"])),
                                (v.threshold_measure,))
+st.plotly_chart(fig, key="threshold_chart", theme=None)
+present.downloads(fig, neighbours, "threshold")
+st.markdown("**Candidates next to the cut-off**")
 present.table("threshold", "neighbours", neighbours)
 
 with st.expander("Compare with another measure at its own threshold"):
@@ -92,4 +93,3 @@ with st.expander("Compare with another measure at its own threshold"):
             st.warning("The two acceptance sets differ much in size. Comparing their precision is unfair: the "
                        "smaller set tends to win whatever the measures are worth (Evert 2004, footnote 13). "
                        "Compare n-best lists of equal size, or take recall into account.")
-present.downloads(fig, neighbours, "threshold")

@@ -60,6 +60,7 @@ figs = [samplefigures.validation_histogram(named), samplefigures.qq_figure(named
 for tab, fig, name in zip(tabs, figs, ("histogram", "qq", "coverage")):
     with tab:
         st.plotly_chart(fig, key=f"validation_{name}", theme=None)
+        if name == "histogram":  # (Figure 4, whose table is the samples')
+            present.downloads(fig, res.table.assign(measure=named.measure), "validation")
 with st.expander("Per sample"):
     present.table("validation", "per sample", res.table)
-present.downloads(figs[0], res.table.assign(measure=named.measure), "validation")

@@ -26,3 +26,26 @@ def krenn_rda() -> Path:
     path = SHARED / "data" / "KrennPPV.rda"
     assert path.exists(), f"KrennPPV.rda is expected at {path} (../shared beside the repository)"
     return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_developer_secrets(tmp_path_factory):
+    """No test reads the developer's own secrets (.streamlit/secrets.toml): a lab's sign-in there (``[auth]``) would
+    put every page behind it. The servers the tests start (STREAMLIT_SECRETS_FILES, read by ``streamlit run``) and
+    the AppTests (the option ``secrets.files``) look in a file that does not exist; the sign-in tests name theirs."""
+    import sys
+
+    missing = str(tmp_path_factory.mktemp("no_secrets") / "secrets.toml")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("STREAMLIT_SECRETS_FILES", missing)
+        if "streamlit" not in sys.modules:  # no AppTest in this run
+            yield
+            return
+        from streamlit import config
+
+        before = config.get_option("secrets.files")
+        config.set_option("secrets.files", [missing])
+        try:
+            yield
+        finally:
+            config.set_option("secrets.files", before)

@@ -107,10 +107,15 @@ def test_roc_det_pr_hovers_show_rates_in_percent(figures):
 
 # ---------------------------------------------------------------- threshold histogram: log axes
 
-def test_log_score_axis_applies_to_positive_heavy_tailed_scores(krenn):
-    offered = {m: paper.log_score_axis_applicable(krenn.scores[m]) for m in krenn.measures}
-    assert offered == {"freq": True, "MI": False, "Dice": True, "z.score": False, "t.score": False, "chisq": False,
-                       "chisq.corr": False, "log.like": False, "Fisher": False}
+def test_log_score_axis_is_the_default_for_heavy_tailed_scores(krenn):
+    # heavy-tailed: more than half of the scores in one of the 60 bins of the linear axis (issue 18: G² on Krenn's
+    # data, -438 to 19,426, is one tall bar there; 71% of the candidates fall into one bin)
+    default = {m: paper.log_score_axis_applicable(krenn.scores[m]) for m in krenn.measures}
+    assert default == {"freq": True, "MI": False, "Dice": True, "z.score": True, "t.score": False, "chisq": True,
+                       "chisq.corr": True, "log.like": True, "Fisher": True}
+    g2 = krenn.scores["log.like"]
+    counts, _ = np.histogram(g2, bins=paper.HISTOGRAM_BINS)
+    assert counts.max() / g2.size == pytest.approx(0.71, abs=0.01)
     assert not paper.log_score_axis_applicable(np.r_[np.nan, 1.0])  # one finite score
     assert not paper.log_score_axis_applicable(np.full(5, 3.0))  # no spread
     heavy = np.r_[np.ones(90), np.linspace(2, 1000, 10), np.nan, np.inf]
@@ -128,11 +133,46 @@ def test_log_score_histogram_bins_in_log10_and_counts_every_score(krenn):
     np.testing.assert_allclose(tp.x, (np.log10(edges[:, 0]) + np.log10(edges[:, 1])) / 2)
     assert fig.layout.shapes[0].x0 == pytest.approx(np.log10(50))
     assert fig.layout.annotations[0].text.startswith("γ = 50<br>")
-    assert list(fig.layout.xaxis.tickvals) == [2.0, 3.0] and list(fig.layout.xaxis.ticktext) == ["100", "1000"]
+    # 30 to 4,144 holds two powers of ten: the ticks are 1, 2 and 5 times them, each labelled by its score
+    assert list(fig.layout.xaxis.ticktext) == ["50", "100", "200", "500", "1000", "2000"]
+    np.testing.assert_allclose(fig.layout.xaxis.tickvals, np.log10([50, 100, 200, 500, 1000, 2000]))
     assert "log scale" in fig.layout.xaxis.title.text and fig.layout.yaxis.type == "log"
     assert tp.text[0] == f"score 30 to {fmt.score(edges[0, 1])}" and tp.textposition == "none"
-    with pytest.raises(ParameterError, match="log score axis needs positive scores"):
-        paper.threshold_histogram(krenn.scores["t.score"], labels, gamma=2.0, measure="t.score", log_score=True)
+    # None: the default, log for these heavy-tailed scores
+    assert "log scale" in paper.threshold_histogram(freq, labels, gamma=50, measure="freq",
+                                                    log_score=None).layout.xaxis.title.text
+
+
+def test_signed_scores_get_a_signed_log_axis(krenn):
+    """G² on Krenn's data is signed (negative where a pair occurs less often than expected): the log axis is
+    sign(x) log10(1 + |x| / c), with ticks at 0 and +-c 10^k labelled by the scores, every score counted."""
+    g2, labels = krenn.scores["log.like"], krenn.labels
+    fig = paper.threshold_histogram(g2, labels, gamma=-5.0, measure="G²", log_score=True)
+    fp, tp = fig.data
+    assert np.sum(tp.y) + np.sum(fp.y) == g2.size == 5102
+    scale = paper.score_scale(g2, -5.0)
+    assert scale == paper.ScoreScale("signed log", 1.0)  # median |G²| = 71.6: c = 1
+    edges = np.asarray(tp.customdata)
+    assert edges[0, 0] == g2.min() and edges[-1, 1] == g2.max()
+    axis_edges = scale.forward(np.r_[edges[:, 0], edges[-1, 1]])
+    np.testing.assert_allclose(np.diff(axis_edges), np.diff(axis_edges)[0], rtol=1e-9)  # equal in axis units
+    np.testing.assert_allclose(scale.inverse(scale.forward(g2)), g2, rtol=1e-12, atol=1e-12)
+    assert list(fig.layout.xaxis.ticktext) == ["−100", "−10", "−1", "0", "1", "10", "100", "1000", "10⁴"]
+    np.testing.assert_allclose(fig.layout.xaxis.tickvals,
+                               scale.forward([-100, -10, -1, 0, 1, 10, 100, 1000, 10_000]))
+    assert fig.layout.shapes[0].x0 == pytest.approx(-np.log10(6.0))  # gamma = -5 drawn where it is
+    assert fig.layout.xaxis.title.text == "score (G²), signed log scale"
+    # t spreads over the linear axis: no log by default, but the user may still switch it on
+    assert not paper.log_score_axis_applicable(krenn.scores["t.score"])
+    t_fig = paper.threshold_histogram(krenn.scores["t.score"], labels, gamma=2.0, measure="t", log_score=True)
+    assert "signed log" in t_fig.layout.xaxis.title.text and "0" in t_fig.layout.xaxis.ticktext
+
+
+def test_log_ticks_thin_out_many_decades():
+    scale = paper.ScoreScale("signed log", 1.0)
+    values, labels = scale.ticks(-1e3, 1e12)
+    assert len(labels) <= 10 and "0" in labels and labels[-1] == "10¹²"
+    assert paper.ScoreScale("log").ticks(0.5, 0.9)[1] == ["0.5", "0.9"]  # no power inside: the ends
 
 
 def test_linear_histogram_is_unchanged_by_the_option(krenn):

@@ -3,8 +3,8 @@ display names, the columns of a pair (``size_a``) named by the measures, the dow
 (:func:`downloads`), and the caption that exported figures carry when the user asks for it (the view's
 ``caption``, a toggle in the sidebar).
 
-Tables on screen are text written by :mod:`evalcore.format` (one way for every page); the CSV downloads keep the
-exact numbers, with the same display names.
+Tables on screen hold the numbers and show the text written by :mod:`evalcore.format` (one way for every page;
+ui/tables.py), so that they sort as numbers; the CSV downloads keep the exact numbers, with the same display names.
 """
 
 from __future__ import annotations
@@ -27,14 +27,17 @@ CAPTION_PARTS = {
 
 
 def table(page: str, name: str, data, measures=(), *, pair: tuple[str, str] | None = None, **kwargs):
-    """``st.dataframe`` of a page's table as :func:`evalcore.format.page_table` writes it, the columns and cells
-    that name ``measures`` showing their display names (and, given the ``pair`` A, B, the columns of A and B named
-    by :func:`pair_named`)."""
+    """``st.dataframe`` of a page's table: the cells read as :func:`evalcore.format.page_table` writes them, the
+    values stay typed (:func:`evalcore.format.page_cells`, :func:`ui.tables.dataframe`), so that a click on a
+    header sorts numbers as numbers; the columns and cells that name ``measures`` show their display names (and,
+    given the ``pair`` A, B, the columns of A and B are named by :func:`pair_named`)."""
+    from ui import tables  # (imported here: this function is the one use)
+
     frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
-    shown = fmt.page_table(page, name, widgets.displayed(frame, tuple(measures)))
+    values, texts = fmt.page_cells(page, name, widgets.displayed(frame, tuple(measures)))
     if pair is not None:
-        shown = pair_named(shown, *pair)
-    return st.dataframe(shown, **{"hide_index": True, **kwargs})
+        values, texts = pair_named(values, *pair), pair_named(texts, *pair)
+    return tables.dataframe(values, texts, **{"hide_index": True, **kwargs})
 
 
 def pair_named(data: pd.DataFrame, a: str, b: str) -> pd.DataFrame:

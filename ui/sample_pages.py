@@ -74,6 +74,7 @@ def curves_section(page: str) -> None:
     fig = figures.confidence_figure(shown, baseline=baseline.estimate if baseline.m else 0.0, level=v.level,
                                     method_label=f"{SAMPLE_INTERVAL_LABELS[v.sample_interval]}, from the sample")
     st.plotly_chart(fig, key=f"{page}_estimates_chart", theme=None)
+    present.downloads(fig, table, f"{page}_estimates")
     st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = {baseline.estimate:.2%} "
             f"[{baseline.lower:.2%}, {baseline.upper:.2%}]")
     if page == "precision":
@@ -92,7 +93,6 @@ def curves_section(page: str) -> None:
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows))
     if page == "precision":
         sample.how_many_more_section(s, measures, at)
-    present.downloads(fig, table, f"{page}_estimates")
 
 
 # ---------------------------------------------------------------- Threshold
@@ -209,6 +209,7 @@ def significance_section() -> None:
                                       alpha=1 - v.level)
     _grey_runs(fig, table["n"].to_numpy(), table["enough"].to_numpy(bool))
     st.plotly_chart(fig, key="significance_sample_chart", theme=None)
+    present.downloads(fig, table, "significance_sample")
     at = widgets.look_n_slider(n_min, n_max, up_to)
     _look_at(table[table["n"] == at].iloc[0], v, name_a, name_b)
     grid = [n for n in n_options(s.candidates.n_candidates) if n_min <= n <= n_max]
@@ -216,7 +217,6 @@ def significance_section() -> None:
     st.caption("At every n of the slider: the annotated candidates (m) and TPs (k) of D1 and D2 the test rests on; "
                "greyed out where too few.")
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows), height=300)
-    present.downloads(fig, table, "significance_sample")
 
 
 def _look_at(row, v, name_a: str, name_b: str) -> None:

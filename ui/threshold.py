@@ -63,14 +63,18 @@ def gamma_controls(positions) -> float:
 
 
 def axis_toggles(scores) -> tuple[bool, bool]:
-    """The histogram's log count axis, and its log score axis where the scores are positive and heavy-tailed
-    (:func:`evalcore.figures.paper.log_score_axis_applicable`); returns (log count, log score)."""
+    """The histogram's log count axis, and its log score axis: on by default where the scores are heavy-tailed
+    (:func:`evalcore.figures.paper.log_score_axis_applicable`), as the user set it once set (the view's
+    ``log_score``: None until then); returns (log count, log score)."""
     c1, c2 = st.columns(2)
     with c1:
         log_count = widgets.bound(st.toggle, "Log count axis", "log_count")
-    log_score = False
-    if log_score_axis_applicable(scores):
-        with c2:
-            log_score = widgets.bound(st.toggle, "Log score axis", "log_score",
-                                      help="The scores are positive and heavy-tailed: a log axis spreads them out.")
+    chosen = view().log_score
+    key = "w_log_score"
+    _refill(key, log_score_axis_applicable(scores) if chosen is None else bool(chosen))
+    with c2:
+        log_score = st.toggle("Log score axis", key=key,
+                              on_change=lambda: update(log_score=bool(st.session_state[key])),
+                              help="On by default where more than half of the scores fall into one bin of the linear "
+                                   "axis. Signed scores get sign(x)·log10(1 + |x|/c).")
     return bool(log_count), bool(log_score)

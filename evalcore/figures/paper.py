@@ -13,6 +13,8 @@ into the figure as numpy arrays, which plotly sends as compact binary (base64) a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -49,7 +51,7 @@ from .style import (
 )
 
 __all__ = ["precision_figure", "confidence_figure", "significance_figure", "threshold_histogram", "pvalue_figure",
-           "difference_figure", "log_score_axis_applicable"]
+           "difference_figure", "log_score_axis_applicable", "score_scale", "ScoreScale"]
 
 
 def _format_p(p_value: np.ndarray, log10_p: np.ndarray) -> np.ndarray:
@@ -451,7 +453,7 @@ def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, n
     plotly.graph_objects.Figure
         Traces in percentage points: the interval's lower bound (no legend) and upper bound
         filled down to it; the difference (name "Π_A − Π_B"); with `detectable`, the lines at
-        +MDD and −MDD (one legend entry); the markers of the significant n on the difference
+        +MDD and −MDD (one legend entry, "±MDD at 80% power"); the markers of the significant n on the difference
         line (grey triangles, hover text the p-value, thinned as in Figure 3), last. The zero line
         is ``layout.shapes[0]``, the line at `up_to`
         ``layout.shapes[1]``.
@@ -495,7 +497,7 @@ def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, n
         dn = detectable["n"].to_numpy()
         mdd = _percent(detectable["mdd"].to_numpy())
         keep_mdd = downsample(dn, mdd, max_points=max_points)
-        label = f"smallest difference found with {power:.0%} power (±MDD)"
+        label = f"±MDD at {power:.0%} power"  # the smallest difference the test finds with that power
         for sign, show in ((1, True), (-1, False)):
             traces.append(go.Scatter(
                 x=dn[keep_mdd], y=sign * mdd[keep_mdd], mode="lines", name=label, legendgroup="mdd",
@@ -508,7 +510,7 @@ def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, n
         text=_format_p(marked["p_value"].to_numpy(), marked["log10_p"].to_numpy()),
         hovertemplate="n = %{x:,}<br>%{text}<extra></extra>")
     fig = go.Figure(traces + [markers])
-    _layout(fig, title=title, legend="above")
+    _layout(fig, title=title)
     # the zero line and the line at up_to as plain shapes (add_hline/add_vline cost ~30 ms each)
     shapes = [dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=0, y1=0, layer="below",
                    line=dict(color="#222222", width=1))]
@@ -570,7 +572,7 @@ HISTOGRAM_BINS = 60
 
 
 def log_score_axis_applicable(scores: np.ndarray, bins: int = HISTOGRAM_BINS) -> bool:
-    """Whether the threshold histogram should offer a logarithmic score axis for these scores.
+    """Whether the threshold histogram should draw its score axis logarithmically by default.
 
     Parameters
     ----------
@@ -582,48 +584,131 @@ def log_score_axis_applicable(scores: np.ndarray, bins: int = HISTOGRAM_BINS) ->
     Returns
     -------
     bool
-        True when every finite score is positive (a log axis can show them all) and the scores
-        are heavy-tailed, which here means: on the linear axis more than half of the scores fall
-        into the first of ``bins`` equal bins, i.e. ``median < min + (max - min) / bins``. Then
-        the linear histogram is one tall bar and a long empty tail, and a log axis spreads the
-        bulk of the candidates out. False for fewer than two distinct finite scores.
+        True when the scores are heavy-tailed, which here means: on the linear axis more than half
+        of the finite scores fall into one of ``bins`` equal bins. Then the linear histogram is one
+        tall bar and a long, nearly empty tail, and a log axis (:func:`score_scale`: log10 for
+        positive scores, a signed log where some are zero or negative) spreads the bulk of the
+        candidates out. False for fewer than two distinct finite scores.
 
     Notes
     -----
-    On Krenn's PP-verb data (Evert 2004) this offers the log axis for frequency (30 to 4,144,
-    median 47) and Dice (median 0.0039, largest 0.93); not for G², X², z, t and MI, whose
-    scores are signed there (negative where a pair occurs less often than expected), nor for
-    Fisher's score, whose smallest value is 0.
+    On Krenn's PP-verb data (Evert 2004) this holds for frequency (30 to 4,144, 85% of the
+    candidates in the first bin), Dice, G² (-438 to 19,426: 71% in one bin), X² with and without
+    continuity correction, z and Fisher's score; not for t (21%) and MI (7%), which spread over
+    the linear axis.
 
     Examples
     --------
     >>> log_score_axis_applicable(np.r_[np.ones(90), np.linspace(2, 1000, 10)])
     True
     >>> log_score_axis_applicable(np.linspace(1, 2, 100)), log_score_axis_applicable(np.r_[-1.0, np.ones(99)])
-    (False, False)
+    (False, True)
     """
     finite = np.asarray(scores, dtype=np.float64)
     finite = finite[np.isfinite(finite)]
-    if finite.size < 2:
+    if finite.size < 2 or not finite.max() > finite.min():
         return False
-    low, high = float(finite.min()), float(finite.max())
-    if not low > 0 or not high > low:
-        return False
-    return float(np.median(finite)) < low + (high - low) / bins
+    counts, _ = np.histogram(finite, bins=bins)
+    return bool(counts.max() > finite.size / 2)
 
 
-def _log_ticks(lo: float, hi: float) -> tuple[list[float], list[str]]:
-    """Ticks of a log10 score axis: the powers of ten inside [lo, hi] (log10 units), or its ends when none."""
-    powers = np.arange(np.ceil(lo), np.floor(hi) + 1)
-    if powers.size < 2:
-        powers = np.array([lo, hi])
-    return [float(p) for p in powers], [fmt.score(10.0 ** p) for p in powers]
+@dataclass(frozen=True)
+class ScoreScale:
+    """A logarithmic score axis: log10 of positive scores, or, where a score or gamma is not positive, the signed
+    log ``sign(x) log10(1 + |x| / c)``, linear near 0 (within about ``c``) and logarithmic beyond.
+
+    ``kind`` is ``"log"`` or ``"signed log"``; ``c`` the signed log's linear scale (1 for log).
+    """
+
+    kind: str
+    c: float = 1.0
+
+    def forward(self, x):
+        """Scores to axis units."""
+        x = np.asarray(x, dtype=np.float64)
+        if self.kind == "log":
+            return np.log10(x)
+        return np.sign(x) * np.log10(1.0 + np.abs(x) / self.c)
+
+    def inverse(self, t):
+        """Axis units to scores."""
+        t = np.asarray(t, dtype=np.float64)
+        if self.kind == "log":
+            return 10.0 ** t
+        return np.sign(t) * self.c * (10.0 ** np.abs(t) - 1.0)
+
+    def ticks(self, lo: float, hi: float, most: int = 10) -> tuple[np.ndarray, list[str]]:
+        """Major ticks for scores from ``lo`` to ``hi``: axis positions and labels. The powers of ten in the
+        range (log), or 0 and plus and minus ``c`` times the powers of ten (signed log); 1, 2 and 5 times them
+        where fewer than four powers fall inside; every k-th power where more than ``most`` would crowd; the
+        range's ends where fewer than two ticks fall inside."""
+        def inside(values):
+            return values[(values >= lo - 1e-9 * abs(lo)) & (values <= hi + 1e-9 * abs(hi))]
+
+        if self.kind == "log":
+            first, last = np.floor(np.log10(lo) + 1e-9), np.floor(np.log10(hi) + 1e-9)
+        else:
+            first, last = 0.0, np.floor(np.log10(max(abs(lo), abs(hi), self.c) / self.c) + 1e-9)
+        for multiples in ((1.0,), (1.0, 2.0, 5.0)):  # 1-2-5 where fewer than four powers of ten fall inside
+            powers = np.array([m * 10.0 ** e for e in np.arange(first, last + 1) for m in multiples])
+            if self.kind != "log":
+                powers = self.c * powers
+                powers = np.r_[-powers[::-1], 0.0, powers]
+            values = inside(powers)
+            if np.count_nonzero(values) >= 4:
+                break
+        if values.size > most:  # every k-th power of ten, counted from the largest, and 0
+            zero = values == 0
+            magnitude = np.round(np.log10(np.abs(np.where(zero, 1.0, values)) / self.c)).astype(int)
+            for k in range(2, magnitude.max() + 2):
+                kept = zero | ((magnitude.max() - magnitude) % k == 0)
+                if kept.sum() <= most:
+                    break
+            values = values[kept]
+        if values.size < 2:
+            values = np.array([lo, hi])
+        return self.forward(values), [_power_label(v) for v in values]
+
+
+def _power_label(v: float) -> str:
+    """A tick label of a log axis: ``0``, ``0.01``, ``100``, ``1000``, from 10,000 on ``10⁴`` (and ``−10⁴``)."""
+    if v == 0:
+        return "0"
+    sign = "\u2212" if v < 0 else ""
+    exponent = np.log10(abs(v))
+    if 1e-3 <= abs(v) < 1e4 or not np.isclose(exponent, round(exponent)):
+        return sign + fmt.score(abs(v))
+    return sign + "10" + str(int(round(exponent))).translate(_SUPERSCRIPTS)
+
+
+_SUPERSCRIPTS = str.maketrans("-0123456789", "\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079")
+
+
+def score_scale(scores: np.ndarray, gamma: float | None = None) -> ScoreScale:
+    """The logarithmic axis for these scores (and gamma): log10 where every finite score and gamma are positive,
+    else the signed log with ``c`` the power of ten at or below a tenth of the median nonzero ``|score|`` (so that
+    most scores lie in its logarithmic part: G² on Krenn's data, median |G²| 71.6, gets c = 1).
+
+    Examples
+    --------
+    >>> score_scale(np.array([30.0, 47, 4144])).kind
+    'log'
+    >>> score_scale(np.array([-2.0, 0.0, 5.0, 67.3, 120.0, 19425.6]))
+    ScoreScale(kind='signed log', c=1.0)
+    """
+    finite = np.asarray(scores, dtype=np.float64)
+    finite = finite[np.isfinite(finite)]
+    if finite.size and finite.min() > 0 and (gamma is None or gamma > 0):
+        return ScoreScale("log")
+    nonzero = np.abs(finite[finite != 0])
+    middle = float(np.median(nonzero)) if nonzero.size else 1.0
+    return ScoreScale("signed log", float(10.0 ** np.floor(np.log10(middle / 10))))
 
 
 def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float, measure: str,
                         higher_is_better: bool = True, bins: int = HISTOGRAM_BINS,
                         score_range: tuple[float, float] | None = None, log_count: bool = False,
-                        log_score: bool = False, title: str | None = None) -> go.Figure:
+                        log_score: bool | None = False, title: str | None = None) -> go.Figure:
     """Histogram of the scores of TPs and FPs with the acceptance threshold gamma.
 
     Parameters
@@ -645,21 +730,22 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
         are counted in the legend. The range of the finite scores by default.
     log_count : bool
         A logarithmic count axis (empty bins are not drawn on it).
-    log_score : bool
-        A logarithmic score axis, for positive, heavy-tailed scores (offer it where
-        :func:`log_score_axis_applicable` says so): the bins are of equal width in log10 of the
-        score, and the x axis is drawn in log10 units with ticks labelled by the scores at the
-        powers of ten. Every drawn score and gamma must then be positive.
+    log_score : bool or None
+        A logarithmic score axis, for heavy-tailed scores (:func:`log_score_axis_applicable`; None:
+        where that says so). The axis is :func:`score_scale` of the drawn scores and gamma: log10
+        where all are positive, else the signed log ``sign(x) log10(1 + |x| / c)``. The bins are of
+        equal width in axis units, and the x axis is drawn in axis units with ticks labelled by the
+        scores (:meth:`ScoreScale.ticks`: the powers of ten, with 0 on a signed log axis).
     title : str, optional
 
     Returns
     -------
     plotly.graph_objects.Figure
         Two overlaid bar traces, FP then TP (so the smaller TP bars are drawn on top):
-        y = counts per bin, x = bin centres (with `log_score`, log10 of the bins' geometric
-        centres), ``customdata`` = bin edges (scores), ``text`` = "score 2.5 to 3" for the hover,
-        names like "TP (566)". The line at gamma (log10 gamma with `log_score`) is
-        ``layout.shapes[0]``.
+        y = counts per bin, x = bin centres (with `log_score`, in axis units: log10 of the bins'
+        geometric centres on a log10 axis), ``customdata`` = bin edges (scores), ``text`` = "score
+        2.5 to 3" for the hover, names like "TP (566)". The line at gamma (in axis units with
+        `log_score`) is ``layout.shapes[0]``; the legend stands above the plot.
 
     Notes
     -----
@@ -690,17 +776,15 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
         raise ParameterError(f"`scores` of {measure!r} hold no finite value"
                              + (f" in `score_range` {score_range!r}" if score_range is not None else "")
                              + "; nothing to draw")
-    if log_score:
-        smallest = float(scores[drawn].min())
-        if not smallest > 0 or not gamma > 0:
-            raise ParameterError(
-                f"a log score axis needs positive scores and gamma; {measure!r} has the score {smallest:g} and "
-                f"gamma = {gamma:g}. Use the linear axis (log_score_axis_applicable says where the log one fits).")
-        logs = np.log10(scores[drawn])
-        log_edges = np.histogram_bin_edges(logs, bins=bins)
-        edges = 10.0 ** log_edges
+    if log_score is None:
+        log_score = log_score_axis_applicable(scores[drawn], bins)
+    scale = score_scale(scores[drawn], gamma) if log_score else None
+    if scale is not None:
+        axis_values = scale.forward(scores[drawn])
+        axis_edges = np.histogram_bin_edges(axis_values, bins=bins)
+        edges = scale.inverse(axis_edges)
         edges[0], edges[-1] = scores[drawn].min(), scores[drawn].max()  # exactly, so no score falls outside
-        centres, widths = (log_edges[:-1] + log_edges[1:]) / 2, np.diff(log_edges)
+        centres, widths = (axis_edges[:-1] + axis_edges[1:]) / 2, np.diff(axis_edges)
     else:
         edges = np.histogram_bin_edges(scores[drawn], bins=bins)
         centres = (edges[:-1] + edges[1:]) / 2
@@ -721,14 +805,14 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
     _layout(fig, title=title, legend="above")
     fig.update_layout(barmode="overlay", bargap=0)
     accepted = "accepted →" if higher_is_better else "← accepted"
-    fig.add_vline(x=float(np.log10(gamma)) if log_score else gamma, line=dict(color="#222222", width=1.5, dash="dash"),
+    fig.add_vline(x=float(scale.forward(gamma)) if scale else gamma, line=dict(color="#222222", width=1.5, dash="dash"),
                   opacity=1, layer="above",
                   annotation=dict(text=f"γ = {fmt.score(gamma)}<br>{accepted}", font=dict(size=12),
                                   bgcolor="rgba(255,255,255,0.8)"),
                   annotation_position="top right" if higher_is_better else "top left")
-    if log_score:
-        tickvals, ticktext = _log_ticks(float(np.log10(edges[0])), float(np.log10(edges[-1])))
-        fig.update_xaxes(title_text=f"score ({plotly_text(measure)}), log scale", tickvals=tickvals,
+    if scale is not None:
+        tickvals, ticktext = scale.ticks(float(edges[0]), float(edges[-1]))
+        fig.update_xaxes(title_text=f"score ({plotly_text(measure)}), {scale.kind} scale", tickvals=tickvals,
                          ticktext=ticktext)
     else:
         fig.update_xaxes(title_text=f"score ({plotly_text(measure)})")

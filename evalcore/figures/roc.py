@@ -69,7 +69,6 @@ def roc_figure(curves: pd.DataFrame, table: pd.DataFrame | None = None, *, level
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance (AUC 0.5)",
                              line=dict(color=REFERENCE_GREY, dash="dash", width=1.5), hoverinfo="skip"))
     _layout(fig, title=title)
-    fig.update_layout(legend=dict(x=0.99, y=0.02, yanchor="bottom"))
     fig.update_xaxes(title_text="false positive rate (FPs accepted / all FPs)", range=[0, 1])
     fig.update_yaxes(title_text="true positive rate = recall", range=[0, 1.01])
     return fig

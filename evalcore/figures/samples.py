@@ -64,7 +64,7 @@ def validation_histogram(result: Validation, *, title: str | None = None) -> go.
         x=_percent([pi, pi]), y=[0, max(density.max(), model.max()) * 1.05], mode="lines",
         line=dict(color=REFERENCE_GREY, dash="dash", width=1.5), name=f"π = {100 * pi:.2f}% (mean)",
         hovertemplate=f"mean precision {100 * pi:.2f}%<extra></extra>"))
-    _layout(fig, title=title, legend="inside")
+    _layout(fig, title=title)
     fig.update_layout(bargap=0)
     fig.update_xaxes(title_text=f"precision of {plotly_text(result.measure)} (%), one value per sample")
     fig.update_yaxes(title_text="density (per percentage point)", rangemode="tozero")
@@ -87,8 +87,7 @@ def qq_figure(result: Validation, *, title: str | None = None) -> go.Figure:
     lo, hi = float(min(x.min(), y.min())), float(max(x.max(), y.max()))
     fig.add_trace(go.Scatter(x=[lo, hi], y=[lo, hi], mode="lines", line=dict(color=REFERENCE_GREY, dash="dash"),
                              name="model holds (y = x)", hoverinfo="skip"))
-    _layout(fig, title=title, legend="inside")
-    fig.update_layout(legend=dict(x=0.01, xanchor="left", y=0.99))
+    _layout(fig, title=title)
     fig.update_xaxes(title_text="quantile of the model N(π, π(1−π)/N̄) (%)")
     fig.update_yaxes(title_text="observed precision (%)")
     return fig

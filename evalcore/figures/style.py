@@ -20,7 +20,8 @@ from .. import format as fmt
 from ..text import plotly_text
 
 __all__ = ["PALETTE", "DASHES", "style", "downsample", "export", "EXPORT_FORMATS", "for_print", "print_style",
-           "print_size", "PRINT_WIDTH_CM", "PRINT_DPI", "PRINT_TEMPLATE", "figure_caption", "captioned"]
+           "print_size", "PRINT_WIDTH_CM", "PRINT_DPI", "PRINT_TEMPLATE", "figure_caption", "captioned", "LEGENDS",
+           "nice_ticks", "tick_labels", "PRINT_BAND_FILLS"]
 
 # Okabe & Ito (2008) "Color Universal Design", its eight colours, yellow moved last (it is faint on
 # white), plus "wine" and "olive" from Paul Tol's colour-blind-safe "muted" scheme.
@@ -271,19 +272,114 @@ TEMPLATE = go.layout.Template(layout=dict(
     colorway=list(PALETTE)))
 
 
-def _layout(fig: go.Figure, *, title: str | None, legend: str = "inside") -> go.Figure:
-    """The shared layout; ``title`` is text (it may name a data set or a measure), shown as written."""
-    legends = {
-        "inside": dict(x=0.99, y=0.99, xanchor="right", yanchor="top", bgcolor="rgba(255,255,255,0.85)",
-                       bordercolor="#CCCCCC", borderwidth=1),
-        "above": dict(orientation="h", x=0.0, y=1.02, xanchor="left", yanchor="bottom"),
-    }
+#: Where a legend goes: never over the data (issue 18). "right": a column beside the plotting area (costs width,
+#: not height: the screen's figures are wide); "above": rows above it, for few, short entries. Both lie outside
+#: the [0, 1] paper domain, so plotly widens the margin to make room instead of drawing over the curves.
+LEGENDS = {
+    "right": dict(orientation="v", x=1.02, y=1.0, xanchor="left", yanchor="top"),
+    "above": dict(orientation="h", x=0.0, y=1.02, xanchor="left", yanchor="bottom"),
+}
+
+LEGEND_RIGHT_PX = 250  # the right margin that holds a legend beside the plot (wider legends widen it), the same for
+#                        every figure, so that figures drawn one under the other (Figure 3 and the difference panel)
+#                        share their x axis's position
+
+
+def _layout(fig: go.Figure, *, title: str | None, legend: str = "right") -> go.Figure:
+    """The shared layout; ``title`` is text (it may name a data set or a measure), shown as written; ``legend`` a
+    key of :data:`LEGENDS` (outside the plotting area either way)."""
+    if legend not in LEGENDS:
+        raise ParameterError(f"`legend` must be one of {', '.join(LEGENDS)}; got {legend!r}")
     fig.update_layout(
-        template=TEMPLATE, font=FONT, legend=dict(font=dict(size=13), **legends[legend]),
-        margin=dict(l=70, r=20, t=60 if title else 20, b=60), hoverlabel=dict(font_size=13),
+        template=TEMPLATE, font=FONT,
+        legend=dict(font=dict(size=13), bgcolor="rgba(0,0,0,0)", borderwidth=0, **LEGENDS[legend]),
+        margin=dict(l=70, r=LEGEND_RIGHT_PX if legend == "right" and _has_legend(fig) else 20, t=60 if title else 20,
+                    b=60),
+        hoverlabel=dict(font_size=13),
         title=dict(text=plotly_text(title), x=0.5, xanchor="center") if title else None,
     )
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# ticks: every major tick labelled
+
+
+TICK_STEPS = (1.0, 2.0, 2.5, 5.0, 10.0)  # a step of ticks is one of these times a power of ten
+
+
+def nice_ticks(lo: float, hi: float, target: int = 6) -> np.ndarray:
+    """Major ticks of a linear axis from ``lo`` to ``hi``: every multiple of a round step inside the range.
+
+    Parameters
+    ----------
+    lo, hi : float
+        The axis range, ``lo <= hi``.
+    target : int
+        About this many steps span the range: the step is the smallest of 1, 2, 2.5 and 5 times a power of
+        ten with ``(hi - lo) / step <= target + 1``.
+
+    Returns
+    -------
+    ndarray of float
+        The ticks, ascending, all within ``[lo, hi]`` (ends included when they are multiples of the step).
+
+    Examples
+    --------
+    >>> nice_ticks(100, 2000, 4).tolist()
+    [500.0, 1000.0, 1500.0, 2000.0]
+    >>> nice_ticks(0, 53.2, 5).tolist()
+    [0.0, 10.0, 20.0, 30.0, 40.0, 50.0]
+    """
+    lo, hi = float(lo), float(hi)
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo <= hi):
+        raise ParameterError(f"an axis range must be finite (low, high) with low <= high; got ({lo!r}, {hi!r})")
+    if not isinstance(target, (int, np.integer)) or target < 1:
+        raise ParameterError(f"`target` must be a positive whole number; got {target!r}")
+    if hi == lo:
+        return np.array([lo])
+    span = hi - lo
+    magnitude = 10.0 ** np.floor(np.log10(span / (target + 1)))
+    step = next(f * magnitude for f in TICK_STEPS if f * magnitude * (target + 1) >= span * (1 - 1e-12))
+    first, last = np.ceil(lo / step - 1e-9), np.floor(hi / step + 1e-9)
+    return np.round(np.arange(first, last + 1) * step, 12) + 0.0  # (+ 0.0: no -0.0)
+
+
+def tick_labels(ticks) -> list[str]:
+    """Tick labels as a paper writes them: thousands separated (``2,000``), one number of decimals for all, as
+    few as the ticks need (``0.0, 2.5, 5.0``; ``10, 20``), and a true minus sign.
+
+    Examples
+    --------
+    >>> tick_labels([500, 1000, 1500, 2000])
+    ['500', '1,000', '1,500', '2,000']
+    >>> tick_labels([-2.5, 0, 2.5])
+    ['−2.5', '0.0', '2.5']
+    """
+    values = np.asarray(ticks, dtype=np.float64)
+    decimals = next((d for d in range(0, 10) if np.allclose(np.round(values, d), values, rtol=0, atol=1e-9)), 10)
+    return [("−" if v < 0 and round(v, decimals) != 0 else "") + f"{abs(v):,.{decimals}f}" for v in values]
+
+
+#: Widths of characters in em in Helvetica and Arial (their metrics agree), by group; others count as 0.6 em.
+_EM = {**dict.fromkeys("ijlI.,:;!|' ", 0.28), **dict.fromkeys("ft()[]-", 0.34), **dict.fromkeys("rz*−", 0.42),
+       **dict.fromkeys("abcdeghknopqsuvxy0123456789$_#?", 0.56), **dict.fromkeys("mwMW%", 0.89)}
+
+
+def _text_px(text: str, size: float) -> float:
+    """Width of a line of text in px at font size ``size``, from Helvetica's widths (:data:`_EM`), an upper bound
+    within a few percent for the words and numbers of these figures."""
+    return size * sum(_EM.get(ch, 0.6) for ch in text)
+
+
+def _end_margin(fig: go.Figure, base: int) -> int:
+    """A right margin that holds half of the x axis's last tick label (plotly hides a label that would cross the
+    figure's edge: the lost "2,000" at the end of the n axis)."""
+    axis = fig.layout.xaxis
+    if axis.ticktext is None or not len(axis.ticktext):
+        return base
+    size = (axis.tickfont.size if axis.tickfont and axis.tickfont.size else None) or FONT["size"]
+    return max(base, int(np.ceil(_text_px(str(axis.ticktext[-1]), size) / 2)) + 2)
 
 
 def _line_trace(name: str, n: np.ndarray, y: np.ndarray, tp: np.ndarray | None, colour: str, dash: str,
@@ -325,8 +421,12 @@ def _x_extent(tables, n_range) -> tuple[float, float]:
 
 
 def _n_axis(fig: go.Figure, extent: tuple[float, float]) -> None:
-    """The x axis of list sizes: exactly the drawn range, thousands separated (1,268)."""
+    """The x axis of list sizes: exactly the drawn range, thousands separated (1,268), and room on the right for
+    the label of a tick at the range's end (plotly's own ticks, so that zooming in brings finer ones)."""
     fig.update_xaxes(range=list(extent), tickformat=",")
+    label = tick_labels(nice_ticks(*extent, 8))[-1]  # about the ticks plotly draws at 900 px: the last label
+    half = int(np.ceil(_text_px(label, FONT["size"]) / 2))
+    fig.update_layout(margin=dict(r=max(fig.layout.margin.r or 20, half + 4)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -495,6 +595,7 @@ def captioned(fig: go.Figure, caption: str) -> go.Figure:
 # print style: one column of a two-column paper
 
 PRINT_WIDTH_CM = 8.5  # one column of a two-column paper (ACL, ACM, IEEE, Springer LNCS are 8.0-8.6 cm)
+PRINT_HEIGHT_RATIO = 0.65  # the height of a print figure, without its legend, over its width
 CSS_PX_PER_CM = 96 / 2.54  # figures are laid out in CSS pixels, 96 per inch; the PDF page has the same size
 PRINT_DPI = 600  # PNG resolution for line art
 PRINT_FONT = dict(family="Helvetica, Arial, sans-serif", size=11, color="#000000")  # 11 px = 8.25 pt
@@ -538,11 +639,12 @@ def print_style(i: int) -> tuple[str, str, str]:
 
 
 def print_size(width_cm: float = PRINT_WIDTH_CM, height_cm: float | None = None) -> tuple[int, int]:
-    """Width and height in CSS pixels of a print figure (height 4/5 of the width by default)."""
+    """Width and height in CSS pixels of a print figure without its legend (height 0.65 of the width by default:
+    321 x 209 at 8.5 cm); :func:`for_print` adds the legend's rows to the height."""
     width_cm = float(width_cm)
     if not 3.0 <= width_cm <= 40.0:
         raise ParameterError(f"`width_cm` must be a figure width in cm between 3 and 40, e.g. 8.5; got {width_cm!r}")
-    height_cm = 0.8 * width_cm if height_cm is None else float(height_cm)
+    height_cm = PRINT_HEIGHT_RATIO * width_cm if height_cm is None else float(height_cm)
     if not 2.0 <= height_cm <= 40.0:
         raise ParameterError(f"`height_cm` must be between 2 and 40 cm; got {height_cm!r}")
     return round(width_cm * CSS_PX_PER_CM), round(height_cm * CSS_PX_PER_CM)
@@ -550,6 +652,100 @@ def print_size(width_cm: float = PRINT_WIDTH_CM, height_cm: float | None = None)
 
 def _is_band(trace) -> bool:
     return getattr(trace, "fill", None) == "tonexty" or (trace.line is not None and trace.line.width == 0)
+
+
+#: The fills of the first, second and third confidence band of a print figure, told apart in greyscale by their
+#: grey and their hatching (issue 18: two bands of the same grey read as one): a plain light grey, a hatch rising
+#: to the right, one falling to the right; each band's edges are drawn in the dash of its measure's line.
+PRINT_BAND_FILLS: tuple[dict, ...] = (
+    dict(fillcolor="rgba(0,0,0,0.14)"),
+    dict(fillcolor="rgba(0,0,0,0.03)",
+         fillpattern=dict(shape="/", fgcolor="#000000", fgopacity=0.45, size=5, solidity=0.15)),
+    dict(fillcolor="rgba(0,0,0,0.03)",
+         fillpattern=dict(shape="\\", fgcolor="#000000", fgopacity=0.45, size=5, solidity=0.15)),
+)
+PRINT_BAND_EDGE = 0.6  # px: the bands' edges, thinner than the lines (1.2)
+PRINT_LEGEND_ROW_PX = 19  # height of a legend row at 10 px text, as Chromium draws it
+PRINT_LEGEND_ENTRY_PX = 43  # a legend entry's line sample and gaps around its text, as Chromium draws them
+PRINT_LEGEND_INSET_PX = 12  # the legend starts this far from the figure's left edge (plotly keeps it free)
+PRINT_LEGEND_PAD_PX = 18  # beyond its rows: the legend box (5 px above and below) and the gap plotly leaves below it
+PRINT_TICKS = {"x": 4, "y": 5}  # about this many steps of major ticks across an axis 8.5 cm long
+
+
+def _axis_names(layout) -> list[str]:
+    """``xaxis``, ``xaxis2``, ``yaxis``, ... of a layout, those that exist."""
+    return [key for key in layout.to_plotly_json() if key.startswith(("xaxis", "yaxis"))]
+
+
+def _data_extent(fig: go.Figure, axis: str) -> tuple[float, float] | None:
+    """Smallest and largest finite value drawn on ``axis`` ("xaxis", "yaxis2", ...) by the figure's traces."""
+    letter, suffix = axis[0], axis[5:]
+    ref = letter + suffix
+    values = []
+    for trace in fig.data:
+        if (getattr(trace, f"{letter}axis", None) or letter) != ref or getattr(trace, letter, None) is None:
+            continue
+        v = np.asarray(getattr(trace, letter), dtype=object)
+        v = np.array([x for x in v.ravel() if isinstance(x, (int, float, np.number))], dtype=np.float64)
+        values.append(v[np.isfinite(v)])
+    values = np.concatenate(values) if values else np.zeros(0)
+    return (float(values.min()), float(values.max())) if values.size else None
+
+
+def _print_ticks(fig: go.Figure) -> None:
+    """Fixed ranges and explicit major ticks, every one labelled, on the linear axes of a print figure (a printed
+    figure does not zoom; plotly's own choice drops a label that would cross the figure's edge)."""
+    for axis in _axis_names(fig.layout):
+        obj = fig.layout[axis]
+        if obj.type not in (None, "-", "linear") or obj.tickvals is not None:
+            continue  # log and category axes, and ticks chosen by the figure (the histogram's log score axis)
+        if obj.range is not None:
+            lo, hi = (float(v) for v in obj.range)
+        else:
+            extent = _data_extent(fig, axis)
+            if extent is None:
+                continue
+            lo, hi = extent
+            if obj.rangemode == "tozero":
+                lo, hi = min(lo, 0.0), max(hi, 0.0)
+            pad = 0.04 * (hi - lo) if hi > lo else 1.0
+            lo, hi = (lo if obj.rangemode == "tozero" and lo == 0 else lo - pad), hi + pad
+        ticks = nice_ticks(lo, hi, PRINT_TICKS[axis[0]])
+        obj.update(range=[lo, hi], tickmode="array", tickvals=ticks, ticktext=tick_labels(ticks))
+
+
+def _has_legend(fig: go.Figure) -> bool:
+    """Whether plotly draws a legend: asked for, or two or more traces that may show in it (plotly's default)."""
+    if fig.layout.showlegend is not None:
+        return bool(fig.layout.showlegend)
+    return bool(_legend_entries(fig)) and sum(t.showlegend is not False for t in fig.data) >= 2
+
+
+def _legend_entries(fig: go.Figure) -> list[str]:
+    """The names the legend shows, in its order (one per trace that shows in it; by ``legendrank``, then as drawn)."""
+    shown = [t for t in fig.data if t.showlegend is not False and t.name]
+    return [str(t.name) for t in sorted(shown, key=lambda t: 1000 if t.legendrank is None else t.legendrank)]
+
+
+def _print_legend(fig: go.Figure, width: int, left: int, right: int) -> int:
+    """Lay the legend out in rows above the plot, entries packed left to right as plotly packs them, and return
+    its height in px (0 without a legend), which the figure grows by, so that the plot keeps its size."""
+    if not _has_legend(fig):
+        return 0
+    entries = _legend_entries(fig)
+    size = PRINT_FONT["size"] - 1
+    room = width - PRINT_LEGEND_INSET_PX - right  # from near the figure's left edge (above the y axis's labels)
+    rows, used = 1, 0.0
+    for entry in entries:
+        px = PRINT_LEGEND_ENTRY_PX + _text_px(entry, size)
+        if used and used + px > room:
+            rows, used = rows + 1, 0.0
+        used += px
+    fig.update_layout(legend=dict(
+        orientation="h", x=-(left - PRINT_LEGEND_INSET_PX) / (width - left - right), y=1.0, xanchor="left",
+        yanchor="bottom", bgcolor="rgba(0,0,0,0)", borderwidth=0, font=dict(size=size), tracegroupgap=0,
+        itemwidth=30, valign="middle"))
+    return rows * PRINT_LEGEND_ROW_PX + PRINT_LEGEND_PAD_PX
 
 
 def for_print(fig: go.Figure, *, width_cm: float = PRINT_WIDTH_CM, height_cm: float | None = None,
@@ -562,19 +758,25 @@ def for_print(fig: go.Figure, *, width_cm: float = PRINT_WIDTH_CM, height_cm: fl
         From :func:`evalcore.figures.paper.precision_figure`, :func:`~evalcore.figures.paper.confidence_figure`
         or :func:`~evalcore.figures.paper.significance_figure` (line traces named and grouped by measure).
     width_cm, height_cm : float
-        Size on paper; the height defaults to 4/5 of the width.
+        Size on paper without the legend (the plot, its axes and margins); the height defaults to 0.65 of the
+        width, and the figure is taller by its legend's rows.
     measure_styles : mapping of str to int, optional
         Style index per measure (as for the figure functions); order of appearance by default.
 
     Returns
     -------
     plotly.graph_objects.Figure
-        ``layout.width`` and ``layout.height`` in CSS pixels (321 x 257 at 8.5 cm), fonts of 7.5-8.25 pt at
-        that size, no title, the legend in rows above the plot. Each measure's line gets :func:`print_style`: a grey, a dash and an open marker
-        drawn at about seven points along it (``marker.maxdisplayed``), which the legend repeats; confidence
-        bands become light grey without legend entries (the caption explains them); the baseline is a dotted
-        grey line; significance markers stay grey triangles (Evert 2004, Figure 3) and are drawn on top, above
-        the grey strip along the x axis that marks every significant n.
+        ``layout.width`` and ``layout.height`` in CSS pixels (321 x 209 at 8.5 cm, plus 19 px per legend row),
+        fonts of 7.5-8.25 pt at that size, no title. The legend stands in rows above the plot, outside it, its
+        entries packed left to right from near the figure's left edge. Each measure's line gets
+        :func:`print_style`: a grey, a dash and an open marker drawn at about seven points along it
+        (``marker.maxdisplayed``), which the legend repeats. Confidence bands have no legend entries (the caption
+        explains them); the k-th band of the figure gets :data:`PRINT_BAND_FILLS` ``[k]`` (a light grey, then
+        hatchings) and edges in its measure's dash, so that two bands stay apart in greyscale. The baseline is a
+        dotted grey line; significance markers stay grey triangles (Evert 2004, Figure 3), drawn on top, above the
+        grey strip along the x axis that marks every significant n ("every significant n"). Linear axes get a
+        fixed range and explicit major ticks (:func:`nice_ticks`), every one labelled (:func:`tick_labels`), with
+        room at the right for the last label.
     """
     width, height = print_size(width_cm, height_cm)
     out = go.Figure(fig)
@@ -592,10 +794,13 @@ def for_print(fig: go.Figure, *, width_cm: float = PRINT_WIDTH_CM, height_cm: fl
             lines.append(trace)
     groups = list(dict.fromkeys(t.legendgroup for t in lines + bands if t.legendgroup))
     index = {g: (measure_styles[g] if measure_styles and g in measure_styles else i) for i, g in enumerate(groups)}
+    band_groups = list(dict.fromkeys(t.legendgroup for t in bands))  # the k-th band of this figure
     for trace in bands:
-        i = index.get(trace.legendgroup, 0)
-        grey = f"rgba(0,0,0,{0.10 if i % 2 == 0 else 0.18})"
-        trace.update(showlegend=False, fillcolor=grey, line=dict(color=grey, width=0))
+        grey, dash, _ = print_style(index.get(trace.legendgroup, 0))
+        fill = PRINT_BAND_FILLS[band_groups.index(trace.legendgroup) % len(PRINT_BAND_FILLS)]
+        trace.update(showlegend=False, line=dict(color=grey, width=PRINT_BAND_EDGE, dash=dash))
+        if trace.fill == "tonexty":
+            trace.update(fillcolor=fill["fillcolor"], fillpattern=fill.get("fillpattern", dict(shape="")))
     for trace in lines:
         if str(trace.name).startswith("baseline"):
             trace.update(line=dict(color=REFERENCE_GREY, dash="dot", width=1.0))
@@ -606,17 +811,19 @@ def for_print(fig: go.Figure, *, width_cm: float = PRINT_WIDTH_CM, height_cm: fl
                                  maxdisplayed=PRINT_MARKERS_PER_LINE))
     for trace in markers:
         trace.update(marker=dict(symbol="triangle-up", size=6, color=MARKER_GREY, line=dict(width=0)))
-    for trace in rugs:
-        trace.update(line=dict(color=MARKER_GREY, width=4), marker=dict(size=6, color=MARKER_GREY, line=dict(width=1)))
+    for trace in rugs:  # (the triangles' entry names the level: a shorter name keeps the legend to two rows)
+        trace.update(line=dict(color=MARKER_GREY, width=4), marker=dict(size=6, color=MARKER_GREY, line=dict(width=1)),
+                     name="every significant n")
     out.data = tuple(other + bands + lines + rugs + markers)
-    out.update_layout(
-        template=PRINT_TEMPLATE, font=PRINT_FONT, width=width, height=height, title=None,
-        margin=dict(l=44, r=8, t=4, b=34),
-        legend=dict(orientation="h", x=0.0, y=1.01, xanchor="left", yanchor="bottom", bgcolor="rgba(0,0,0,0)",
-                    borderwidth=0, font=dict(size=10), tracegroupgap=0, itemwidth=30, entrywidthmode="pixels"),
-    )
+    margin = dict(l=44, r=8, t=4, b=34)
+    out.update_layout(template=PRINT_TEMPLATE, font=PRINT_FONT, title=None)
     out.update_xaxes(**_PRINT_AXIS)
     out.update_yaxes(**_PRINT_AXIS)
+    _print_ticks(out)
+    margin["r"] = _end_margin(out, margin["r"])
+    legend = _print_legend(out, width, margin["l"], margin["r"])
+    margin["t"] += legend
+    out.update_layout(width=width, height=height + legend, margin=margin)
     for annotation in out.layout.annotations:  # e.g. "significant up to n = 1,268": left of its line, inside
         annotation.update(font=dict(size=10), xanchor="right", bgcolor="rgba(255,255,255,0.8)")
     for shape in out.layout.shapes:

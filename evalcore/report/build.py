@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..candidates import CandidateSet
 from ..viewstate import ViewSettings, to_query
+from .annotators import Annotators
 from .embed import embed_signature
 from .figures import FIGURES, FORMATS, figure_captions, render, report_figures
 from .latex import report_document
@@ -97,7 +98,7 @@ class Report:
 def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha256: str,
                  names: Mapping[str, str] | None = None, link: str | None = None, figures: bool = True,
                  version: str | None = None, results: ReportResults | None = None,
-                 curves: pd.DataFrame | None = None) -> Report:
+                 curves: pd.DataFrame | None = None, annotators: Annotators | None = None) -> Report:
     """Build every file of a report.
 
     Parameters
@@ -120,6 +121,8 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
         Already computed results for these settings (the dashboard caches them).
     curves : DataFrame, optional
         The figures' curves (:func:`evalcore.report.results.report_curves`), if already computed.
+    annotators : Annotators, optional
+        Who labelled a sample annotated on the server: named in the methods text and in ``data.json``.
 
     Returns
     -------
@@ -131,7 +134,7 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
     text = str(signature)
     version = signature.version
     methods = methods_paragraph(results, shown, signature=text, version=version, data_sha256=data_sha256,
-                                figures=figures)
+                                figures=figures, annotators=annotators)
     tables = {"precision": precision_table(results, shown), "pairwise": pairwise_table(results, shown)}
     captions = figure_captions(results, shown)
     link = link or share_link(settings, data_sha256, names=names)
@@ -160,6 +163,8 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
         "data": {"sha256": data_sha256, "source": candidates.source},
         "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(settings).items()},
         "display_names": shown,
+        **({"annotators": {"names": list(annotators.names), "signed_in": annotators.signed_in}} if annotators
+           else {}),
         "numbers": numbers_json(report_numbers(results)),
         "columns": {
             "precision": "measure, n, tp, fp, precision = tp / n, lower and upper bound of the interval",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from .annotators import Annotators
 from .bib import bibtex, reference_list
 from .phrases import (CORRECTION_PHRASES, INTERVAL_PHRASES, TEST_PHRASES, TIE_PHRASES, alpha_text, level_text,
                       percent)
@@ -68,7 +69,8 @@ class Methods:
 
 
 def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = None, *, signature: str,
-                      version: str, data_sha256: str, figures: bool = True) -> Methods:
+                      version: str, data_sha256: str, figures: bool = True,
+                      annotators: Annotators | None = None) -> Methods:
     """The methods paragraph of a report.
 
     Parameters
@@ -84,6 +86,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
         SHA-256 of the data file (its first 16 digits are named in the text).
     figures : bool
         Whether the report has its figures (else the text refers to none).
+    annotators : Annotators, optional
+        Who labelled the sample (named after the data), when it was annotated on the server.
 
     Returns
     -------
@@ -102,6 +106,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
         [name[m] for m in s.measures]) + ") by the precision of their n-best lists" + cite("evert2004") + " on "
         + plain(number(results.n_candidates)) + " candidates, " + plain(number(results.n_tp)) + " of which ("
         + percent(results.baseline) + ") are true positives according to the column " + plain(s.label) + ".")
+    if annotators:
+        parts.append(annotators.sentence())
     if s.sample is not None:
         parts.append("Only the sample " + plain(s.sample) + " (column " + plain(s.sample_column)
                      + ") of an experiment with several samples is used.")

@@ -15,6 +15,7 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
+from shown_tables import shown
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 KRENN = Path(__file__).resolve().parents[3] / "shared" / "data" / "krenn_ppv.tsv"
@@ -73,7 +74,7 @@ def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
     at = app({"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "n": "1268"},
              "pages/significance.py")
     assert at.slider(key="w_look_n").value == 1268
-    effects = next(d.value for d in at.dataframe if "effect" in d.value.columns)
+    effects = next(shown(d) for d in at.dataframe if "effect" in d.value.columns)
     expected = analysis.effect_at(g2_x2, 1268)
     # the table shows the effects as evalcore.format writes them (points, three significant digits, "–")
     assert effects.equals(fmt.page_table("significance", "effect at n", expected))
@@ -83,7 +84,7 @@ def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
     assert 0 < diff["low"] < diff["estimate"] < diff["high"]
     assert 1 < odds["low"] < 1.01 < odds["estimate"]
     at.slider(key="w_look_n").set_value(2000).run()
-    effects = next(d.value for d in at.dataframe if "effect" in d.value.columns)
+    effects = next(shown(d) for d in at.dataframe if "effect" in d.value.columns)
     expected = analysis.effect_at(g2_x2, 2000)
     assert effects.equals(fmt.page_table("significance", "effect at n", expected))
     assert expected.iloc[0]["low"] < 0 < expected.iloc[0]["high"] and expected.iloc[2]["low"] < 1
@@ -100,7 +101,7 @@ def test_downloads_carry_the_effects(g2_x2):
 def test_pairwise_table_has_both_effect_sizes(krenn_id):
     measures = ["log.like", "chisq", "t.score"]
     at = app({"dataset": krenn_id, "ties": "stable", "m": measures, "n": "1000"}, "pages/pairwise.py")
-    pairs = next(d.value for d in at.dataframe if "odds_ratio" in d.value.columns)
+    pairs = next(shown(d) for d in at.dataframe if "odds_ratio" in d.value.columns)
     cs = load_candidates(KRENN, label="is.colloc")
     expected = fmt.page_table("pairwise", "pairs",
                               analysis.pairwise({m: rank(cs, m, ties="stable") for m in measures}, 1000).pairs)

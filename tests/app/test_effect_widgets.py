@@ -25,6 +25,7 @@ from evalcore.compare import compare_rankings
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
 from evalcore.text import markdown_text, spreadsheet_csv
+from shown_tables import shown as shown_text
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 KRENN = Path(__file__).resolve().parents[3] / "shared" / "data" / "krenn_ppv.tsv"
@@ -62,7 +63,8 @@ def statsmodels_difference(ranked, n: int, method: str, level: float = 0.95) -> 
 
 
 def effects(at: AppTest) -> pd.DataFrame:
-    return next(d.value for d in at.dataframe if "effect" in d.value.columns)
+    """The effect table as it reads (tests/shown_tables.py)."""
+    return next(shown_text(d) for d in at.dataframe if "effect" in d.value.columns)
 
 
 def band(at: AppTest, n: int) -> tuple[str, float, float]:

@@ -13,6 +13,7 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
+from shown_tables import shown as shown_text
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -50,7 +51,7 @@ def test_significance_with_another_test_and_a_correction_from_a_link(ranked):
     expected = analysis.pair_comparison(ranked["log_like"], ranked["MI"], (100, 1500), test="chi2", correction="bh")
     assert f"significant after the Benjamini-Hochberg (false discovery rate) correction at " \
            f"**{expected.n_significant:,} of 1,401**" in text(at)
-    counts = at.dataframe[0].value
+    counts = shown_text(at.dataframe[0])  # as it reads (tests/shown_tables.py)
     assert counts.loc[PAIR_TESTS["chi2"],
                       "Benjamini-Hochberg (false discovery rate)"] == fmt.count(expected.counts.loc["chi2", "bh"])
     at.selectbox(key="w_test").set_value("randomization").run()
@@ -69,7 +70,7 @@ def test_pairwise_page(ranked):
     at = app({**LINK, "m": measures, "n": "800", "correction": "holm"}, "pages/pairwise.py")
     expected = analysis.pairwise({m: ranked[m] for m in measures}, 800, correction="holm")
     assert f"**{int(expected.pairs['significant'].sum())} of 3** pairs" in text(at)
-    pairs = at.dataframe[1].value
+    pairs = shown_text(at.dataframe[1])
     assert list(pairs["p_adjusted"]) == list(fmt.p_values(expected.pairs["p_adjusted"]))
     assert at.selectbox(key="w_focus_pair").options == ["log_like vs t_score", "log_like vs chisq", "t_score vs chisq"]
     at.multiselect(key="w_measures").set_value(["log_like"]).run()
@@ -83,7 +84,7 @@ def test_roc_page(ranked):
     expected = roc.roc_table({m: ranked[m] for m in ("log_like", "chisq")}, resamples=300,
                              seed=at.session_state["view"].seed)
     shown = fmt.page_table("roc", "areas", expected)
-    assert at.dataframe[0].value[["auc", "ap", "ap_low"]].equals(shown[["auc", "ap", "ap_low"]])
+    assert shown_text(at.dataframe[0])[["auc", "ap", "ap_low"]].equals(shown[["auc", "ap", "ap_low"]])
     for kind in ("roc", "det"):
         at.radio(key="w_curve_kind").set_value(kind).run()
         assert not at.exception and len(at.get("plotly_chart")) == 1

@@ -26,6 +26,7 @@ from evalcore.ranking import rank
 from evalcore.report import ReportSettings, build_report
 from evalcore.report.build import share_link
 from evalcore.viewstate import from_query, to_query
+from shown_tables import reads
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -71,7 +72,8 @@ def ok(at: AppTest) -> AppTest:
 
 
 def tables(at: AppTest) -> list[pd.DataFrame]:
-    return [d.value for d in at.dataframe]
+    """Every table as it reads (tests/shown_tables.py)."""
+    return [reads(d) for d in at.dataframe]
 
 
 def table_with(at: AppTest, column: str) -> pd.DataFrame:
@@ -189,21 +191,31 @@ def test_switching_measure_keeps_the_acceptance_size(krenn_id):
 
 
 def test_log_axes(krenn_id):
-    at = app({"dataset": krenn_id, "t_measure": "freq"}, "pages/threshold.py")
-    labels = [t.label for t in at.toggle]
-    assert "Log count axis" in labels and "Log score axis" in labels  # freq: positive, heavy-tailed
+    """Issue 18: heavy-tailed scores (G² on Krenn's data: 71% in one bin of the linear axis) get a log score axis
+    by default, signed where scores are negative; the user's switch is kept, across measures, and in the link."""
+    at = app({"dataset": krenn_id, "t_measure": "log.like"}, "pages/threshold.py")
+    assert at.toggle(key="w_log_score").value is True and at.session_state["view"].log_score is None
+    assert "t_log_score" not in to_query(at.session_state["view"])  # a default: nothing in the link
+    fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
+    assert fig.layout.xaxis.title.text == "score (log.like), signed log scale" and "10⁴" in fig.layout.xaxis.ticktext
+    at.selectbox(key="w_threshold_measure").set_value("t.score").run()  # t spreads over the linear axis
+    ok(at)
+    assert at.toggle(key="w_log_score").value is False
+    fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
+    assert fig.layout.shapes[0].x0 == at.session_state["view"].gamma  # a linear score axis: γ itself
     at.toggle(key="w_log_count").set_value(True).run()
-    at.toggle(key="w_log_score").set_value(True).run()
+    at.toggle(key="w_log_score").set_value(True).run()  # the user's choice: a log axis for t too
     ok(at)
     fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
-    assert fig.layout.yaxis.type == "log"
+    assert fig.layout.yaxis.type == "log" and "signed log scale" in fig.layout.xaxis.title.text
     assert {"t_log_count", "t_log_score"} <= set(to_query(at.session_state["view"]))
-    at.selectbox(key="w_threshold_measure").set_value("t.score").run()  # signed scores: no log score axis
+    at.selectbox(key="w_threshold_measure").set_value("freq").run()
+    at.toggle(key="w_log_score").set_value(False).run()  # switched off for heavy-tailed frequencies: kept off
     ok(at)
-    assert "Log score axis" not in [t.label for t in at.toggle]
+    assert at.session_state["view"].log_score is False and to_query(at.session_state["view"])["t_log_score"] in ("0",
+                                                                                                               "false")
     fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
-    assert fig.layout.yaxis.type == "log"
-    assert fig.layout.shapes[0].x0 == at.session_state["view"].gamma  # a linear score axis: γ itself, not log10 γ
+    assert fig.layout.xaxis.title.text == "score (freq)"
 
 
 # ---------------------------------------------------------------------------------------------- warnings, ties help

@@ -17,6 +17,7 @@ from evalcore.io import load_candidates
 from evalcore.samples import Cut, cuts_for, gamma_for_mean_size
 from evalcore.validate import validate
 from hostile import plain
+from shown_tables import shown as shown_text
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -133,7 +134,7 @@ def test_across_page_shows_the_tests(experiment):
     at = app({**SAMPLE, "a": a, "b": b, "cut": "n", "cut_n": "100"}, "pages/across.py")
     seed = at.session_state["view"].seed
     expected = analysis.across_samples(experiment, a, b, Cut("n", 100), Cut("n", 100), ties="random", seed=seed)
-    table = at.dataframe[0].value
+    table = shown_text(at.dataframe[0])  # as it reads (tests/shown_tables.py)
     assert list(table["p_value"]) == list(fmt.p_values(expected.tests["p_value"]))
     assert list(table["test"]) == list(expected.tests["test"])
     text = " ".join(x.value for x in at.markdown)

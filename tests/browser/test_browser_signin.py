@@ -1,0 +1,224 @@
+"""Sign-in in a real browser: the dashboard served with an ``[auth]`` section (Streamlit's ``st.login``, OpenID
+Connect) against a local OpenID provider (the ``oidc-provider-mock`` package on 127.0.0.1, started here).
+
+The provider asks for a subject at its authorize page and gives it as the e-mail claim; the test types it. The
+server reads a secrets file written in a temporary folder (``--secrets.files``: the developer's own secrets are never
+read or touched) with an allow-list in it (``alice@lab.example``) and one in the environment
+(``EVALCORE_ALLOWED_USERS=members.example``). The browser may reach 127.0.0.1 only (the provider's pages name a
+stylesheet on a CDN; it is not fetched). Every step waits for what the page shows or for the runs it starts
+(conftest's run counter), never for a fixed time.
+
+Checked: signed out, a deep link (on a fresh server), the root and an unknown page show nothing but the sign-in; a
+deep link opened before sign-in opens with its settings after it; signed in, the annotator is the user (no name
+field; the link's ``annotator`` counts for nothing) and the marks in the annotation database carry the user's
+address; sign-out returns to the sign-in screen; an address outside the allow-list is refused with a sign-out.
+The rest of the gate's rules (each provider's button, an incomplete setup, the allow-list's entries) are checked
+without a browser: tests/app/test_signin_gate.py, tests/test_signin.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import secrets
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from evalcore.annotations import AnnotationStore
+from test_browser import rerun, wait_for_app
+from ui.sample import db_id
+
+_spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
+browser_conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(browser_conftest)
+
+DATASET = "sample:collocations_sim"
+ANNOTATE_LINK = f"/annotate?dataset={DATASET}&annotator=mallory&ann_size=3&ann_seed=7"
+MEMBER_BY_LIST = "alice@lab.example"  # on secrets.toml's list
+MEMBER_BY_DOMAIN = "bob@members.example"  # of the domain in EVALCORE_ALLOWED_USERS
+STRANGER = "eve@elsewhere.example"
+NEXT_COOKIE = "evalcore_next"  # where the sign-in screen keeps the link asked for (ui/auth.py)
+
+
+@pytest.fixture(scope="module")
+def provider(tmp_path_factory):
+    """A local OpenID provider (oidc-provider-mock) on a free port of 127.0.0.1; its base URL."""
+    port = browser_conftest._free_port()
+    log = tmp_path_factory.mktemp("oidc_log") / "provider.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "oidc_provider_mock", "--host", "127.0.0.1", "--port",
+                                 str(port)], stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + browser_conftest.STARTUP_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the OpenID provider exited with code {proc.returncode}:\n{log.read_text()}")
+            try:
+                with urllib.request.urlopen(f"{url}/.well-known/openid-configuration", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the OpenID provider did not answer within {browser_conftest.STARTUP_TIMEOUT_S} s:\n"
+                                   f"{log.read_text()}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        browser_conftest._stop(proc)
+
+
+@pytest.fixture(scope="module")
+def signin_store(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("signin_store")
+
+
+@pytest.fixture(scope="module")
+def signin_url(browser, provider, signin_store, tmp_path_factory):
+    """The dashboard with sign-in: a secrets file in a temporary folder (Streamlit fills in ``{port}``)."""
+    if browser is None:
+        pytest.fail(browser_conftest.MISSING_CHROMIUM, pytrace=False)
+    folder = tmp_path_factory.mktemp("signin_secrets")
+    secrets_toml = folder / "secrets.toml"
+    secrets_toml.write_text(
+        "[auth]\n"
+        'redirect_uri = "http://127.0.0.1:{port}/oauth2callback"\n'
+        f'cookie_secret = "{secrets.token_hex(32)}"\n'
+        'client_id = "evalcore-tests"\n'
+        f'client_secret = "{secrets.token_hex(16)}"\n'
+        f'server_metadata_url = "{provider}/.well-known/openid-configuration"\n\n'
+        "[evalcore]\n"
+        f'allowed_users = ["{MEMBER_BY_LIST}"]\n')
+    with pytest.MonkeyPatch.context() as mp:  # serve() passes its environment to the server
+        mp.setenv("EVALCORE_ALLOWED_USERS", "members.example")
+        with browser_conftest.serve(["-m", "streamlit", "run", "app.py", "--secrets.files", str(secrets_toml)], signin_store,
+                   folder / "streamlit.log") as url:
+            yield url
+
+
+@pytest.fixture()
+def browse(browser, signin_url):
+    """A fresh browser context (no cookies: signed out) on the sign-in server; only 127.0.0.1 is reachable."""
+    contexts, pages = [], []
+
+    def local_only(route):
+        if urlsplit(route.request.url).hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            route.abort()
+
+    def open_page(path: str = "/") -> Page:
+        context = browser.new_context(viewport=browser_conftest.VIEWPORT)
+        context.add_init_script(browser_conftest.RUN_COUNTER)
+        context.route("**/*", local_only)
+        contexts.append(context)
+        page = context.new_page()
+        pages.append(page)
+        page.goto(signin_url + path)
+        return page
+
+    yield open_page
+    try:
+        for page in pages:
+            expect(page.get_by_test_id("stException")).to_have_count(0, timeout=1_000)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def expect_sign_in_screen_only(page: Page) -> None:
+    """The sign-in screen and nothing else: no navigation, no sidebar, no page heading, no data."""
+    wait_for_app(page)
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible()
+    main = page.get_by_test_id("stMain").inner_text()
+    assert main.split() == "evalcore This lab's evalcore server is for its members. Sign in to use it. Sign in".split()
+    expect(page.get_by_test_id("stSidebarNav")).to_have_count(0)
+    expect(page.get_by_test_id("stSidebar")).to_have_count(0)
+
+
+def shown(locator) -> str:
+    """A locator's text as read (without the invisible word joiners that keep an address from becoming a link)."""
+    return locator.inner_text().replace("\u2060", "")
+
+
+def back_from_provider(page: Page, provider: str) -> None:
+    page.wait_for_url(re.compile(r"^http://127\.0\.0\.1:(?!%d/)" % urlsplit(provider).port))
+
+
+def sign_in(page: Page, who: str, provider: str) -> None:
+    """Click "Sign in", give ``who`` at the provider's authorize page, and come back."""
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"{provider}/oauth2/authorize?*")
+    page.locator("input[name=sub]").fill(who)
+    page.get_by_role("button", name="Authorize").click()
+    back_from_provider(page, provider)
+
+
+def sign_out(page: Page, provider: str) -> None:
+    """Click "Sign out"; the provider ends its session too (its page asks to confirm), then back to the app."""
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url(f"{provider}/oauth2/end_session?*")
+    page.get_by_role("button", name="End session").click()
+    back_from_provider(page, provider)
+
+
+def test_a_deep_link_survives_sign_in_the_user_annotates_whatever_the_link_says_and_signs_out(
+        browse, provider, signin_store):
+    """The first visitor of a fresh server opens a deep link to the Annotate page (a sample's size and seed, and
+    another annotator's name): only the sign-in screen. After sign-in, the link's page with its settings (Streamlit's
+    callback returned to the root; the app sent the browser on), where the signed-in user annotates: no name field,
+    the marks carry the user's address. Then sign-out, and the app is closed again, whatever the path."""
+    page = browse(ANNOTATE_LINK)
+    expect_sign_in_screen_only(page)
+    assert urlsplit(page.url).path == "/annotate"  # the link is still the browser's address
+    cookie = {c["name"]: c["value"] for c in page.context.cookies()}[NEXT_COOKIE]
+    assert unquote(cookie) == ANNOTATE_LINK.replace(":", "%3A")  # kept for after sign-in
+    sign_in(page, MEMBER_BY_DOMAIN, provider)
+    page.wait_for_url(re.compile(r"/annotate\?"))
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Annotate a random sample")).to_be_visible()
+    now = parse_qs(urlsplit(page.url).query)
+    assert (now["dataset"], now["ann_size"], now["ann_seed"]) == ([DATASET], ["3"], ["7"])
+    assert NEXT_COOKIE not in {c["name"] for c in page.context.cookies()}  # used once
+    assert f"Signed in as {MEMBER_BY_DOMAIN}" in shown(page.get_by_test_id("stSidebar"))
+    assert f"Annotating as {MEMBER_BY_DOMAIN}" in shown(page.get_by_test_id("stMain"))
+    expect(page.get_by_label("Your name (annotator)")).to_have_count(0)
+    with rerun(page):
+        page.get_by_role("button", name="Draw the sample").click()
+    for i in range(2):
+        with rerun(page):
+            page.get_by_role("button", name=re.compile(r"^TP\b")).click()
+        expect(page.get_by_test_id("stProgress")).to_contain_text(f"{i + 1} of 3 annotated by you")
+    store = AnnotationStore(signin_store / "annotations.sqlite3")
+    (sample,) = store.samples(db_id(DATASET))["sample"]
+    marks = store.annotations(db_id(DATASET), sample)
+    assert marks["annotator"].tolist() == [MEMBER_BY_DOMAIN] * 2  # not "mallory", the link's name
+    assert marks["label"].tolist() == ["TP", "TP"]
+
+    sign_out(page, provider)
+    expect_sign_in_screen_only(page)
+    assert not {"_streamlit_user", "_streamlit_user_tokens"} & {c["name"] for c in page.context.cookies()}
+    page.goto("{0.scheme}://{0.netloc}/no-such-page?x=1".format(urlsplit(page.url)))
+    expect_sign_in_screen_only(page)
+
+
+def test_an_address_outside_the_allow_list_is_refused(browse, provider):
+    """A stranger signs in: a polite refusal and a sign-out, nothing of the app (not the page the link asked for)."""
+    page = browse("/precision")
+    expect_sign_in_screen_only(page)
+    sign_in(page, STRANGER, provider)
+    wait_for_app(page)
+    text = shown(page.get_by_test_id("stMain"))
+    assert f"The address {STRANGER} is not on this server's list of members" in text
+    assert "Precision" not in text
+    expect(page.get_by_test_id("stSidebar")).to_have_count(0)
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
