@@ -68,16 +68,15 @@ def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
 
 def look_n_slider(n_min: int, n_max: int, up_to: int | None, **kwargs) -> int:
     """Significance's "look at n" slider (the 2x2 view): it starts at the boundary ``up_to`` (the last n of the
-    significant run; ``n_min`` without one), and an n from a link outside the range is corrected to it."""
+    significant run; ``n_min`` without one), shown and not written into the view (a link without it reopens the
+    same boundary) until the user moves it; a chosen n outside the range is corrected to the boundary."""
     start = min(max(up_to or n_min, n_min), n_max)
     v = view()
-    if v.look_n is None:
-        update(look_n=start)
-    elif not n_min <= v.look_n <= n_max:
+    if v.look_n is not None and not n_min <= v.look_n <= n_max:
         correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
                 f"n = {start:,}.", look_n=start)
-    return bound(st.slider, "Look at the n-best lists for n =", "look_n", min_value=n_min, max_value=n_max,
-                 step=1, convert=int, **kwargs)
+    return bound(st.slider, "Look at the n-best lists for n =", "look_n", default=start, min_value=n_min,
+                 max_value=n_max, step=1, convert=int, **kwargs)
 
 
 def shown(measure: str) -> str:

@@ -77,6 +77,10 @@ def test_a_link_without_a_selection_shows_the_same_defaults_on_every_page(krenn_
     shown = signature(at)
     assert shown["measures"] == "log.like,Fisher,t.score,chisq.corr" and shown["pair"] == "log.like,Fisher"
     assert "a" not in at.query_params and "m" not in at.query_params
+    # the 2x2 view's n: the boundary shown, not written into the link before the user moves it (main wrote sig_n)
+    assert at.session_state["view"].look_n is None and "sig_n" not in at.query_params
+    at.slider(key="w_look_n").set_value(150).run()
+    assert at.session_state["view"].look_n == 150 and at.query_params["sig_n"] == "150"
 
 
 @pytest.fixture()

@@ -278,15 +278,23 @@ def test_a_link_reopens_the_screen_and_its_signature_reproduces(new_page, krenn_
 
 
 def test_look_at_n_is_in_the_link_when_the_range_moves(new_page, krenn_id):
-    """Item 3: the 2x2 view's n sits at the boundary (1,268 for G² vs X²); after the range's upper end moves, the
-    slider shows an n within the new range, and the link carries exactly that n."""
+    """Item 3: the 2x2 view's n sits at the boundary (1,268 for G² vs X²), shown but not written into the link (a
+    default: main wrote sig_n at the first visit); after the range's upper end moves, the slider shows an n within
+    the new range, which the link either carries or reopens as the same boundary; once the user moved it, the link
+    carries exactly the n on screen, also after the range moved below it."""
     page = new_page("/significance?" + urlencode({"dataset": krenn_id, "ties": "stable", "a": "log.like",
                                                   "b": "chisq"}))
     wait_for_figures(page, figures=2)
     look = "Look at the n-best lists for n ="
     expect(slider_thumb(page, look)).to_have_value("1268")
+    assert "sig_n" not in parse_qs(urlsplit(settled_link(page)).query)  # the boundary: shown, not a choice
     high = slider_thumb(page, TESTED, 1)
-    for key in ("PageDown", "PageDown", "PageDown", "End"):  # 2,000 down three pages (below 1,268), then up to N
+    press(page, high, "PageDown")  # 2,000 down a page: the boundary moves with the range
+    shown = slider_thumb(page, look).input_value()
+    query = parse_qs(urlsplit(settled_link(page)).query)
+    assert "sig_n" not in query and int(shown) == min(1268, int(query["n_max"][0])), (shown, query)
+    press(page, slider_thumb(page, look), "ArrowRight")  # the user's own n: in the link at once
+    for key in ("PageDown", "PageDown", "End"):  # then the range down below it, and up to N
         press(page, high, key)
         link = settled_link(page)
         query = parse_qs(urlsplit(link).query)
