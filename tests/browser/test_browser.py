@@ -33,11 +33,16 @@ SETTLED = """([finishedBefore, figures, hrefBefore]) => {
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
   // the run the action started has finished: counted from the websocket (conftest.py's RUN_COUNTER), or seen by
-  // the link it wrote (app.py's sync_url, at its end): the same page, another query string.
+  // the link it wrote (app.py's sync_url, at its end): the same page, another query string; or, after a page
+  // switch, the sidebar's "Link to this view" (written at the end of every run) naming the new page's path.
   let linked = false;
   if (hrefBefore) {
     const was = new URL(hrefBefore), now = new URL(window.location.href);
     linked = was.pathname === now.pathname && was.search !== now.search;
+    const code = document.querySelector('[data-testid="stSidebar"] [data-testid="stCode"] code');
+    if (!linked && code && was.pathname !== now.pathname) {
+      try { linked = new URL(code.innerText.trim()).pathname === now.pathname; } catch (e) { /* not a URL yet */ }
+    }
   }
   if (window.__stRuns.finished <= finishedBefore && !linked) return false;
   if (window.__stRuns.frame <= window.__stRuns.frameAtFinish) return false;  // (drawn since the run's end came in)
