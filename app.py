@@ -3,7 +3,7 @@
 import streamlit as st
 
 from evalcore.text import markdown_text as esc
-from ui import auth, cached, common, present, report, systems
+from ui import auth, cached, common, jobs, present, report, systems
 
 st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
 # page icon is fetched from fonts.gstatic.com)
@@ -33,7 +33,7 @@ page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] 
                       "Several samples": [common.PAGES[n] for n in names[7:10]],
                       "Systems on a test set": [common.PAGES["systems"]]})
 
-common.view()
+jobs.pin_dataset(common.view().dataset)  # kept in the store while this session uses it
 common.forget_widgets_on_page_change(page.url_path)
 try:
     page.run()

@@ -25,6 +25,7 @@ from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
 from .errors import ColumnError, ParameterError
 from .format import p_value as p_value_text
+from .nspec import grid_sizes
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
 
@@ -133,11 +134,11 @@ class PairTests:
 
 
 def pair_tests(a: Ranking, b: Ranking, n_range: tuple[int, int], *, test: str = "fisher", resamples: int = 1000,
-               seed: int = 0, progress=None) -> PairTests:
+               seed: int = 0, progress=None, n_step: int = 1) -> PairTests:
     """The level-free part of :func:`pair_comparison`: ``test`` on the difference regions of the n-best lists at
     every n of ``n_range`` (Evert 2004, §3.3), and the cheap tests' p-values from the same table of regions (no
-    second pass over the rankings)."""
-    sizes = np.arange(n_range[0], n_range[1] + 1)
+    second pass over the rankings); every ``n_step``-th n as :func:`pair_comparison`."""
+    sizes = grid_sizes(n_range, n_step)
     comparison = pair_test(a, b, sizes, test, resamples=resamples, seed=seed, progress=progress)
     comparison = comparison.drop(columns=["significant"])
     p_values = {t: comparison["p_value"].to_numpy() if t == test else np.asarray(_FAST_PVALUES[t](comparison),
@@ -149,22 +150,25 @@ def pair_tests(a: Ranking, b: Ranking, n_range: tuple[int, int], *, test: str = 
 def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confidence_level: float = 0.95,
                     interval: str = "clopper_pearson", test: str = "fisher", correction: str = "none",
                     resamples: int = 1000, seed: int = 0, progress=None, power: float = 0.8,
-                    difference_method: str = "newcombe", tested: PairTests | None = None) -> PairResult:
+                    difference_method: str = "newcombe", tested: PairTests | None = None,
+                    n_step: int = 1) -> PairResult:
     """A test of the two n-best lists at every n in ``n_range`` (Fisher on D1/D2: Evert 2004, §3.3), with both
     curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`),
     the effect sizes with intervals at every n and the minimum detectable difference at `power`
     (:mod:`evalcore.stats.effect`, :mod:`evalcore.stats.power`). The rankings are compared once; the
     cheap tests' p-values for ``counts`` come from that one table. `difference_method` (a key of
     ``names.DIFFERENCE_INTERVALS``) and `power` (e.g. one of ``names.POWER_LEVELS``) are the page's choices; the
-    result records both. ``tested``: :func:`pair_tests` of the same rankings, range, test and resamples, computed
-    before (e.g. cached across levels); without it they are computed here."""
+    result records both. `n_step` > 1 tests every `n_step`-th n of the range instead (both ends included:
+    :func:`evalcore.nspec.grid_sizes`), for work that every n would make too long (:mod:`evalcore.work`).
+    ``tested``: :func:`pair_tests` of the same rankings, range, step, test and resamples, computed before (e.g.
+    cached across levels); without it they are computed here."""
     check_correction(correction)
     check_confidence_level(confidence_level)
-    sizes = np.arange(n_range[0], n_range[1] + 1)
+    sizes = grid_sizes(n_range, n_step)
     alpha = 1 - confidence_level
     if tested is None:
-        tested = pair_tests(a, b, n_range, test=test, resamples=resamples, seed=seed, progress=progress)
-    elif tested.test != test or len(tested.comparison) != sizes.size or tested.comparison["n"].iloc[0] != sizes[0]:
+        tested = pair_tests(a, b, n_range, test=test, resamples=resamples, seed=seed, progress=progress, n_step=n_step)
+    elif tested.test != test or not np.array_equal(tested.comparison["n"].to_numpy(), sizes):
         raise ParameterError(f"`tested` holds {tested.test!r} at {len(tested.comparison)} n; the comparison asks for "
                              f"{test!r} at n = {n_range[0]:,} to {n_range[1]:,}: compute it with pair_tests")
     comparison = tested.comparison.copy()  # (a cached PairTests is shared: never changed here)

@@ -57,6 +57,7 @@ def _ranking_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="write the table here instead of standard output (CSV; Parquet or TSV when "
                                  "the name ends in .parquet or .tsv)")
     p.add_argument("--signature", nargs="?", const="-", metavar="FILE", help=report_parsers.SIGNATURE_HELP)
+    report_parsers.add_work_budget(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -234,6 +235,14 @@ def _rankings(candidates: CandidateSet, measures: Sequence[str], args, *, ties_m
     return rankings
 
 
+def _check_work(estimate, args) -> None:
+    """Refuse work past the budget (``--work-budget``, else ``EVALCORE_WORK_BUDGET``, else 60 s) before it starts."""
+    from .work import check_work
+
+    check_work(estimate, getattr(args, "work_budget", None),
+               how_to_raise="raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET")
+
+
 def _write(table: pd.DataFrame, out: str | None) -> None:
     from .output import write_table
 
@@ -247,6 +256,10 @@ def _cmd_curves(args) -> None:
     if args.kind != "precision":
         from .roc import curves_table, roc_table
 
+        if args.kind == "auc":
+            from .work import roc_estimate
+
+            _check_work(roc_estimate(candidates.n_candidates, len(candidates.measures), args.resamples), args)
         rankings = {r.measure: r for r in _rankings(candidates, candidates.measures, args, ties_matter=False)}
         if args.kind == "auc":
             seed = args.seed if args.seed is not None else 0
@@ -295,9 +308,11 @@ def _cmd_compare(args) -> None:
     from .nspec import parse_n_spec
     from .stats.multitest import adjust_pvalues
     from .stats.pairtests import pair_test
+    from .work import sizes_estimate
 
     candidates = _load(args)
     sizes = parse_n_spec(args.n, candidates.n_candidates)
+    _check_work(sizes_estimate(candidates.n_candidates, sizes, args.test, args.resamples, mdd=args.mdd), args)
     a, b = _rankings(candidates, args.measure, args)
     if args.test == "fisher":
         table = compare_rankings(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)

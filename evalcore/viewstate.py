@@ -14,7 +14,8 @@ group (attribute)  class               settings
 ``selection``      :class:`Selection`   the measures, the pair A/B, the n range, level and interval:
                                         one selection shared by every page
 ``precision``      :class:`PrecisionView`  Precision page: n of the values, recall, F-beta
-``tests``          :class:`TestsView`   Significance and Pairwise: test, correction, resamples, their n
+``tests``          :class:`TestsView`   Significance and Pairwise: test, correction, resamples, their n,
+                                        the step between the tested n
 ``threshold``      :class:`ThresholdView`  Threshold page
 ``roc``            :class:`RocView`     ROC, DET and PR page
 ``samples``        :class:`SamplesView` the multi-sample pages: cut-offs, Validation's measure, UIR
@@ -85,6 +86,7 @@ THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
 UIR_BETAS = ("0.5", "1", "2")
 RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
+N_STEP_MAX = 10**9                   # Significance: the step between the tested n (1: every n)
 BETA_MIN, BETA_MAX = 0.1, 10.0       # the F-beta input of the Precision page
 MAX_MEASURES = 10                    # measures drawn at once (Precision, Pairwise, ROC pages)
 DEFAULT_MEASURES = 4                 # measures shown before any is chosen: the best by average precision
@@ -459,6 +461,7 @@ class TestsView(Group):
     test: str = setting("fisher", "test", "str", choices=tuple(PAIR_TESTS), what="test")
     correction: str = setting("none", "correction", "str", choices=tuple(CORRECTIONS), what="correction")
     resamples: int = setting(1000, "resamples", "int", clamp=(RESAMPLES_MIN, RESAMPLES_MAX), what="resamples")
+    n_step: int = setting(1, "n_step", "int", clamp=(1, N_STEP_MAX), what="step between the tested n")  # Significance
     look_n: int | None = setting(None, "sig_n", "int", n="any", data=True, also=("n",))  # Significance: look at n
     pairs_n: int | None = setting(None, "pw_n", "int", n="any", data=True, also=("n",))  # Pairwise: the lists' n
     difference_method: str = setting("newcombe", "diff_ci", "str", choices=tuple(DIFFERENCE_INTERVALS),

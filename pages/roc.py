@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from evalcore import format as fmt
+from evalcore import format as fmt, work
 from evalcore.figures import roc as rocfigures
 from evalcore.errors import EvalcoreError
 from evalcore.text import markdown_text as esc
 from evalcore.roc import AUC_INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, guards, present, widgets
+from ui import cached, common, guards, jobs, present, widgets
 
 common.ensure_router()
 
@@ -32,6 +32,7 @@ with c5:
     widgets.bound(st.slider, "Confidence level", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX, step=LEVEL_STEP,
                  format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
+jobs.within_budget(work.roc_estimate(candidates.n_candidates, len(v.measures or ()), v.resamples), "roc")
 try:
     curves = cached.roc_curves(data, v.ranking, v.display, measures, kind)
     table = cached.roc_table(data, v.ranking, v.display, measures, v.level, v.auc_method, v.resamples)

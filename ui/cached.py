@@ -28,6 +28,7 @@ from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
+from ui import jobs
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -75,14 +76,14 @@ def reencoded(dataset: str, encoding: str) -> str:
     """Store the text of ``dataset`` read as ``encoding`` (as UTF-8) and return the new data set's id."""
     source, name = _source(dataset)
     plain = next((name[: -len(s)] for s in (".gz", ".bz2", ".xz") if name.endswith(s)), name)  # (now uncompressed)
-    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain)
+    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain, holder=jobs.holder())
 
 
 def ingest(content: bytes, name: str) -> str:
     """Read an uploaded file and store it only if it reads: a refused file leaves nothing on disk.
     Returns the data set's id, with its table already in the cache."""
     table = read_table(content, name=name)
-    dataset_id = store().put(content, name)
+    dataset_id = store().put(content, name, holder=jobs.holder())  # pinned for this session at once
     raw_table(dataset_id, _just_read=(table, name))
     return dataset_id
 
@@ -203,25 +204,27 @@ def curves(data: Loaded, ranking: RankingChoice, display: Display, measures: tup
 
 @cache(max_entries=32, show_spinner="Testing every n ...")
 def pair_tests(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, test: str = "fisher",
-               resamples: int = 1000, _progress=None):
-    """The test of the pair at every n, as far as it owes nothing to the level or the correction
-    (:func:`evalcore.analysis.pair_tests`): once for every level a slider visits."""
+               resamples: int = 1000, n_step: int = 1, _progress=None):
+    """The test of the pair at every n (every ``n_step``-th), as far as it owes nothing to the level or the
+    correction (:func:`evalcore.analysis.pair_tests`): once for every level a slider visits. ``_progress`` (not in
+    the key) is :meth:`ui.jobs.Job.progress`'s callback: it reports and stops work nobody waits for."""
     ra, rb = (ranking_of(data, m, ranking) for m in (a, b))
     return analysis.pair_tests(ra, rb, n_range, test=test, resamples=resamples, seed=ranking.seed or 0,
-                               progress=_progress)
+                               progress=_progress, n_step=n_step)
 
 
 @cache(max_entries=32, show_spinner=False)  # (the test is pair_tests'; the rest takes a moment)
 def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple,
          level: float, interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,
-         power: float = DEFAULT_POWER, difference_method: str = "newcombe", _progress=None):
-    """The two measures tested at every n of the range (:func:`evalcore.analysis.pair_comparison`), the test
-    itself from :func:`pair_tests`."""
-    tested = pair_tests(data, ranking, a, b, n_range, test, resamples, _progress=_progress)
+         power: float = DEFAULT_POWER, difference_method: str = "newcombe", n_step: int = 1, _progress=None):
+    """The two measures tested at every n of the range (every ``n_step``-th;
+    :func:`evalcore.analysis.pair_comparison`), the test itself from :func:`pair_tests`."""
+    tested = pair_tests(data, ranking, a, b, n_range, test, resamples, n_step, _progress=_progress)
     ra, rb = (ranking_of(data, m, ranking, display) for m in (a, b))
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
-                                    power=power, difference_method=difference_method, tested=tested)
+                                    power=power, difference_method=difference_method, tested=tested,
+                                    n_step=n_step)
 
 
 @cache(max_entries=32)

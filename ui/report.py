@@ -79,7 +79,7 @@ def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
         sample_column=v.sample_column if candidates.samples is not None else None,
         sample=v.sample, ties=v.ties, seed=v.seed, test=v.test if design is None else "fisher",
         correction=v.correction, level=v.level, interval=v.interval, resamples=v.resamples,
-        difference_interval=v.difference_method, power=v.power, design=design)
+        difference_interval=v.difference_method, power=v.power, design=design, n_step=v.n_step)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...",

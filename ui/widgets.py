@@ -66,17 +66,23 @@ def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
                                   format_func=lambda n: f"{n:,}"))
 
 
-def look_n_slider(n_min: int, n_max: int, up_to: int | None, **kwargs) -> int:
+def look_n_slider(n_min: int, n_max: int, up_to: int | None, step: int = 1, **kwargs) -> int:
     """Significance's "look at n" slider (the 2x2 view): it starts at the boundary ``up_to`` (the last n of the
     significant run; ``n_min`` without one), shown and not written into the view (a link without it reopens the
-    same boundary) until the user moves it; a chosen n outside the range is corrected to the boundary."""
+    same boundary) until the user moves it; a chosen n outside the range is corrected to the boundary. With a
+    ``step`` between the tested n, it moves over the tested n (an n from a link between them is corrected to the
+    nearest)."""
     start = min(max(up_to or n_min, n_min), n_max)
     v = view()
     if v.look_n is not None and not n_min <= v.look_n <= n_max:
         correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
                 f"n = {start:,}.", look_n=start)
+    elif v.look_n is not None and step > 1 and (v.look_n - n_min) % step and v.look_n != n_max:
+        nearest = min(n_min + round((v.look_n - n_min) / step) * step, n_max)
+        correct(f"n = {v.look_n:,} for the 2x2 table is not among the tested n (a step of {step:,} from "
+                f"{n_min:,}); showing n = {nearest:,}.", look_n=nearest)
     return bound(st.slider, "Look at the n-best lists for n =", "look_n", default=start, min_value=n_min,
-                 max_value=n_max, step=1, convert=int, **kwargs)
+                 max_value=n_max, step=step, convert=int, **kwargs)
 
 
 def shown(measure: str) -> str:

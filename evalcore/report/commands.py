@@ -42,7 +42,7 @@ __all__ = ["add_parsers", "COMMANDS", "TABLE_COMMANDS", "run_signed", "command_s
            "load_report_candidates", "reproduce", "Reproduction", "SIGNATURE_HELP"]
 
 # Options that never decide a number, so a signature leaves them out.
-_NOT_SIGNED = {"command", "file", "files", "out", "signature", "per_sample", "help"}
+_NOT_SIGNED = {"command", "file", "files", "out", "signature", "per_sample", "help", "work_budget"}
 # Signature keys of options whose own name is long or unclear; the others use the option's name.
 _KEYS = {"confidence_level": "level", "correction": "corr", "lower_is_better": "lower", "measure": "measures",
          "exclude_unlabelled": "unlabelled", "beta": "betas"}
@@ -244,7 +244,7 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
         exclude_unlabelled=args.exclude_unlabelled, sample_column=args.sample_column, sample=args.sample,
         encoding=args.encoding, sheet=args.sheet, ties=args.ties, seed=seed, test=args.test,
         correction=args.correction, level=args.confidence_level, interval=args.interval, resamples=args.resamples,
-        difference_interval=args.difference_interval, power=args.power, design=design)
+        difference_interval=args.difference_interval, power=args.power, design=design, n_step=args.step)
     return settings, probe
 
 
@@ -258,8 +258,9 @@ def cmd_report(args: argparse.Namespace) -> None:
     names = parse_names(args.name)
     out = args.out or "report.zip"
     sha = file_sha256(args.file)
+    results = report_results(candidates, settings, budget=args.work_budget)  # within the work budget, or refused
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
-                          link=share_link(settings, sha, args.link_base))
+                          link=share_link(settings, sha, args.link_base), results=results)
     Path(out).write_bytes(report.zip_bytes())
     r = report.results
     print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "
@@ -285,13 +286,33 @@ class Reproduction:
         return self.data_match and self.numbers_match
 
 
+def _parse_command(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The command a signature describes, parsed; an option argparse refuses (a value of the wrong kind, an
+    unknown choice) is one line naming it, not argparse's usage text and exit."""
+    errors = io.StringIO()
+    try:
+        with redirect_stderr(errors):
+            return parser.parse_args(argv)
+    except SystemExit:
+        lines = [line for line in errors.getvalue().splitlines() if line.strip()]
+        reason = lines[-1].split(": error: ", 1)[-1] if lines else "it is not a valid command"
+        raise ParameterError(f"the signature's settings do not make a valid {argv[0]!r} command: {reason[:300]}") \
+            from None
+
+
 def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.ArgumentParser,
-              commands: Mapping[str, Callable]) -> Reproduction:
+              commands: Mapping[str, Callable], work_budget: float | None = None) -> Reproduction:
     """Recompute the numbers a signature stands for from the data files, and compare.
 
     The data must be the same files (their SHA-256 must match the signature's); a different evalcore
-    version is named, and the numbers are recomputed all the same.
+    version is named, and the numbers are recomputed all the same, within the work budget (``work_budget``
+    seconds, default :func:`evalcore.work.work_budget`): a signature whose numbers would take longer is refused
+    before anything is computed. Only the commands that sign their numbers (``report``, ``systems`` and
+    :data:`TABLE_COMMANDS`) can be reproduced.
     """
+    if signature.command not in ("report", "systems", *TABLE_COMMANDS):
+        raise ParameterError(f"a signature names the command that computed its numbers: report, systems or one of "
+                             f"{', '.join(TABLE_COMMANDS)}; got {signature.command[:40]!r}")
     messages = []
     version = evalcore_version()
     if signature.version != version:
@@ -310,7 +331,7 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
         from ..systems.cli import reproduce_digest
 
         with redirect_stderr(io.StringIO()):
-            digest = reproduce_digest(signature, files)
+            digest = reproduce_digest(signature, files, work_budget=work_budget)
     elif signature.command == "report":
         settings = settings_from_signature(signature.settings)
         if settings.design is not None and settings.design.annotations is not None:
@@ -319,10 +340,11 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
                                  "so they cannot be recomputed from it; export the annotated set on the Annotate page "
                                  "and make the report from that file (evalcore report --annotated-sample)")
         with redirect_stderr(io.StringIO()):
-            results = report_results(load_report_candidates(files[0], settings), settings)
+            results = report_results(load_report_candidates(files[0], settings), settings, budget=work_budget)
         digest = results_digest(results)
     else:
-        args = parser.parse_args(argv_from_signature(parser, signature, files))
+        args = _parse_command(parser, argv_from_signature(parser, signature, files))
+        args.work_budget = work_budget
         with redirect_stderr(io.StringIO()):
             digest = csv_digest(_capture(commands[signature.command], args))
     recomputed = Signature(version, signature.command, tuple(hashes), signature.settings, digest)
@@ -338,7 +360,7 @@ def cmd_reproduce(args: argparse.Namespace, *, parser: argparse.ArgumentParser,
     if signature.numbers is None:
         raise ParameterError("the signature has no 'numbers' field, so there is nothing to compare; copy the whole "
                              "signature")
-    result = reproduce(signature, args.files, parser=parser, commands=commands)
+    result = reproduce(signature, args.files, parser=parser, commands=commands, work_budget=args.work_budget)
     for message in result.messages:
         print(message)
     if result.recomputed is not None:
