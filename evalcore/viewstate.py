@@ -91,6 +91,7 @@ RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
 N_STEP_MAX = 10**9                   # Significance: the step between the tested n (1: every n)
 BETA_MIN, BETA_MAX = 0.1, 10.0       # the F-beta input of the Precision page
 MAX_MEASURES = 10                    # measures drawn at once (Precision, Pairwise, ROC pages)
+DEFAULT_MEASURES = 4                 # measures shown before any is chosen: the best by average precision
 MAX_BANDS = 3                        # confidence bands drawn at once (Confidence page: the first of the selection)
 SHOWN_CHARS = 60                     # a value from a link is quoted in a message up to this length
 MAX_DISPLAY_CHARS = 40               # a display name's length
@@ -424,6 +425,21 @@ class Selection(Group):
     @property
     def pair(self) -> tuple[str | None, str | None]:
         return self.a, self.b
+
+    def effective_measures(self, best_first: Sequence[str]) -> tuple[str, ...]:
+        """The measures every page shows: the chosen ones, or, before any is chosen, the ``DEFAULT_MEASURES`` first
+        of ``best_first`` (the data's measures, best first by average precision). A page shows these defaults
+        without writing them into the view: only a choice of the user is a setting."""
+        return tuple(best_first[:DEFAULT_MEASURES]) if self.measures is None else self.measures
+
+    def effective_pair(self, best_first: Sequence[str]) -> tuple[str, str]:
+        """Measures A and B as every page shows them: the chosen ones; one not chosen is the first of the shared
+        selection (:meth:`effective_measures`, then the rest of ``best_first``) that is not the other. So A and B
+        default to the first two measures of the selection. Needs two measures in ``best_first``."""
+        pool = list(dict.fromkeys([*self.effective_measures(best_first), *best_first]))
+        a = self.a if self.a is not None else next(m for m in pool if m != self.b)
+        b = self.b if self.b is not None else next(m for m in pool if m != a)
+        return a, b
 
 
 @dataclass(frozen=True)

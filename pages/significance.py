@@ -25,13 +25,12 @@ st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 if sample.mode(common.view()) != "full":  # a partly annotated set: Fisher's test on the annotated candidates
     sample_pages.significance_section()
     common.stop()
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 N = candidates.n_candidates
-measures = list(candidates.measures)
 
 c1, c2, c3 = st.columns(3)
-widgets.measure_pair(measures, (c1, c2))
+a, b = widgets.measure_pair(data, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
@@ -52,12 +51,14 @@ v = common.view()
 
 jobs.within_budget(work.pair_estimate(N, (n_min, n_max), test, v.resamples, n_step=v.n_step), "significance")
 bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
-pair_args = (v.data, v.ranking, v.display, v.a, v.b, (n_min, n_max), v.level, v.interval, test, v.correction,
-             v.resamples, v.power, v.difference_method, v.n_step)
-with jobs.attend(("pair", *pair_args)) as job:  # a closed tab stops it; two pages asking for it share it
-    result = cached.pair(*pair_args[:11], power=v.power, difference_method=v.difference_method, n_step=v.n_step,
+pair_args = (data, v.ranking, v.display, a, b, (n_min, n_max), v.level, v.interval, test, v.correction,
+             v.resamples)
+# (the job's key names the data by its roles: the same computation for every session and rerun)
+with jobs.attend(("pair", v.data, *pair_args[1:], v.power, v.difference_method, v.n_step)) as job:
+    # a closed tab stops it; two pages asking for it share it
+    result = cached.pair(*pair_args, power=v.power, difference_method=v.difference_method, n_step=v.n_step,
                          _progress=job.progress((lambda done, total: bar.progress(done / total)) if bar else None))
-name_a, name_b = v.display.of(v.a), v.display.of(v.b)
+name_a, name_b = v.display.of(a), v.display.of(b)
 if bar:
     bar.empty()
 tested = len(result.comparison)
@@ -82,7 +83,7 @@ fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, 
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
 table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
 st.plotly_chart(fig, key="significance_chart", theme=None)
-cached.downloads(fig, table, "significance")
+present.downloads(fig, table, "significance")
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
 st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
             f"({DIFFERENCE_SHORT[v.difference_method]}), and the smallest "
@@ -99,7 +100,7 @@ diff_fig = figcache.memo(result, lambda: figures.difference_figure(
     power=result.power, up_to=result.up_to, interval_label=DIFFERENCE_SHORT[v.difference_method]),
     "difference", v.level, name_a, name_b, v.difference_method)
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
-cached.downloads(diff_fig, table, "difference")
+present.downloads(diff_fig, table, "difference")
 st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
 st.caption(esc(names.OBSERVED_POWER_NOTE))
 st.caption("Where a difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is "
@@ -117,10 +118,9 @@ with t1:
                 + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
 with t2:
     try:
-        members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)),
-                                              at)
+        members = cached.members(data, v.ranking, a, b, at)
     except TooLargeError as exc:  # a server data set: its candidates are counted, not held
         st.info(esc(exc))
     else:
-        present.table("significance", "members", members, (v.a, v.b), height=240)
+        present.table("significance", "members", members, (a, b), height=240)
 present.table("significance", "effect at n", analysis.effect_at(result, at))
