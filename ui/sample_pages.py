@@ -22,7 +22,7 @@ from evalcore.stats.effect import odds_ratio
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, n_options
-from ui import common, present, sample, widgets
+from ui import cached, common, present, sample, widgets
 
 PERCENT = ("estimate", "lower", "upper", "estimate_d1", "estimate_d2", "difference", "difference_low",
            "difference_high")
