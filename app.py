@@ -2,8 +2,11 @@
 
 import streamlit as st
 
+from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
-from ui import auth, cached, common, present, report, systems
+from ui import auth, cached, common, jobs, present, report, systems
+from ui import serverdata
+from ui.serverdata import ServerDataError
 
 st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
 # page icon is fetched from fonts.gstatic.com)
@@ -33,12 +36,15 @@ page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] 
                       "Several samples": [common.PAGES[n] for n in names[7:10]],
                       "Systems on a test set": [common.PAGES["systems"]]})
 
-common.view()
+jobs.pin_dataset(common.view().dataset)  # kept in the store while this session uses it
 common.forget_widgets_on_page_change(page.url_path)
 try:
+    serverdata.guard(page.url_path, common.view().dataset)  # a server set on a page of single candidates: say so
     page.run()
 except common.PageDone:  # a page that has nothing more to show
     pass
+except (TooLargeError, ServerDataError) as exc:  # a set too large for what the page shows: said in words
+    st.info(esc(exc))
 finally:  # the URL and the link must show what the page shows
     common.sync_url()
     with st.sidebar:

@@ -8,7 +8,9 @@ floor's slider step (or, for a first visit, to the floor's first visit).
 
 Steps (the paper's data set from ../shared, 5,102 candidates; and 1,000,000 synthetic ones):
 
-* slider key on Significance (the confidence level) -> Figure 3 redrawn;
+* slider key on Significance (the confidence level) -> Figure 3 and the difference panel redrawn, and on
+  Confidence -> the bands redrawn, each key pressed in turn with a key on the floor app (kept open beside it), so
+  that both are timed under the same load (the ratio is to those floor keys);
 * switch to Precision / Confidence after their first use;
 * upload -> the Data page's summary shown (a new file each time, so nothing is cached);
 * first visit to a fresh server (a link to the Significance page).
@@ -53,34 +55,16 @@ n = st.slider("Points", 10, 1000, 500, step=10)
 x = np.arange(n)
 st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.sqrt(x))))
 '''
-# Counts finished script runs as tests/browser/conftest.py does: from the observer's records with their old
-# values, so that a run shorter than one observer callback (the floor app's) is counted too.
-RUN_COUNTER = """
-(() => {
-  const st = window.__stRuns = {runs: 0, started: 0, state: null};
-  const attach = () => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (!app) { setTimeout(attach, 5); return; }
-    st.state = app.getAttribute('data-test-script-state');
-    if (st.state === 'running') st.started += 1;
-    new MutationObserver(records => {
-      const values = records.map(r => r.oldValue).concat([app.getAttribute('data-test-script-state')]);
-      for (let i = 1; i < values.length; i++) {
-        if (values[i - 1] !== 'running' && values[i] === 'running') st.started += 1;
-        if (values[i - 1] === 'running' && values[i] !== 'running') st.runs += 1;
-      }
-      st.state = values[values.length - 1];
-    }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
-  };
-  attach();
-})();
-"""
+# Counts finished script runs as tests/browser/conftest.py does: from the script_finished messages on the page's
+# websocket (a run too short to be shown as running, the floor app's or one from the cache, is counted too).
+RUN_COUNTER = (ROOT / "tests" / "browser" / "run_counter.js").read_text()
 # A run has finished since the action, the page shows it (no stale element, no skeleton), and every chart element
 # holds a drawn plotly figure (tests/browser/test_browser.py's SETTLED, without a figure count).
 DONE = """(runsBefore) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (window.__stRuns.runs <= runsBefore) return false;
+  if (window.__stRuns.finished <= runsBefore) return false;
+  if (window.__stRuns.frame <= window.__stRuns.frameAtFinish) return false;
   const main = document.querySelector('[data-testid="stMain"]');
   if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
@@ -95,7 +79,7 @@ DONE = """(runsBefore) => {
 }"""
 SUMMARY_SHOWN = """(runsBefore) => {
   const app = document.querySelector('[data-testid="stApp"]');
-  return app && app.getAttribute('data-test-script-state') === 'notRunning' && window.__stRuns.runs > runsBefore
+  return app && app.getAttribute('data-test-script-state') === 'notRunning' && window.__stRuns.finished > runsBefore
       && document.querySelectorAll('[data-testid="stMetric"]').length > 0;
 }"""
 
@@ -149,7 +133,7 @@ KEY_TIMEOUT_MS = 20_000  # far above any step measured (0.2 to 1 s)
 
 
 def runs(page) -> int:
-    return page.evaluate("window.__stRuns.runs")
+    return page.evaluate("window.__stRuns.finished")
 
 
 def timed(page, action, done=DONE, timeout_ms: float = 120_000) -> float:
@@ -181,25 +165,52 @@ def settle(page, quiet_s: float = 0.5) -> None:
             last = (now, time.perf_counter())
 
 
+class SliderKey:
+    """Key presses on one slider, alternately right and left, each timed until its run has finished and the
+    figures are drawn; a key that moved the thumb but started no run (Streamlit, now and then, for the floor too)
+    is pressed again and counted in ``missed``."""
+
+    def __init__(self, page, label: str):
+        self.page, self.label, self.presses, self.missed = page, label, 0, 0
+        self.thumb = page.get_by_test_id("stSlider").filter(has_text=label).locator("input[type=range]").first
+        self.thumb.wait_for(state="attached")
+
+    def press(self, limit: int = 20) -> float:
+        while True:
+            settle(self.page)
+            key = "ArrowRight" if self.presses % 2 == 0 else "ArrowLeft"
+            self.presses += 1
+            self.thumb.focus()
+            try:
+                return timed(self.page, lambda: self.thumb.press(key), timeout_ms=KEY_TIMEOUT_MS)
+            except PlaywrightTimeoutError:
+                self.missed += 1
+                if self.missed > limit:
+                    raise
+
+
 def slider_steps(page, label: str, repeat: int) -> list[float]:
     """Key presses on a slider, alternately right and left; the first (a warm-up) is not counted."""
-    thumb = page.get_by_test_id("stSlider").filter(has_text=label).locator("input[type=range]").first
-    thumb.wait_for(state="attached")
-    thumb.focus()
-    times, missed, i = [], 0, 0
-    while len(times) < repeat + 1:
-        settle(page)
-        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
-        i += 1
-        try:
-            times.append(timed(page, lambda: thumb.press(key), timeout_ms=KEY_TIMEOUT_MS))
-        except PlaywrightTimeoutError:  # now and then a key moves the thumb but Streamlit sends no run (the floor's
-            missed += 1                 # too): not timed, counted
-            if missed > repeat:
-                raise
-    if missed:
-        print(f"({label}: {missed} key(s) started no run and were pressed again)", file=sys.stderr)
+    slider = SliderKey(page, label)
+    times = [slider.press(repeat) for _ in range(repeat + 1)]
+    if slider.missed:
+        print(f"({label}: {slider.missed} key(s) started no run and were pressed again)", file=sys.stderr)
     return times[1:]
+
+
+def interleaved_steps(floor: SliderKey, app: SliderKey, repeat: int) -> tuple[list[float], list[float]]:
+    """A key on the floor app's slider, then one on the dashboard's, ``repeat`` times (after one warm-up pair):
+    both measured under the same load, which on a shared machine changes from one second to the next."""
+    floor_times, app_times = [], []
+    for i in range(repeat + 1):
+        f, a = floor.press(repeat), app.press(repeat)
+        if i:
+            floor_times.append(f)
+            app_times.append(a)
+    for slider in (floor, app):
+        if slider.missed:
+            print(f"({slider.label}: {slider.missed} key(s) started no run and were pressed again)", file=sys.stderr)
+    return floor_times, app_times
 
 
 def switch_steps(page, titles: list[str], repeat: int) -> dict[str, list[float]]:
@@ -266,14 +277,12 @@ def main() -> None:
         floor_script = tmp / "floor.py"
         floor_script.write_text(FLOOR_APP)
 
-        # the floor: first visit to a fresh server, then slider keys
-        server = Server(floor_script, tmp / "floor_store", cwd=tmp)
-        try:
-            page, floor_first = open_page(browser, server.url + "/")
-            floor = median(slider_steps(page, "Points", args.repeat))
-            page.context.close()
-        finally:
-            server.stop()
+        # the floor: first visit to a fresh server, then slider keys; its server stays up, so that its keys are
+        # pressed in turn with the dashboard's (the same load for both)
+        floor_server = Server(floor_script, tmp / "floor_store", cwd=tmp)
+        floor_page, floor_first = open_page(browser, floor_server.url + "/")
+        floor_key = SliderKey(floor_page, "Points")
+        floor = median(slider_steps(floor_page, "Points", args.repeat))
         rows.append(("floor: slider key -> figure redrawn", floor, 1.0))
         rows.append(("floor: first visit to a fresh server", floor_first, 1.0))
 
@@ -293,12 +302,18 @@ def main() -> None:
             server = Server(ROOT / "app.py", store)  # a fresh server: its first visitor
             page, first = open_page(browser, server.url + link)
             rows.append((f"{title}: first visit to a fresh server (Significance link)", first, first / floor_first))
-            key = median(slider_steps(page, "Confidence level", args.repeat))
-            rows.append((f"{title}: slider key on Significance -> figure redrawn", key, key / floor))
+            floors, keys = interleaved_steps(floor_key, SliderKey(page, "Confidence level"), args.repeat)
+            rows.append((f"{title}: slider key on Significance -> figure redrawn", median(keys),
+                         median(keys) / median(floors)))
+            rows.append((f"{title}:   (floor's keys in turn with it)", median(floors), 1.0))
             switches = switch_steps(page, ["Precision", "Confidence"], args.repeat)
             for page_title, values in switches.items():
                 rows.append((f"{title}: switch to {page_title} after first use", median(values),
                              median(values) / floor))
+            floors, keys = interleaved_steps(floor_key, SliderKey(page, "Confidence level"), args.repeat)
+            rows.append((f"{title}: slider key on Confidence -> figure redrawn", median(keys),
+                         median(keys) / median(floors)))
+            rows.append((f"{title}:   (floor's keys in turn with it)", median(floors), 1.0))
             page.context.close()
 
             suffix = Path(name).suffix
@@ -319,6 +334,8 @@ def main() -> None:
             rows.append((f"{title}: upload -> summary shown", median(up), median(up) / floor))
             server.stop()
             shutil.rmtree(store) if store.is_relative_to(tmp) else None
+        floor_page.context.close()
+        floor_server.stop()
         browser.close()
 
     width = max(len(r[0]) for r in rows)

@@ -17,7 +17,7 @@ from .stats import sampletests
 from .candidates import CandidateSet
 from .compare import compare_rankings, compare_sets, significant_up_to
 from .curves import acceptance_sets, precision_curve
-from .stats.intervals import binomial_interval
+from .stats.intervals import binomial_interval, check_confidence_level
 from .stats.effect import EFFECT_COLUMNS, effect_sizes
 from .stats.fisher import fisher_exact
 from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
@@ -25,6 +25,7 @@ from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
 from .errors import ColumnError, ParameterError
 from .format import p_value as p_value_text
+from .nspec import grid_sizes
 from .ranking import Ranking, rank
 from .samples import Cut, per_sample
 
@@ -119,28 +120,62 @@ def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.Dat
                          for c in CORRECTIONS}, index=pd.Index(list(tables), name="test"))
 
 
+@dataclass(frozen=True, eq=False)
+class PairTests:
+    """What a comparison of two rankings at every n does not owe to the confidence level: the counts of the
+    difference regions and the chosen test's p-values (``comparison``: the columns of
+    :func:`evalcore.stats.pairtests.pair_test` but ``significant``), and the p-values of the cheap tests
+    (``p_values``: test -> array over the same n, the chosen test first). A key that changes only the level
+    reuses them (:func:`pair_comparison`'s ``tested``)."""
+
+    comparison: pd.DataFrame
+    p_values: dict
+    test: str = "fisher"
+
+
+def pair_tests(a: Ranking, b: Ranking, n_range: tuple[int, int], *, test: str = "fisher", resamples: int = 1000,
+               seed: int = 0, progress=None, n_step: int = 1) -> PairTests:
+    """The level-free part of :func:`pair_comparison`: ``test`` on the difference regions of the n-best lists at
+    every n of ``n_range`` (Evert 2004, §3.3), and the cheap tests' p-values from the same table of regions (no
+    second pass over the rankings); every ``n_step``-th n as :func:`pair_comparison`."""
+    sizes = grid_sizes(n_range, n_step)
+    comparison = pair_test(a, b, sizes, test, resamples=resamples, seed=seed, progress=progress)
+    comparison = comparison.drop(columns=["significant"])
+    p_values = {t: comparison["p_value"].to_numpy() if t == test else np.asarray(_FAST_PVALUES[t](comparison),
+                                                                                    dtype=np.float64)
+                for t in dict.fromkeys((test, *FAST_TESTS))}
+    return PairTests(comparison=comparison, p_values=p_values, test=test)
+
+
 def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confidence_level: float = 0.95,
                     interval: str = "clopper_pearson", test: str = "fisher", correction: str = "none",
                     resamples: int = 1000, seed: int = 0, progress=None, power: float = 0.8,
-                    difference_method: str = "newcombe") -> PairResult:
+                    difference_method: str = "newcombe", tested: PairTests | None = None,
+                    n_step: int = 1) -> PairResult:
     """A test of the two n-best lists at every n in ``n_range`` (Fisher on D1/D2: Evert 2004, §3.3), with both
     curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`),
     the effect sizes with intervals at every n and the minimum detectable difference at `power`
     (:mod:`evalcore.stats.effect`, :mod:`evalcore.stats.power`). The rankings are compared once; the
     cheap tests' p-values for ``counts`` come from that one table. `difference_method` (a key of
     ``names.DIFFERENCE_INTERVALS``) and `power` (e.g. one of ``names.POWER_LEVELS``) are the page's choices; the
-    result records both."""
+    result records both. `n_step` > 1 tests every `n_step`-th n of the range instead (both ends included:
+    :func:`evalcore.nspec.grid_sizes`), for work that every n would make too long (:mod:`evalcore.work`).
+    ``tested``: :func:`pair_tests` of the same rankings, range, step, test and resamples, computed before (e.g.
+    cached across levels); without it they are computed here."""
     check_correction(correction)
-    sizes = np.arange(n_range[0], n_range[1] + 1)
+    check_confidence_level(confidence_level)
+    sizes = grid_sizes(n_range, n_step)
     alpha = 1 - confidence_level
-    comparison = pair_test(a, b, sizes, test, confidence_level=confidence_level, resamples=resamples, seed=seed,
-                           progress=progress)
-    # the cheap tests' p-values from the same table of difference regions (no second pass over the rankings)
-    tables = {t: pd.DataFrame({"p_value": comparison["p_value"].to_numpy() if t == test
-                               else np.asarray(_FAST_PVALUES[t](comparison), dtype=np.float64)})
-              for t in dict.fromkeys((test, *FAST_TESTS))}
+    if tested is None:
+        tested = pair_tests(a, b, n_range, test=test, resamples=resamples, seed=seed, progress=progress, n_step=n_step)
+    elif tested.test != test or not np.array_equal(tested.comparison["n"].to_numpy(), sizes):
+        raise ParameterError(f"`tested` holds {tested.test!r} at {len(tested.comparison)} n; the comparison asks for "
+                             f"{test!r} at n = {n_range[0]:,} to {n_range[1]:,}: compute it with pair_tests")
+    comparison = tested.comparison.copy()  # (a cached PairTests is shared: never changed here)
+    tables = {t: pd.DataFrame({"p_value": p}) for t, p in tested.p_values.items()}
     comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), correction)
-    comparison["significant"] = comparison["p_adjusted"] < alpha
+    # (where pair_test puts it: after log10_p)
+    comparison.insert(comparison.columns.get_loc("log10_p") + 1, "significant", comparison["p_adjusted"] < alpha)
     effects = effect_sizes(comparison, confidence_level, difference_method)
     for column in EFFECT_COLUMNS:
         comparison[column] = effects[column].to_numpy()

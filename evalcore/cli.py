@@ -49,6 +49,13 @@ def _limit_argument(p: argparse.ArgumentParser) -> None:
                         "field, e.g. --limit rows=50M (defaults and EVALCORE_MAX_* variables: evalcore.io.limits)")
 
 
+def _engine_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=list(names.ENGINES), default="memory",
+                   help="where the rankings are counted: memory (default; every tie policy), duckdb (out of core: "
+                        "Parquet, a folder of Parquet parts, CSV; ties stable, hash, optimistic, pessimistic) or spark "
+                        "(EVALCORE_SPARK_MASTER, default local[2]); tables at every n are written chunk by chunk")
+
+
 def _ranking_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ties", choices=list(names.TIE_POLICIES), default="random",
                    help="how to order candidates with equal scores (default: random, as the paper's jitter)")
@@ -57,6 +64,7 @@ def _ranking_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="write the table here instead of standard output (CSV; Parquet or TSV when "
                                  "the name ends in .parquet or .tsv)")
     p.add_argument("--signature", nargs="?", const="-", metavar="FILE", help=report_parsers.SIGNATURE_HELP)
+    report_parsers.add_work_budget(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="for --kind auc: delong (default) or bootstrap")
     p.add_argument("--resamples", type=int, default=2000, help="for --kind auc: bootstrap resamples (default 2000)")
     _sample_arguments(p)
+    _engine_argument(p)
     _ranking_arguments(p)
 
     p = sub.add_parser("compare", help="Fisher's exact test on the difference regions of two measures")
@@ -100,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mdd", action="store_true",
                    help="add mdd_pi and mdd: the smallest difference the test finds with --power at each n")
     p.add_argument("--power", type=float, default=0.8, help="for --mdd (default 0.8)")
+    _engine_argument(p)
     _ranking_arguments(p)
 
     p = sub.add_parser("auc-test", help="DeLong's test of two correlated AUCs, for every pair of measures")
@@ -226,12 +236,20 @@ def _rankings(candidates: CandidateSet, measures: Sequence[str], args, *, ties_m
 
     seed = resolve_seed(args.ties, args.seed)
     rankings = [rank(candidates, m, ties=args.ties, seed=seed) for m in measures]
-    if args.ties == "random" and ties_matter:
+    if args.ties in names.SEEDED_TIES and ties_matter:
         _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
     for r in rankings:
         if r.n_nonfinite:
             _note(f"{r.measure}: {r.n_nonfinite} candidates have a missing or infinite score; they rank last")
     return rankings
+
+
+def _check_work(estimate, args) -> None:
+    """Refuse work past the budget (``--work-budget``, else ``EVALCORE_WORK_BUDGET``, else 60 s) before it starts."""
+    from .work import check_work
+
+    check_work(estimate, getattr(args, "work_budget", None),
+               how_to_raise="raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET")
 
 
 def _write(table: pd.DataFrame, out: str | None) -> None:
@@ -241,12 +259,20 @@ def _write(table: pd.DataFrame, out: str | None) -> None:
 
 
 def _cmd_curves(args) -> None:
+    if args.engine != "memory":
+        from .engines import cli as engine_cli
+
+        return engine_cli.curves(args)
     if args.annotated_sample:
         return _curves_from_sample(args)
     candidates = _load(args)
     if args.kind != "precision":
         from .roc import curves_table, roc_table
 
+        if args.kind == "auc":
+            from .work import roc_estimate
+
+            _check_work(roc_estimate(candidates.n_candidates, len(candidates.measures), args.resamples), args)
         rankings = {r.measure: r for r in _rankings(candidates, candidates.measures, args, ties_matter=False)}
         if args.kind == "auc":
             seed = args.seed if args.seed is not None else 0
@@ -289,15 +315,21 @@ def _significance_note(table: pd.DataFrame, up_to: int | None) -> str:
 def _cmd_compare(args) -> None:
     if not args.measure or len(args.measure) != 2:
         raise ParameterError("compare needs exactly two measures: --measure A --measure B")
+    if args.engine != "memory":
+        from .engines import cli as engine_cli
+
+        return engine_cli.compare(args)
     if args.annotated_sample:
         return _compare_from_sample(args)
     from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to
     from .nspec import parse_n_spec
     from .stats.multitest import adjust_pvalues
     from .stats.pairtests import pair_test
+    from .work import sizes_estimate
 
     candidates = _load(args)
     sizes = parse_n_spec(args.n, candidates.n_candidates)
+    _check_work(sizes_estimate(candidates.n_candidates, sizes, args.test, args.resamples, mdd=args.mdd), args)
     a, b = _rankings(candidates, args.measure, args)
     if args.test == "fisher":
         table = compare_rankings(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
@@ -596,7 +628,7 @@ def _seed(args) -> int | None:
     from .ranking import resolve_seed
 
     seed = resolve_seed(args.ties, args.seed)
-    if args.ties == "random" and args.cut == "n":
+    if args.ties in names.SEEDED_TIES and args.cut == "n":
         _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
     return seed
 

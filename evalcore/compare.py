@@ -25,11 +25,20 @@ def ranking_labels(ranking: Ranking) -> np.ndarray:
     return labels
 
 
-def _check_pair(a: Ranking, b: Ranking) -> np.ndarray:
+def _counted(a, b) -> bool:
+    """True for count tables of an engine (:class:`evalcore.engines.RankCounts`): no single candidates in them."""
+    return hasattr(a, "pair") or hasattr(b, "pair")
+
+
+def _check_pair(a: Ranking, b: Ranking) -> np.ndarray | None:
     partial = [r.measure for r in (a, b) if r.partly_annotated]
     if partial:  # unannotated candidates would count as FPs here
         raise ParameterError(f"the candidate set of {', '.join(map(repr, partial))} is only partly annotated: compare "
                              "the measures on the annotated sample (evalcore.estimates.compare_estimates)")
+    if _counted(a, b):  # count tables: the labels are not held, their totals must agree
+        if a.n_candidates != b.n_candidates or a.n_tp != b.n_tp or not hasattr(a, "pair"):
+            raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+        return None
     labels = ranking_labels(a)
     if a.n_candidates != b.n_candidates or not np.array_equal(labels, ranking_labels(b)):
         raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
@@ -56,10 +65,15 @@ def difference_regions(a: Ranking, b: Ranking, n=None) -> pd.DataFrame:
     A candidate is in both n-best lists iff ``max(rank_a, rank_b) <= n``, so the overlap
     for every n is a cumulative count over ``max(rank_a, rank_b)``: O(N) after the
     rankings, not a set operation per n. ``|D1| = |D2| = n - overlap``;
-    ``T_D1 = tp_a - T_overlap`` and ``T_D2 = tp_b - T_overlap``.
+    ``T_D1 = tp_a - T_overlap`` and ``T_D2 = tp_b - T_overlap``. For the count tables of an engine
+    (:mod:`evalcore.engines`) the overlap comes from their pair table, at the given n only.
     """
     labels = _check_pair(a, b)
     sizes = check_sizes(n, a.n_candidates)
+    if labels is None:
+        pair = a.pair(b)
+        return _regions_table(sizes, a.tp[sizes], b.tp[sizes], sizes, sizes, pair.overlap(sizes),
+                              pair.overlap_tp(sizes))
     both = np.maximum(a.ranks, b.ranks)
     n_total = a.n_candidates
     overlap = np.cumsum(np.bincount(both, minlength=n_total + 1))[sizes]
@@ -134,6 +148,8 @@ def compare_sets(a: Ranking, size_a, b: Ranking, size_b, *, confidence_level: fl
         Columns ``size_a, size_b`` and those of :func:`compare_rankings` (``n`` = ``size_a``).
     """
     labels = _check_pair(a, b)
+    if labels is None:
+        a.ranks  # noqa: B018 - count tables hold no single candidates: this raises a TooLargeError that says so
     sa = check_sizes(size_a, a.n_candidates, "`size_a`") if np.size(size_a) else np.zeros(0, np.int64)
     sb = check_sizes(size_b, b.n_candidates, "`size_b`") if np.size(size_b) else np.zeros(0, np.int64)
     if sa.shape != sb.shape:

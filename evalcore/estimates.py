@@ -114,7 +114,7 @@ class SamplingFrame:
         rankings = dict(rankings or {})
         for m in self.measures:
             r = rankings.get(m)
-            if r is None or r.ties != self.ties or (self.ties == "random" and r.seed != self.seed):
+            if r is None or r.ties != self.ties or (self.ties in names.SEEDED_TIES and r.seed != self.seed):
                 rankings[m] = rank(candidates, m, ties=self.ties, seed=self.seed)
         return top_k_frame([rankings[m] for m in self.measures], self.k)
 
@@ -608,6 +608,10 @@ def _annotated_pair_ranks(a: Ranking, b: Ranking) -> tuple[np.ndarray, np.ndarra
     """Ranks by a and by b of the annotated candidates, and their labels (TP = True)."""
     if a.n_candidates != b.n_candidates or a.n_annotated != b.n_annotated or a.n_annotated_tp != b.n_annotated_tp:
         raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+    if getattr(a, "sample_ranks", None) is not None:  # an engine's count tables: the sample's ranks by row
+        if b.sample_ranks is None or not np.array_equal(a.sample_rows, b.sample_rows):
+            raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} have different annotated candidates")
+        return a.sample_ranks, b.sample_ranks, a.sample_labels
     if a.annotated_ranks is None:
         idx = np.arange(a.n_candidates)
     else:
@@ -624,6 +628,17 @@ def _annotated_pair_ranks(a: Ranking, b: Ranking) -> tuple[np.ndarray, np.ndarra
 
 def _count_up_to(sorted_values: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     return np.searchsorted(sorted_values, sizes, side="right").astype(np.int64)
+
+
+def _overlap(a: Ranking, b: Ranking, sizes: np.ndarray) -> np.ndarray:
+    """|A ∩ B| of the n-best lists of all N candidates; for an engine's count tables from their pair table, NaN
+    where only the sample's ranks were counted (:func:`evalcore.engines.sample_ranks`: the size of D1 and D2 in the
+    whole set is then unknown)."""
+    if not hasattr(a, "pair"):
+        return np.cumsum(np.bincount(np.maximum(a.ranks, b.ranks), minlength=a.n_candidates + 1))[sizes]
+    if b.column in a.pairs:
+        return a.pair(b).overlap(sizes)
+    return np.full(sizes.shape, np.nan)
 
 
 def compare_estimates(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | None = None,
@@ -653,7 +668,8 @@ def compare_estimates(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | Non
     Returns
     -------
     DataFrame
-        Columns ``n, size_d`` (|D1| = |D2| in the full candidate set), ``m_d1, k_d1, m_d2,
+        Columns ``n, size_d`` (|D1| = |D2| in the full candidate set; NaN where only the sample's ranks were
+        counted, :func:`evalcore.engines.sample_ranks`), ``m_d1, k_d1, m_d2,
         k_d2`` (annotated candidates and TPs in each region), ``annotated`` (m_d1 + m_d2: how
         many annotated candidates the test rests on), ``estimate_d1, estimate_d2`` (k / m),
         ``p_value, log10_p, significant, in_frame, enough``.
@@ -676,7 +692,7 @@ def compare_estimates(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | Non
     both = np.maximum(ra, rb)
     m_a, m_b, m_both = (_count_up_to(np.sort(x), sizes) for x in (ra, rb, both))
     k_a, k_b, k_both = (_count_up_to(np.sort(x[tp]), sizes) for x in (ra, rb, both))
-    overlap = np.cumsum(np.bincount(np.maximum(a.ranks, b.ranks), minlength=a.n_candidates + 1))[sizes]
+    overlap = _overlap(a, b, sizes)
     in_frame = sizes <= min(frame_limit(a, frame), frame_limit(b, frame))
     m1, k1, m2, k2 = m_a - m_both, k_a - k_both, m_b - m_both, k_b - k_both
     result = fisher_exact(k1, m1 - k1, k2, m2 - k2, alternative)

@@ -13,7 +13,13 @@ TIE_POLICIES = {
     "stable": "file order within a tie group",
     "optimistic": "TPs first within a tie group (an upper bound on precision)",
     "pessimistic": "FPs first within a tie group (a lower bound on precision)",
+    "hash": "hashed random order within a tie group: a hash of the seed and the row (SplitMix64), the same on "
+            "every engine (memory, DuckDB, Spark)",
 }
+
+#: The tie policies that take a seed. "random" (a NumPy permutation) stays what it was, so links and signatures
+#: made with it repeat their numbers; "hash" is the random order the SQL engines can compute (evalcore.engines).
+SEEDED_TIES = ("random", "hash")
 
 #: The tie policies in a few words, as each label begins: captions and the help text use these words.
 TIE_SHORT = {
@@ -21,6 +27,7 @@ TIE_SHORT = {
     "stable": "file order",
     "optimistic": "TPs first",
     "pessimistic": "FPs first",
+    "hash": "hashed random order",
 }
 
 #: The help text of the ties choice, in the words of its options.
@@ -29,7 +36,9 @@ TIE_HELP = (
     f"candidates are in the list. '{TIE_SHORT['random']}' shuffles each group (seeded, so a link repeats it; the "
     f"paper's jitter); '{TIE_SHORT['stable']}' keeps the file's order; '{TIE_SHORT['optimistic']}' and "
     f"'{TIE_SHORT['pessimistic']}' put the group's TPs, or its FPs, first: the highest and the lowest precision "
-    "any order could give, so together they bound the effect of the ties. Thresholds, ROC and average precision "
+    "any order could give, so together they bound the effect of the ties. "
+    f"'{TIE_SHORT['hash']}' shuffles each group by a hash of the seed and the row, which DuckDB and Spark compute "
+    "alike, so sets too large for memory break ties the same way. Thresholds, ROC and average precision "
     "never split a tie group and do not depend on this choice.")
 
 INTERVAL_LABELS = {
@@ -100,6 +109,13 @@ OBSERVED_POWER_NOTE = (
     "p-value alone, high where p is small and low where p is large, so it says nothing the p-value does not; "
     "the minimum detectable difference at a chosen power says instead how large a difference the data could "
     "have found.")
+
+#: The engines behind the ranking (:mod:`evalcore.engines`).
+ENGINES = {
+    "memory": "in memory (NumPy): every tie policy; for what fits comfortably",
+    "duckdb": "DuckDB, embedded: out of core within a memory limit (Parquet, a folder of Parquet parts, CSV)",
+    "spark": "Apache Spark (pyspark): a local or remote Spark session",
+}
 
 CURVE_KINDS = ("roc", "det", "pr")
 ALTERNATIVES = ("two-sided", "less", "greater")

@@ -17,6 +17,14 @@ from . import names
 from .errors import ParameterError
 
 TIE_POLICIES = names.TIE_POLICIES
+SEEDED_TIES = names.SEEDED_TIES
+
+#: SplitMix64 (Steele, Lea & Flood 2014; the seeding generator of Vigna's xoshiro): the increment and the two
+#: multipliers of its finaliser. The "hash" tie key of the candidate at 0-based row i is the (i + 1)-th output of
+#: SplitMix64 seeded with the seed, shifted right by one bit (63 bits: sorts alike as signed or unsigned).
+SPLITMIX_GAMMA = 0x9E3779B97F4A7C15
+SPLITMIX_M1 = 0xBF58476D1CE4E5B9
+SPLITMIX_M2 = 0x94D049BB133111EB
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -167,9 +175,45 @@ def check_ties(ties: str) -> str:
     return ties
 
 
+def tie_hash(seed: int, rows) -> np.ndarray:
+    """The "hash" tie key of candidates at 0-based file rows ``rows``: 63-bit SplitMix64 outputs.
+
+    Parameters
+    ----------
+    seed : int
+        The seed (0 <= seed < 2**64).
+    rows : array_like of int
+        0-based positions of the candidates in the file (the row of a data set's first candidate is 0).
+
+    Returns
+    -------
+    ndarray of int64, non-negative
+        ``mix(seed + (row + 1) * GAMMA) >> 1`` with SplitMix64's finaliser ``mix`` (all arithmetic modulo 2^64).
+
+    Notes
+    -----
+    The key depends only on the seed and the row, never on the other candidates, so DuckDB and Spark compute the
+    same key in SQL (:mod:`evalcore.engines.sql`) and every engine breaks ties alike; within a tie group the
+    candidates are ordered by (key, row). Steele, Lea & Flood (2014), Fast splittable pseudorandom number
+    generators, OOPSLA.
+
+    Examples
+    --------
+    >>> tie_hash(0, [0]).tolist()  # SplitMix64(0)'s first output 0xE220A8397B1DCDAF, shifted right by one
+    [8147104208329303767]
+    """
+    rows = np.asarray(rows, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed % 2**64) + (rows + np.uint64(1)) * np.uint64(SPLITMIX_GAMMA)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(SPLITMIX_M1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(SPLITMIX_M2)
+        z ^= z >> np.uint64(31)
+    return (z >> np.uint64(1)).astype(np.int64)
+
+
 def resolve_seed(ties: str, seed: int | None) -> int | None:
-    """The seed to use: the given one, a fresh one for ``random`` ties, None otherwise."""
-    if ties != "random":
+    """The seed to use: the given one, a fresh one for seeded ties (``random``, ``hash``), None otherwise."""
+    if ties not in SEEDED_TIES:
         return None
     if seed is None:
         return int(np.random.SeedSequence().entropy % (2**32))
@@ -180,7 +224,7 @@ def resolve_seed(ties: str, seed: int | None) -> int | None:
 
 def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: bool = True,
                 ties: str = "random", seed: int | None = None, measure: str = "score",
-                annotated: np.ndarray | None = None) -> Ranking:
+                annotated: np.ndarray | None = None, rows: np.ndarray | None = None) -> Ranking:
     """Rank candidates by score and count TPs along the ranking.
 
     Parameters
@@ -191,17 +235,20 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
         Scores; NaN and +-inf rank last (together, as one tie group).
     higher_is_better : bool
         False for scores where lower is better (p-values, ranks).
-    ties : {"random", "stable", "optimistic", "pessimistic"}
+    ties : {"random", "stable", "optimistic", "pessimistic", "hash"}
         How candidates with equal scores are ordered (see ``TIE_POLICIES``).
     seed : int, optional
-        Seed for ``ties="random"``; a fresh one is drawn (and reported in the result)
-        when omitted. The same seed gives the same ranking.
+        Seed for ``ties="random"`` and ``"hash"``; a fresh one is drawn (and reported in the
+        result) when omitted. The same seed gives the same ranking.
     measure : str
         Name carried into the result.
     annotated : ndarray of bool, shape (N,), optional
         Which candidates are annotated, for a partly annotated set; the labels of the others
         are ignored (``tp`` counts annotated TPs) and ``annotated_ranks`` locates the sample.
-        Only "random" and "stable" ties apply: the other policies need every label.
+        Only "random", "hash" and "stable" ties apply: the other policies need every label.
+    rows : ndarray of int, shape (N,), optional
+        0-based file row of each candidate, hashed by ``ties="hash"`` (:func:`tie_hash`);
+        0..N-1 by default.
 
     Returns
     -------
@@ -237,12 +284,16 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
             raise ParameterError(f"`annotated` must have one value per candidate ({n_total}); got {annotated.shape}")
         if ties in ("optimistic", "pessimistic"):
             raise ParameterError(f"`ties` {ties!r} orders tied candidates by their labels, which are unknown for the "
-                                 "unannotated candidates of a partly annotated set; use 'random' or 'stable'")
+                                 "unannotated candidates of a partly annotated set; use 'random', 'hash' or 'stable'")
         labels = labels & annotated
+    if rows is not None:
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.shape != labels.shape:
+            raise ParameterError(f"`rows` must have one value per candidate ({n_total}); got {rows.shape}")
     finite = np.isfinite(scores)
     key = -scores if higher_is_better else scores.copy()
     key[~finite] = np.inf
-    order, sorted_key = _order(key, ties, seed, labels)
+    order, sorted_key = _order(key, ties, seed, labels, rows)
     del key
     new_group = np.empty(n_total, dtype=bool)
     new_group[:1] = True
@@ -276,7 +327,8 @@ def rank_scores(labels: np.ndarray, scores: np.ndarray, *, higher_is_better: boo
     )
 
 
-def _tie_positions(ties: str, seed: int | None, labels: np.ndarray, n_total: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+def _tie_positions(ties: str, seed: int | None, labels: np.ndarray, n_total: int,
+                   rows: np.ndarray | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The tie policy's order of the candidates: ``(pre, t)`` with ``pre`` the candidates in that
     order and ``t`` each candidate's place in it (``t[pre] = 0..N-1``); None for "stable" (both are
     0..N-1). For the label policies ``t`` is counted directly (no sort) and ``pre`` is its inverse."""
@@ -284,6 +336,15 @@ def _tie_positions(ties: str, seed: int | None, labels: np.ndarray, n_total: int
         return None, None
     if ties == "random":
         pre = np.random.default_rng(seed).permutation(n_total)
+        t = np.empty(n_total, dtype=np.int64)
+        t[pre] = np.arange(n_total, dtype=np.int64)
+        return pre, t
+    if ties == "hash":  # by (hash of seed and row, row): a stable sort of the hashes of the rows in file order
+        position = np.arange(n_total, dtype=np.int64) if rows is None else rows
+        if rows is None or np.all(rows[1:] > rows[:-1]):
+            pre = np.argsort(tie_hash(seed, position), kind="stable")
+        else:
+            pre = np.lexsort((position, tie_hash(seed, position)))
         t = np.empty(n_total, dtype=np.int64)
         t[pre] = np.arange(n_total, dtype=np.int64)
         return pre, t
@@ -295,7 +356,8 @@ def _tie_positions(ties: str, seed: int | None, labels: np.ndarray, n_total: int
     return pre, t
 
 
-def _order(key: np.ndarray, ties: str, seed: int | None, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _order(key: np.ndarray, ties: str, seed: int | None, labels: np.ndarray,
+           rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The ranking (candidate indices ordered by ``(key, t)``, see :func:`rank_scores`) and the sorted key.
 
     The same order as ``pre[np.argsort(key[pre], kind="stable")]`` for the policy's order ``pre``,
@@ -309,7 +371,7 @@ def _order(key: np.ndarray, ties: str, seed: int | None, labels: np.ndarray) -> 
     n_total = key.shape[0]
     bits = max(1, int(n_total - 1).bit_length())
     if 2 * bits > 63:  # pragma: no cover - over 2^31 candidates
-        pre, _ = _tie_positions(ties, seed, labels, n_total)
+        pre, _ = _tie_positions(ties, seed, labels, n_total, rows)
         if pre is None:
             pre = np.arange(n_total)
         order = pre[np.argsort(key[pre], kind="stable")]
@@ -319,7 +381,7 @@ def _order(key: np.ndarray, ties: str, seed: int | None, labels: np.ndarray) -> 
     tied = sorted_key[1:] == sorted_key[:-1]
     if not tied.any():
         return order, sorted_key
-    pre, t = _tie_positions(ties, seed, labels, n_total)
+    pre, t = _tie_positions(ties, seed, labels, n_total, rows)
     words = np.zeros(n_total, dtype=np.int64)
     np.cumsum(~tied, dtype=np.int64, out=words[1:])
     words <<= bits
@@ -340,4 +402,5 @@ def rank(candidates: CandidateSet, measure: str, *, ties: str = "random", seed: 
     """
     higher = candidates.higher_is_better(measure)  # a ColumnError naming the columns if unknown
     return rank_scores(candidates.labels, candidates.scores[measure], higher_is_better=higher, ties=ties,
-                       seed=seed, measure=measure, annotated=candidates.annotated)
+                       seed=seed, measure=measure, annotated=candidates.annotated,
+                       rows=candidates.rows - 1 if ties == "hash" else None)

@@ -11,9 +11,12 @@ markup. Everything the dashboard shows of it passes through one of these functio
 - :func:`plotly_text` for every text of a Plotly figure: trace names (legends), axis titles and category
   ticks, annotations, hover templates and ``text`` arrays, which Plotly renders as a subset of HTML
   (``<a href>``, ``<b>``, ``<br>``, entities) and fills by ``%{...}`` templates.
-- :func:`spreadsheet_csv` for tables downloaded from the dashboard: cells a spreadsheet would run as a
-  formula get a leading ``'`` (OWASP, "CSV Injection"); numbers are left exactly as they are. The command
-  line writes exact CSV (``DataFrame.to_csv``), since its output feeds programs, not spreadsheets.
+- :func:`spreadsheet_csv` for every CSV or TSV a user downloads from the dashboard (the pages' tables, the
+  annotation exports): the one guarded writer. Cells a spreadsheet would run as a formula get a leading ``'``
+  (OWASP, "CSV Injection"); numbers are left exactly as they are. :func:`spreadsheet_unguarded` undoes exactly
+  that quote (and nothing else) when such a file is imported again, so export -> import is exact. The command
+  line writes exact CSV (:mod:`evalcore.output`), since its output feeds programs, not spreadsheets. (Streamlit's
+  own table toolbar would write unguarded CSV in the browser: ``client.disableDataExport`` turns it off.)
 
 This module is pure (no Streamlit, no Plotly import).
 """
@@ -25,7 +28,8 @@ import re
 
 import pandas as pd
 
-__all__ = ["markdown_text", "plotly_text", "spreadsheet_csv", "spreadsheet_safe", "FORMULA_STARTS"]
+__all__ = ["markdown_text", "plotly_text", "spreadsheet_csv", "spreadsheet_safe", "spreadsheet_unguard",
+           "spreadsheet_unguarded", "FORMULA_STARTS"]
 
 # CommonMark lets a backslash escape every ASCII punctuation character, and the escaped character is
 # always shown as itself. Escaping all of them (not a hand-picked few) also covers Streamlit's and GFM's
@@ -45,6 +49,10 @@ _TEXT_PATTERNS = re.compile(r"(?<=[-<>~=])(?=[-<>=])|(?<=:)(?=[\w/+-])|(?<=[\w.+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The guard quotes a text that starts like a formula, also behind quotes of its own ("'=x" becomes "''=x"), so
+# that its inverse is exact: strip one quote from a text that is quotes and then a formula start, nothing else.
+_GUARDED = re.compile("'*[" + re.escape("".join(FORMULA_STARTS)) + "]")
+_QUOTED = re.compile("'+[" + re.escape("".join(FORMULA_STARTS)) + "]")
 
 
 def markdown_text(value: object) -> str:
@@ -120,15 +128,50 @@ def plotly_text(value: object) -> str:
     return html.escape(str(value), quote=False).replace("%{", "%&#123;")
 
 
+def _risky(value: object) -> bool:
+    return isinstance(value, str) and _GUARDED.match(value) is not None
+
+
+def _guarded_name(name: object) -> object:
+    return "'" + name if _risky(name) else name
+
+
 def _neutralised(column: pd.Series) -> pd.Series:
-    """A column with ``'`` before every text cell that starts like a formula; other cells unchanged."""
+    """A column with ``'`` before every text cell that starts like a formula (after any quotes of its own); other
+    cells unchanged."""
     values = column.astype(object)
-    risky = values.map(lambda v: isinstance(v, str) and v.startswith(FORMULA_STARTS)).to_numpy(bool)
+    risky = values.map(_risky).to_numpy(bool)
     if not risky.any():
         return column
     values = values.copy()
     values[risky] = "'" + values[risky]
     return values
+
+
+def spreadsheet_unguard(value: object) -> object:
+    """Undo :func:`spreadsheet_safe`'s quote on one cell or name read back from a download: a text that is one or
+    more ``'`` and then a formula start loses one ``'``; anything else is returned unchanged.
+
+    Examples
+    --------
+    >>> [spreadsheet_unguard(v) for v in ["'=SUM(A1)", "''=x", "'tis", "=raw", 5]]
+    ['=SUM(A1)', "'=x", "'tis", '=raw', 5]
+    """
+    if isinstance(value, str) and _QUOTED.match(value):
+        return value[1:]
+    return value
+
+
+def spreadsheet_unguarded(table: pd.DataFrame) -> pd.DataFrame:
+    """A table read from a file :func:`spreadsheet_csv` wrote, with exactly the guard's quotes taken out again
+    (text cells and column names; numbers untouched): ``spreadsheet_unguarded(read(spreadsheet_csv(t)))`` has the
+    text of ``t``. The annotation import reads exports with it."""
+    out = table.copy()
+    for i, (_, column) in enumerate(table.items()):
+        if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
+            out.isetitem(i, column.map(spreadsheet_unguard))
+    out.columns = [spreadsheet_unguard(c) for c in table.columns]
+    return out
 
 
 def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
@@ -142,8 +185,9 @@ def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Every text cell, and every column name, that starts with ``=``, ``+``, ``-``, ``@``, a tab
-        or a carriage return gets a leading ``'``. Numeric, boolean and date columns, and numbers
-        in mixed columns, are unchanged (``-0.5`` stays the number ``-0.5``).
+        or a carriage return (also after quotes of its own: ``'=x``) gets a leading ``'``. Numeric,
+        boolean and date columns, and numbers in mixed columns, are unchanged (``-0.5`` stays the
+        number ``-0.5``). :func:`spreadsheet_unguarded` is its exact inverse.
 
     Notes
     -----
@@ -161,20 +205,21 @@ def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
         if pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_datetime64_any_dtype(column.dtype):
             continue  # numbers and booleans (numeric to pandas), dates: never text
         out.isetitem(i, _neutralised(column))
-    out.columns = [f"'{c}" if isinstance(c, str) and c.startswith(FORMULA_STARTS) else c for c in table.columns]
+    out.columns = [_guarded_name(c) for c in table.columns]
     return out
 
 
 def spreadsheet_csv(table: pd.DataFrame, **to_csv) -> str:
-    """``table`` as CSV text for a spreadsheet: :func:`spreadsheet_safe`, then ``DataFrame.to_csv``.
+    """``table`` as CSV (or, with ``sep="\\t"``, TSV) text for a spreadsheet: :func:`spreadsheet_safe`, then
+    ``DataFrame.to_csv``. The one writer of every table a user downloads from the dashboard.
 
     Parameters
     ----------
     table : DataFrame
     **to_csv
-        Passed to :meth:`pandas.DataFrame.to_csv`; ``index`` defaults to False and the line end to
-        ``"\\r\\n"`` (RFC 4180), so that a cell holding a carriage return or a line feed is quoted: with
-        ``"\\n"`` alone, a bare ``"\\r"`` would end the row in a spreadsheet and could start a formula.
+        Passed to :meth:`pandas.DataFrame.to_csv` (``sep``, ``na_rep``, ...); ``index`` defaults to False and the
+        line end to ``"\\r\\n"`` (RFC 4180), so that a cell holding a carriage return or a line feed is quoted:
+        with ``"\\n"`` alone, a bare ``"\\r"`` would end the row in a spreadsheet and could start a formula.
 
     Returns
     -------

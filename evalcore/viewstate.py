@@ -14,7 +14,8 @@ group (attribute)  class               settings
 ``selection``      :class:`Selection`   the measures, the pair A/B, the n range, level and interval:
                                         one selection shared by every page
 ``precision``      :class:`PrecisionView`  Precision page: n of the values, recall, F-beta
-``tests``          :class:`TestsView`   Significance and Pairwise: test, correction, resamples, their n
+``tests``          :class:`TestsView`   Significance and Pairwise: test, correction, resamples, their n,
+                                        the step between the tested n
 ``threshold``      :class:`ThresholdView`  Threshold page
 ``roc``            :class:`RocView`     ROC, DET and PR page
 ``samples``        :class:`SamplesView` the multi-sample pages: cut-offs, Validation's measure, UIR
@@ -67,7 +68,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Mapping, Sequence
 
 from .names import DEFAULT_POWER, DIFFERENCE_INTERVALS, POWER_LEVELS, SAMPLE_INTERVAL_LABELS
-from .ranking import TIE_POLICIES
+from .ranking import SEEDED_TIES, TIE_POLICIES
 from .stats.intervals import INTERVAL_METHODS
 from .stats.multitest import CORRECTIONS
 from .stats.pairtests import PAIR_TESTS
@@ -77,6 +78,8 @@ from .systems.names import RESAMPLE_CHOICES as SYSTEM_RESAMPLE_CHOICES, RULES as
 from .systems.names import TOKENIZERS as SYSTEM_TOKENIZERS
 
 SAMPLE_PREFIX = "sample:"
+SERVER_PREFIX = "server:"  # a data set in the host's folder of large sets (ui/serverdata.py), by its name there
+SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 _DATASET_ID = re.compile(r"[0-9a-f]{64}")
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 _ANN_SAMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -89,8 +92,10 @@ THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
 UIR_BETAS = ("0.5", "1", "2")
 RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
+N_STEP_MAX = 10**9                   # Significance: the step between the tested n (1: every n)
 BETA_MIN, BETA_MAX = 0.1, 10.0       # the F-beta input of the Precision page
 MAX_MEASURES = 10                    # measures drawn at once (Precision, Pairwise, ROC pages)
+DEFAULT_MEASURES = 4                 # measures shown before any is chosen: the best by average precision
 MAX_BANDS = 3                        # confidence bands drawn at once (Confidence page: the first of the selection)
 SHOWN_CHARS = 60                     # a value from a link is quoted in a message up to this length
 MAX_DISPLAY_CHARS = 40               # a display name's length
@@ -273,6 +278,10 @@ def dataset_problem(dataset: str | None) -> str | None:
             f"The link names a sample data set {_shown(dataset)} that does not exist."
     if _DATASET_ID.fullmatch(dataset):
         return None
+    if dataset.startswith(SERVER_PREFIX):
+        name = dataset[len(SERVER_PREFIX):]
+        return None if SERVER_NAME.fullmatch(name) and ".." not in name else \
+            f"The link names a server data set {_shown(dataset)} whose name is not allowed."
     return (f"The link's dataset={_shown(dataset)} is not a data set id (64 hexadecimal digits). "
             "Upload the file again on the Data page, or ask for a new link.")
 
@@ -374,8 +383,8 @@ class RankingChoice(Group):
 
     @property
     def key(self) -> tuple[str, int | None]:
-        """What a ranking depends on: the seed only for random tie-breaking."""
-        return self.ties, self.seed if self.ties == "random" else None
+        """What a ranking depends on: the seed only for random tie-breaking (``random``, ``hash``)."""
+        return self.ties, self.seed if self.ties in SEEDED_TIES else None
 
 
 @dataclass(frozen=True)
@@ -421,6 +430,21 @@ class Selection(Group):
     def pair(self) -> tuple[str | None, str | None]:
         return self.a, self.b
 
+    def effective_measures(self, best_first: Sequence[str]) -> tuple[str, ...]:
+        """The measures every page shows: the chosen ones, or, before any is chosen, the ``DEFAULT_MEASURES`` first
+        of ``best_first`` (the data's measures, best first by average precision). A page shows these defaults
+        without writing them into the view: only a choice of the user is a setting."""
+        return tuple(best_first[:DEFAULT_MEASURES]) if self.measures is None else self.measures
+
+    def effective_pair(self, best_first: Sequence[str]) -> tuple[str, str]:
+        """Measures A and B as every page shows them: the chosen ones; one not chosen is the first of the shared
+        selection (:meth:`effective_measures`, then the rest of ``best_first``) that is not the other. So A and B
+        default to the first two measures of the selection. Needs two measures in ``best_first``."""
+        pool = list(dict.fromkeys([*self.effective_measures(best_first), *best_first]))
+        a = self.a if self.a is not None else next(m for m in pool if m != self.b)
+        b = self.b if self.b is not None else next(m for m in pool if m != a)
+        return a, b
+
 
 @dataclass(frozen=True)
 class PrecisionView(Group):
@@ -447,6 +471,7 @@ class TestsView(Group):
     test: str = setting("fisher", "test", "str", choices=tuple(PAIR_TESTS), what="test")
     correction: str = setting("none", "correction", "str", choices=tuple(CORRECTIONS), what="correction")
     resamples: int = setting(1000, "resamples", "int", clamp=(RESAMPLES_MIN, RESAMPLES_MAX), what="resamples")
+    n_step: int = setting(1, "n_step", "int", clamp=(1, N_STEP_MAX), what="step between the tested n")  # Significance
     look_n: int | None = setting(None, "sig_n", "int", n="any", data=True, also=("n",))  # Significance: look at n
     pairs_n: int | None = setting(None, "pw_n", "int", n="any", data=True, also=("n",))  # Pairwise: the lists' n
     difference_method: str = setting("newcombe", "diff_ci", "str", choices=tuple(DIFFERENCE_INTERVALS),

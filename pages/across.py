@@ -12,22 +12,20 @@ from ui import cached, common, guards, present, widgets
 common.ensure_router()
 
 st.header("Two measures across the samples: paired tests")
-candidates = guards.require_experiment()
-v = common.view()
-measures = list(candidates.measures)
+data = guards.require_experiment()
+candidates = data.candidates
 c1, c2, c3 = st.columns(3)
-widgets.measure_pair(measures, (c1, c2))
+pair = widgets.measure_pair(data, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
-key = v.data.whole
-pair = (v.a, v.b)
-name_a, name_b = esc(widgets.shown(v.a)), esc(widgets.shown(v.b))
-cuts = widgets.cut_controls(candidates, pair, {m: cached.gamma_positions(key, m) for m in pair},
-                            cached.default_gammas(key, pair, common.view().cut_n))
+a, b = pair
+name_a, name_b = esc(widgets.shown(a)), esc(widgets.shown(b))
+cuts = widgets.cut_controls(candidates, pair, {m: cached.gamma_positions(data, m) for m in pair},
+                            cached.default_gammas(data, pair, common.view().cut_n))
 try:
-    res = cached.across(key, v.ranking, v.a, v.b, cuts[v.a], cuts[v.b], v.level)
+    res = cached.across(data, v.ranking, a, b, cuts[a], cuts[b], v.level)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
@@ -50,11 +48,11 @@ if res.dropped:
 present.table("across", "tests", res.tests)
 st.caption("Paired tests use each sample's pair of precisions; Welch's t-test treats them as two independent "
            "groups and is shown for contrast: it ignores that both measures face the same sample.")
-fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), a=widgets.shown(v.a),
-                                       b=widgets.shown(v.b),
+fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), a=widgets.shown(a),
+                                       b=widgets.shown(b),
                                        estimate=paired.estimate, low=paired.low, high=paired.high,
                                        confidence_level=v.level)
 st.plotly_chart(fig, key="across_chart", theme=None)
-cached.downloads(fig, present.pair_named(res.table, *pair), "across_samples")
+present.downloads(fig, present.pair_named(res.table, *pair), "across_samples")
 with st.expander("Per sample"):
     present.table("across", "per sample", res.table, pair=pair)

@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore.figures import paper as figures
 from evalcore.stats.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS
-from ui import cached, common, guards, sample, sample_pages, widgets
+from ui import cached, common, guards, present, sample, sample_pages, widgets
 
 common.ensure_router()
 
@@ -13,10 +13,10 @@ st.header("Confidence intervals for precision (Evert 2004, Figure 2)")
 if sample.mode(common.view()) != "full":  # a partly annotated set: intervals from the sample annotated so far
     sample_pages.curves_section("confidence")
     common.stop()
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 N = candidates.n_candidates
-chosen = widgets.measures_select(f"Measures (bands for the first {MAX_BANDS})", candidates)
+chosen = widgets.measures_select(f"Measures (bands for the first {MAX_BANDS})", data)
 n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", N)
 c1, c2 = st.columns(2)
 with c1:
@@ -28,11 +28,11 @@ with c2:
 v = common.view()
 if len(chosen) > MAX_BANDS:
     st.caption(f"Bands of the first {MAX_BANDS} of the {len(chosen)} chosen measures (more would hide each other).")
-table = cached.curves(v.data, v.ranking, v.display, chosen[:MAX_BANDS], (n_min, n_max), v.level, v.interval)
+table = cached.curves(data, v.ranking, v.display, chosen[:MAX_BANDS], (n_min, n_max), v.level, v.interval)
 fig = figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
                                 method_label=INTERVAL_LABELS[v.interval])
 st.plotly_chart(fig, key="confidence_chart", theme=None)
-cached.downloads(fig, table, "confidence")
+present.downloads(fig, table, "confidence")
 st.caption("Each band is an interval for the average precision of the acceptance region that holds the n "
            "best candidates here; in a repetition of the experiment that region may hold more or fewer "
            "candidates (Evert 2004, §3.2).")

@@ -5,12 +5,12 @@ import streamlit as st
 from evalcore import analysis, names
 from evalcore import format as fmt
 from evalcore.errors import EvalcoreError
-from evalcore.io import ENCODING_CHOICES, combine_samples
+from evalcore.io import ENCODING_CHOICES, combine_samples, suggest_roles
 from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from ui import cached, common, guards, present, widgets
+from ui import cached, common, guards, present, serverdata, widgets
 from ui.sample import data_section, mode as annotation_mode
 
 common.ensure_router()
@@ -49,6 +49,7 @@ with sample_col:
     if st.button("Use this sample", key="w_use_sample"):
         st.session_state.pop("upload_error", None)
         common.load_dataset(SAMPLE_PREFIX + sample, keep=("w_upload", "w_sample_dataset"))
+serverdata.data_page_section(lambda d: common.load_dataset(d, keep=("w_upload", "w_sample_dataset", "w_server_dataset")))
 
 v = common.view()
 if v.dataset is None:
@@ -97,14 +98,21 @@ with c3:
                  options=[c for c in columns if c != v.label])
     widgets.bound(st.selectbox, "Ties", "ties", options=list(TIE_POLICIES), format_func=lambda t: TIE_POLICIES[t],
                   help=names.TIE_HELP)
-    if v.ties == "random":
+    if v.ties in names.SEEDED_TIES:
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
                      step=1, convert=int)
 
-if annotation_mode(common.view()) != "full":  # empty labels: the Annotate page, and the pages that estimate
+state = annotation_mode(common.view())
+if state != "full":  # empty labels: the Annotate page, and the pages that estimate
+    other = suggest_roles(table).label  # a column of TP/FP labels, if the file has one besides the empty label
+    if state == "unannotated" and common.view().label is not None and other not in (None, common.view().label):
+        st.warning(f"The label column {esc(common.view().label)} is empty in every row: no candidate is annotated. "
+                   f"Annotate a random sample on the Annotate page (below), or choose another label column above: "
+                   f"{esc(other)} holds TP/FP labels.", icon=":material/help:")
     data_section(table)
     common.stop()
-candidates = guards.require_data(link_to_data=False, min_candidates=1)
+data = guards.require_data(link_to_data=False, min_candidates=1)
+candidates = data.candidates
 v = common.view()
 m1, m2, m3, m4 = st.columns(4)
 m1.metric("Candidates N", fmt.count(candidates.n_candidates))
@@ -128,7 +136,7 @@ if candidates.n_tp == 0 or candidates.n_tp == candidates.n_candidates:
     st.warning("Every candidate has the same label, so precision cannot tell the measures apart. "
                "Check the label column.")
 widgets.display_names_editor(candidates.measures)
-ranked = cached.rankings(v.data, candidates.measures, v.ranking)
+ranked = cached.rankings(data, candidates.measures, v.ranking)
 st.subheader("Ties per measure")
 st.caption("Where an n-best cut-off falls inside a group of equal scores, the tie policy decides which "
            "candidates are in. 'TPs first' and 'FPs first' bound the effect.")

@@ -12,11 +12,12 @@ from ui import cached, common, guards, present, widgets
 common.ensure_router()
 
 st.header("Every pair of measures at one n")
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 c1, c2 = st.columns([2, 1])
 with c1:
-    widgets.measures_select(f"Measures (2 to {MAX_MEASURES})", candidates, prompt="Choose at least two measures.")
+    measures = widgets.measures_select(f"Measures (2 to {MAX_MEASURES})", data, prompt="Choose at least two measures.",
+                                       least=2)
 with c2:
     widgets.bound(st.selectbox, "Correction across the pairs", "correction", options=list(CORRECTIONS),
                  format_func=CORRECTIONS.get)
@@ -33,11 +34,7 @@ with c5:
     widgets.bound(st.selectbox, "Interval of the difference", "difference_method",
                   options=list(names.DIFFERENCE_INTERVALS), format_func=names.DIFFERENCE_INTERVALS.get)
 v = common.view()
-if len(v.measures) < 2:
-    st.info("Choose at least two measures.")
-    common.stop()
-
-result = cached.pairwise(v.data, v.ranking, v.display, v.measures, n, v.level, v.correction, v.interval,
+result = cached.pairwise(data, v.ranking, v.display, measures, n, v.level, v.correction, v.interval,
                          v.difference_method)
 alpha = 1 - v.level
 pairs = result.pairs
@@ -45,7 +42,7 @@ st.markdown(f"At n = {n:,}, **{int(pairs['significant'].sum())} of {len(pairs)}*
             f"(alpha = {alpha:.3g}, correction: {CORRECTIONS[v.correction]}).")
 fig = pairfigures.pvalue_heatmap(result.matrix, alpha=alpha, n=n, correction_label=CORRECTIONS[v.correction])
 st.plotly_chart(fig, key="pairwise_chart", theme=None)
-cached.downloads(fig, pairs.assign(difference_interval=v.difference_method), "pairwise")
+present.downloads(fig, pairs.assign(difference_interval=v.difference_method), "pairwise")
 left, right = st.columns([1, 1])
 with left:
     st.markdown(f"**Precision of each {n:,}-best list** ({fmt.level(v.level)} interval)")
@@ -55,7 +52,7 @@ with right:
     focus = st.selectbox("Look at a pair at every n", range(len(labels)), format_func=labels.__getitem__,
                          key="w_focus_pair")
     if st.button("Open it on the Significance page", key="w_open_pair"):
-        by_shown = {v.display.of(m): m for m in v.measures}  # the table names measures by their display names
+        by_shown = {v.display.of(m): m for m in measures}  # the table names measures by their display names
         common.update(a=by_shown[pairs["a"].iloc[focus]], b=by_shown[pairs["b"].iloc[focus]])
         st.switch_page(common.PAGES["significance"])
 present.table("pairwise", "pairs", pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2",

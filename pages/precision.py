@@ -13,10 +13,10 @@ st.header("Precision of n-best lists (Evert 2004, Figure 1)")
 if sample.mode(common.view()) != "full":  # a partly annotated set: estimates from the sample annotated so far
     sample_pages.curves_section("precision")
     common.stop()
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 N = candidates.n_candidates
-widgets.measures_select(f"Measures (up to {MAX_MEASURES})", candidates)
+measures = widgets.measures_select(f"Measures (up to {MAX_MEASURES})", data)
 n_min, n_max = widgets.n_range_slider("Range of n (n-best list size)", N)
 t1, t2, t3 = st.columns(3)
 with t1:
@@ -24,14 +24,14 @@ with t1:
 with t2:
     widgets.bound(st.toggle, "Show F-beta", "show_f")
 with t3:
-    if v.show_f:
+    if common.view().show_f:
         widgets.bound(st.number_input, "beta", "beta", min_value=BETA_MIN, max_value=BETA_MAX, step=0.5)
 v = common.view()
-table = cached.curves(v.data, v.ranking, v.display, v.measures, (n_min, n_max), v.level, v.interval, v.beta)
+table = cached.curves(data, v.ranking, v.display, measures, (n_min, n_max), v.level, v.interval, v.beta)
 fig = figures.precision_figure(table, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
                                beta=v.beta, n_range=(n_min, n_max))
 st.plotly_chart(fig, key="precision_chart", theme=None)
-cached.downloads(fig, table, "precision")
+present.downloads(fig, table, "precision")
 
 if v.n_at is None:
     common.update(n_at=n_max)

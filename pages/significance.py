@@ -3,14 +3,15 @@
 import pandas as pd
 import streamlit as st
 
-from evalcore import analysis, names
+from evalcore import analysis, names, work
+from evalcore.engines import TooLargeError
 from evalcore.figures import paper as figures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
 from evalcore.format import p_statement, p_value
 from evalcore.text import markdown_text as esc
-from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, figcache, guards, present, sample, sample_pages, widgets
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, N_STEP_MAX, RESAMPLES_MAX, RESAMPLES_MIN
+from ui import cached, common, figcache, guards, jobs, present, sample, sample_pages, widgets
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
@@ -24,13 +25,12 @@ st.header("Significant differences between two measures (Evert 2004, Figure 3)")
 if sample.mode(common.view()) != "full":  # a partly annotated set: Fisher's test on the annotated candidates
     sample_pages.significance_section()
     common.stop()
-candidates = guards.require_data()
-v = common.view()
+data = guards.require_data()
+candidates = data.candidates
 N = candidates.n_candidates
-measures = list(candidates.measures)
 
 c1, c2, c3 = st.columns(3)
-widgets.measure_pair(measures, (c1, c2))
+a, b = widgets.measure_pair(data, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
@@ -45,21 +45,29 @@ with c6:
     if test in ("bootstrap", "randomization"):
         widgets.bound(st.number_input, "Resamples (seeded by the ties seed)", "resamples", min_value=RESAMPLES_MIN,
                      max_value=RESAMPLES_MAX, step=1000, convert=int)
+    widgets.bound(st.number_input, "Step between the tested n (1: every n)", "n_step", min_value=1,
+                  max_value=N_STEP_MAX, step=1, convert=int)
 v = common.view()
 
+jobs.within_budget(work.pair_estimate(N, (n_min, n_max), test, v.resamples, n_step=v.n_step), "significance")
 bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
-result = cached.pair(v.data, v.ranking, v.display, v.a, v.b, (n_min, n_max), v.level, v.interval, test,
-                     v.correction, v.resamples, _progress=(lambda done, total: bar.progress(done / total)) if bar else None,
-                     power=v.power, difference_method=v.difference_method)
-name_a, name_b = v.display.of(v.a), v.display.of(v.b)
+pair_args = (data, v.ranking, v.display, a, b, (n_min, n_max), v.level, v.interval, test, v.correction,
+             v.resamples)
+# (the job's key names the data by its roles: the same computation for every session and rerun)
+with jobs.attend(("pair", v.data, *pair_args[1:], v.power, v.difference_method, v.n_step)) as job:
+    # a closed tab stops it; two pages asking for it share it
+    result = cached.pair(*pair_args, power=v.power, difference_method=v.difference_method, n_step=v.n_step,
+                         _progress=job.progress((lambda done, total: bar.progress(done / total)) if bar else None))
+name_a, name_b = v.display.of(a), v.display.of(b)
 if bar:
     bar.empty()
 tested = len(result.comparison)
 name = ("Fisher's exact test (two-sided) on D1 = A \\ B and D2 = B \\ A" if test == "fisher" else PAIR_TESTS[test])
 correction = "" if v.correction == "none" else f" after the {CORRECTIONS[v.correction]} correction"
+every = "every" if v.n_step == 1 else f"every tested (a step of {v.n_step:,})"
 st.markdown(f"{name}: significant{correction} at "
             f"**{result.n_significant:,} of {tested:,}** n from {n_min:,} to {n_max:,}; "
-            + (f"every n-best list from {n_min:,} **up to n = {result.up_to:,}** differs significantly."
+            + (f"{every} n-best list from {n_min:,} **up to n = {result.up_to:,}** differs significantly."
                if result.up_to else f"not significant at n = {n_min:,}."))
 for warning in analysis.significance_warnings(N, candidates.n_tp, test=test, alpha=1 - v.level,
                                               comparison=result.comparison, names=(name_a, name_b)):
@@ -75,7 +83,7 @@ fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, 
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
 table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
 st.plotly_chart(fig, key="significance_chart", theme=None)
-cached.downloads(fig, table, "significance")
+present.downloads(fig, table, "significance")
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
 st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
             f"({DIFFERENCE_SHORT[v.difference_method]}), and the smallest "
@@ -92,14 +100,14 @@ diff_fig = figcache.memo(result, lambda: figures.difference_figure(
     power=result.power, up_to=result.up_to, interval_label=DIFFERENCE_SHORT[v.difference_method]),
     "difference", v.level, name_a, name_b, v.difference_method)
 st.plotly_chart(diff_fig, key="difference_chart", theme=None)
-cached.downloads(diff_fig, table, "difference")
+present.downloads(diff_fig, table, "difference")
 st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
 st.caption(esc(names.OBSERVED_POWER_NOTE))
 st.caption("Where a difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is "
            "large there are too few candidates in D1 and D2 to tell.")
 
 at = widgets.look_n_slider(n_min, n_max, result.up_to,  # starts at the boundary: the last n of the significant run
-                          help="It starts at the boundary n up to which every n differs significantly.")
+                          step=v.n_step, help="It starts at the boundary n up to which every n differs significantly.")
 row = result.comparison[result.comparison["n"] == at].iloc[0]
 t1, t2 = st.columns([1, 2])
 with t1:
@@ -109,6 +117,10 @@ with t1:
     st.markdown(f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
                 + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
 with t2:
-    members = analysis.difference_members(candidates, *(cached.ranking_of(v.data, m, v.ranking) for m in (v.a, v.b)), at)
-    present.table("significance", "members", members, (v.a, v.b), height=240)
+    try:
+        members = cached.members(data, v.ranking, a, b, at)
+    except TooLargeError as exc:  # a server data set: its candidates are counted, not held
+        st.info(esc(exc))
+    else:
+        present.table("significance", "members", members, (a, b), height=240)
 present.table("significance", "effect at n", analysis.effect_at(result, at))

@@ -6,7 +6,7 @@ import streamlit as st
 from evalcore.errors import EvalcoreError
 from evalcore.systems.names import RULE_NAMES
 from evalcore.text import markdown_text as esc
-from ui import common, widgets
+from ui import common, jobs, widgets
 from ui import systems as ui
 
 common.ensure_router()
@@ -22,7 +22,9 @@ if inp is None:
 v = common.view()
 settings = ui.resampling_of(v)
 try:
-    result = ui.comparison(inp, settings)
+    ui.within_budget(inp, settings)  # past the work budget: a message and fewer resamples offered, and the page stops
+    with jobs.attend(("systems", inp, settings)) as job:  # a closed tab stops it; two pages asking share it
+        result = ui.comparison(inp, settings, _progress=job.progress())
     similar = ui.similar(inp)
 except EvalcoreError as exc:
     st.error(esc(exc))
@@ -72,9 +74,11 @@ st.subheader("How big a test set? (Berg-Kirkpatrick et al. 2012)")
 st.caption(f"The smallest gain significant at alpha = {alpha:g} for test sets of 10% to 400% of these {unit} (beyond "
            "100%: drawn with replacement), each with its own bootstrap; dotted: each pair's observed gain. Where a "
            "curve lies below its dotted line, a test set of that size finds the gain.")
+ui.within_budget(inp, settings, curves=True)  # (test sets up to four times as large: more work)
 try:
-    curves = ui.curves(inp, settings)
-except EvalcoreError as exc:  # (test sets up to four times as large: a bound of its own)
+    with jobs.attend(("systems_curves", inp, settings)) as job:
+        curves = ui.curves(inp, settings, _progress=job.progress())
+except EvalcoreError as exc:
     st.info(esc(exc))
     common.stop()
 sizes = ui.sizes_figure(curves, result)

@@ -16,19 +16,20 @@ st.header("Score thresholds: gamma-acceptance sets")
 if sample.mode(common.view()) != "full":  # a partly annotated set: estimates from the sample annotated so far
     sample_pages.threshold_section()
     common.stop()
-candidates = guards.require_data()
+data = guards.require_data()
+candidates = data.candidates
 v = common.view()
-measures = list(cached.quality(v.data))  # best first by average precision
+measures = list(cached.quality(data))  # best first by average precision
 if v.threshold_measure is None:
     common.update(threshold_measure=measures[0])
 c1, c2 = st.columns(2)
 with c1:
-    controls.measure_select(measures)
+    controls.measure_select(data, measures)
 with c2:
     widgets.bound(st.radio, "Set the cut-off by", "threshold_mode", options=["gamma", "n"], horizontal=True,
                  format_func={"gamma": "score threshold gamma", "n": "list size n"}.get)
 v = common.view()
-ranking = cached.ranking_of(v.data, v.threshold_measure, v.ranking)
+ranking = cached.ranking_of(data, v.threshold_measure, v.ranking)
 shown = widgets.shown(v.threshold_measure)
 positions = analysis.threshold_quantiles(ranking)
 if not len(positions):
@@ -64,14 +65,14 @@ fig = figures.threshold_histogram(scores, candidates.labels, gamma=gamma, measur
 neighbours = widgets.displayed(analysis.threshold_neighbours(candidates, ranking, int(res["size"])),
                                (v.threshold_measure,))
 st.plotly_chart(fig, key="threshold_chart", theme=None)
-cached.downloads(fig, neighbours, "threshold")
+present.downloads(fig, neighbours, "threshold")
 st.markdown("**Candidates next to the cut-off**")
 present.table("threshold", "neighbours", neighbours)
 
 with st.expander("Compare with another measure at its own threshold"):
     other = widgets.bound(st.selectbox, "Second measure", "compare_measure", options=[None] + measures,
                          format_func=lambda m: "(none)" if m is None else widgets.shown(m))
-    other_ranking = None if other is None else cached.ranking_of(v.data, other, v.ranking)
+    other_ranking = None if other is None else cached.ranking_of(data, other, v.ranking)
     other_positions = [] if other is None else [float(p) for p in analysis.threshold_quantiles(other_ranking)]
     if other is not None and not other_positions:
         st.warning(f"{esc(widgets.shown(other))} has no finite score: no threshold cuts it. Choose another measure.")

@@ -11,31 +11,30 @@ from ui import cached, common, guards, present, widgets
 common.ensure_router()
 
 st.header("Unanimous Improvement Ratio over the samples")
-candidates = guards.require_experiment()
-v = common.view()
+data = guards.require_experiment()
+candidates = data.candidates
 measures = list(candidates.measures)
 c1, c2, c3, c4 = st.columns(4)
-widgets.measure_pair(measures, (c1, c2))
+a, b = widgets.measure_pair(data, (c1, c2))
 with c3:
     widgets.bound(st.slider, "Robustness threshold", "uir_threshold", min_value=0.05, max_value=1.0, step=0.05,
                  convert=lambda x: round(float(x), 2), help="Amigó et al.: |UIR| ≥ 0.25 is a robust improvement")
 with c4:
     widgets.bound(st.multiselect, "Also compare F-β for β =", "uir_betas", options=list(UIR_BETAS))
 v = common.view()
-key = v.data.whole
 with st.expander("Cut-offs: where each measure's ranking is cut in every sample", expanded=True):
-    cuts = widgets.cut_controls(candidates, measures, {m: cached.gamma_positions(key, m) for m in measures},
-                                cached.default_gammas(key, tuple(measures), common.view().cut_n))
+    cuts = widgets.cut_controls(candidates, measures, {m: cached.gamma_positions(data, m) for m in measures},
+                                cached.default_gammas(data, tuple(measures), common.view().cut_n))
 betas = tuple(float(b) for b in v.uir_betas)
 try:
-    res = cached.uir(key, v.ranking, tuple(cuts.items()), v.a, v.b, betas, v.uir_threshold)
+    res = cached.uir(data, v.ranking, tuple(cuts.items()), a, b, betas, v.uir_threshold)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
 
 p = res.pair
 metrics = ", ".join(["precision", "recall"] + [f"F{b:g}" for b in betas])
-name_a, name_b = esc(widgets.shown(v.a)), esc(widgets.shown(v.b))
+name_a, name_b = esc(widgets.shown(a)), esc(widgets.shown(b))
 st.markdown(f"On {metrics}: {name_a} is at least as good as {name_b} on every metric in **{p.a_unanimous}** of "
             f"{p.k} samples, {name_b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
             f"**UIR({name_a}, {name_b}) = {p.uir:+.3f}**: {p.verdict}.")
@@ -47,11 +46,11 @@ else:
     st.markdown(f"Mean F_α ranks **{better}** first for every α from 0 to 1.")
 if res.dropped:
     st.caption(f"Left out, because a measure accepted nothing or a sample has no TPs: {esc(', '.join(res.dropped))}.")
-sweep_fig = samplefigures.f_sweep_figure(res.sweep, res.flips, a=widgets.shown(v.a), b=widgets.shown(v.b))
+sweep_fig = samplefigures.f_sweep_figure(res.sweep, res.flips, a=widgets.shown(a), b=widgets.shown(b))
 st.plotly_chart(sweep_fig, key="uir_sweep", theme=None)
 st.subheader("Every pair: UIR of the row measure against the column measure")
 matrix = present.matrix_named(res.matrix)  # display names, in the figure and the download
 matrix_fig = samplefigures.uir_heatmap(matrix, threshold=v.uir_threshold)
 st.plotly_chart(matrix_fig, key="uir_matrix", theme=None)
-cached.downloads(matrix_fig, matrix.reset_index(names="measure"), "uir")
+present.downloads(matrix_fig, matrix.reset_index(names="measure"), "uir")
 st.caption(f"\\* marks |UIR| ≥ {v.uir_threshold:g}: a robust improvement whatever the weight of the metrics.")

@@ -15,9 +15,10 @@ from ui import cached, common, guards, present, widgets
 common.ensure_router()
 
 st.header("Does the binomial model hold over the samples? (Evert 2004, Figure 4)")
-candidates = guards.require_experiment()
+data = guards.require_experiment()
+candidates = data.candidates
 v = common.view()
-measures = list(cached.quality(v.data.whole))  # best first by average precision
+measures = list(cached.quality(data))  # best first by average precision
 if v.v_measure is None:
     common.update(v_measure=measures[0])
 c1, c2 = st.columns(2)
@@ -28,12 +29,11 @@ with c2:
     widgets.bound(st.slider, "Confidence level of the intervals", "level", min_value=LEVEL_MIN, max_value=LEVEL_MAX,
                  step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 v = common.view()
-key = v.data.whole
 m = v.v_measure
-cuts = widgets.cut_controls(candidates, [m], {m: cached.gamma_positions(key, m)},
-                            cached.default_gammas(key, (m,), common.view().cut_n))
+cuts = widgets.cut_controls(candidates, [m], {m: cached.gamma_positions(data, m)},
+                            cached.default_gammas(data, (m,), common.view().cut_n))
 try:
-    res = cached.validation(key, v.ranking, m, cuts[m], v.level, v.interval)
+    res = cached.validation(data, v.ranking, m, cuts[m], v.level, v.interval)
 except EvalcoreError as exc:
     st.warning(esc(exc))
     common.stop()
@@ -61,6 +61,6 @@ for tab, fig, name in zip(tabs, figs, ("histogram", "qq", "coverage")):
     with tab:
         st.plotly_chart(fig, key=f"validation_{name}", theme=None)
         if name == "histogram":  # (Figure 4, whose table is the samples')
-            cached.downloads(fig, res.table.assign(measure=named.measure), "validation")
+            present.downloads(fig, res.table.assign(measure=named.measure), "validation")
 with st.expander("Per sample"):
     present.table("validation", "per sample", res.table)

@@ -393,10 +393,11 @@ def _curve_of_regions(rng, steps: int, start: int) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize("start", [40, 5_000, 70_000])  # a standard deviation of X up to about 80
-def test_each_distinct_table_solved_once_changes_nothing(start):
-    # The kernel solves each distinct table once, in order of first appearance, from the previous
-    # table's roots moved by Woolf's approximation; each table alone starts cold. Tables recur
-    # along the curve (the same table at several n, and again after a step away and back).
+def test_recurring_tables_copied_changes_nothing(start):
+    # The kernel copies a table met in the last few runs of equal tables and solves the others from
+    # the previous table's roots moved by Woolf's approximation (and, from a standard deviation of
+    # 7.2, from nodes moved from table to table); each table alone starts cold. Tables recur along
+    # the curve (the same table at several n, and again after a step away and back).
     rng = np.random.default_rng(start)
     cells = _curve_of_regions(rng, 3_000, start)
     assert len(np.unique(np.stack(cells, axis=1), axis=0)) < 0.8 * len(cells[0])
@@ -410,9 +411,9 @@ def test_each_distinct_table_solved_once_changes_nothing(start):
         assert_allclose(alone, [v[j] for v in shuffled], rtol=1e-12)
 
 
-def test_distinct_tables_with_unequal_rows():
+def test_recurring_tables_with_unequal_rows():
     rng = np.random.default_rng(5)
-    # cells above 2^15 and rows unequal: no int64 key, the tables are compared row by row
+    # cells above 2^15 and rows unequal, tables recurring out of order: compared cell by cell
     cells = [rng.integers(0, 4, 600) * 20_000 + rng.integers(0, 3, 600) for _ in range(4)]
     together = odds_ratio(*cells)
     for i in rng.choice(600, 20, replace=False):
@@ -483,3 +484,62 @@ def test_blocked_walk_sums_the_scalar_walks_terms(m, n, data):
             assert_allclose(blocked[row], scalar[row], rtol=1e-12, atol=1e-14 * np.abs(scalar[row]).max())
         if abs(end - start) < 8:  # too short for either to stop early
             assert jb == js == end
+
+
+# ---------------------------------------------------------------------- odds ratio: the node path
+# Tables whose X has a standard deviation of 7.2 or more (cells of a few hundred and up) are solved
+# from every h-th weight (Poisson summation, sinc-kernel tails), the nodes moved exactly from one
+# table to the next; smaller ones, one-sided and very high levels by the walk.
+def _roots_from_nodes(a, b, c, d, level):
+    """The three roots of one table from freshly anchored nodes (the node path alone)."""
+    from statistics import NormalDist
+
+    from evalcore.stats import noncentral as nc
+    x, m, n, k = float(a), float(a + c), float(b + d), float(a + b)
+    lo, hi = max(0.0, k - n), min(k, m)
+    tail = (1 - level) / 2
+    log_tail, z = math.log(tail), NormalDist().inv_cdf(1 - tail)
+    starts = np.array(nc._woolf(x, float(b), float(c), float(d), z, z))
+    sd = 1 / math.sqrt(sum(1 / (v + 0.5) for v in (a, b, c, d)))
+    assert sd >= nc._NODE_MIN_SD
+    cap = nc._NODE_CAP
+    grid, nodes, tilt, sums, out = np.zeros(12), np.zeros(cap), np.empty(cap), np.empty(8), np.empty(3)
+    atab = np.empty(2 * int((cap + 24) * max(2.0, math.floor(nc._NODE_SHARE * sd))) + 3)
+    assert nc._anchor(x, m, n, k, lo, hi, starts[0], sd, z, z, grid, nodes, atab)
+    assert nc._nodes_solve(x, lo, hi, m, n, k, log_tail, log_tail, z, z, starts, grid, nodes, atab, tilt, sums,
+                           out) == 0
+    return np.exp(out)
+
+
+@pytest.mark.parametrize("cells, level", [((115, 4000, 110, 4100), 0.95), ((140, 900, 110, 1000), 0.9)])
+def test_node_path_equals_mpmath(cells, level):
+    expected = _mp_odds_ratio(*cells, level)
+    assert_allclose(_roots_from_nodes(*cells, level), expected, rtol=1e-9)
+    assert_allclose([float(v) for v in odds_ratio(*cells, level)], expected, rtol=1e-9)
+
+
+def test_node_path_along_a_curve_equals_the_walk():
+    # A curve of 4,000 n with a standard deviation of X of about 30: nodes moved from table to
+    # table (and anchored again now and then) against the walk on each table alone, cold.
+    from statistics import NormalDist
+
+    from evalcore.stats import noncentral as nc
+    cells = _curve_of_regions(np.random.default_rng(8), 4_000, 12_000)
+    together = np.log(np.column_stack([np.asarray(v, dtype=float) for v in odds_ratio(*cells)]))
+    a, b, c, d = (v.astype(float) for v in cells)
+    z = NormalDist().inv_cdf(0.975)
+    walk, starts, scratch = np.empty((len(a), 3)), np.full(3, math.nan), np.empty((2, 3, 4))
+    for i in range(len(a)):
+        nc._odds_ratio_one(a[i], a[i] + c[i], b[i] + d[i], a[i] + b[i], math.log(0.025), math.log(0.025), z, z,
+                           True, True, starts, walk[i], scratch)
+    assert np.all(np.isfinite(walk))
+    assert np.abs(together - walk).max() < 1e-12 * (1 + np.abs(walk).max())
+
+
+def test_tables_in_a_curves_order_are_told_from_shuffled_ones():
+    # Along a curve the kernel copies recurring tables itself; out of that order they are sorted out first.
+    from evalcore.stats import noncentral as nc
+    cells = [v.astype(float) for v in _curve_of_regions(np.random.default_rng(4), 3_000, 5_000)]
+    assert nc._along_a_curve(*cells)
+    order = np.random.default_rng(5).permutation(3_000)
+    assert not nc._along_a_curve(*(v[order] for v in cells))

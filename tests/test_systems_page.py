@@ -117,13 +117,19 @@ def test_links_the_page_cannot_show_are_corrected_with_a_message(text_link, stor
                in m for m in messages(gone))
 
 
-def test_work_past_the_bound_of_one_request_is_refused_with_a_message():
+def test_work_past_the_bound_of_one_request_is_refused_with_a_message(monkeypatch):
     from evalcore.errors import EvalcoreError
-    from ui.systems import RESAMPLING_BUDGET, SystemsInput, check_budget
+    from evalcore.work import WorkTooLargeError
+    from ui.systems import SystemsInput, check_budget
 
     text = SystemsInput("text", ("a" * 64,), (("x", "b" * 64), ("y", "c" * 64)), None, "ter", None)
     check_budget(text, 20_000, 2)
     with pytest.raises(EvalcoreError, match="use the command line"):
         check_budget(text, 30_000, 2)  # 60,000 TER segment-systems
-    with pytest.raises(EvalcoreError, match="choose fewer resamples"):
-        check_budget(text, 10_000, 2, ResamplingSettings(RESAMPLING_BUDGET // 10_000 * 2, 1))
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")  # the resampling: the host's work budget (evalcore.work)
+    table = SystemsInput("table", (), (), "d" * 64, "accuracy", None)
+    check_budget(table, 100_000, 2, ResamplingSettings(10_000, 1))  # 30 s estimated
+    with pytest.raises(WorkTooLargeError, match="What fits: 20,000 resamples"):
+        check_budget(table, 100_000, 2, ResamplingSettings(50_000, 1))  # 150 s
+    with pytest.raises(WorkTooLargeError, match="and the test-set-size curves"):
+        check_budget(table, 100_000, 2, ResamplingSettings(10_000, 1), curves=True)

@@ -1,30 +1,35 @@
 """Data for the pages, cached on (the data set and its roles, the frozen view objects a call needs): samples, the
 upload store, and calls into evalcore. Nothing here reads session state, so every cache key is the whole input, and
-(:func:`cache`) it does not depend on the order of the arguments.
+(:func:`cache`) it does not depend on the order of the arguments. Nothing here imports the rest of ui/.
+
+A request reads down: the view's settings -> :func:`load` (the candidate set of the view's roles) -> rankings ->
+tests -> what the page shows. What :func:`load` gives, a :class:`Loaded`, is passed down to every call on the data
+and keys its cache by the roles, so nothing below loads again.
 
 The table is parsed once per data set (:func:`raw_table`), the labels and scores read once per choice of columns
 (:func:`_labelled`; a change of direction only flips a flag), each measure ranked once per (measure, ties, seed)
-(:func:`ranking_of`), the pair tested once per (pair, range, test and the settings the numbers depend on).
+(:func:`ranking_of`), a pair tested once per (pair, range, test, resamples) whatever the level (:func:`pair_tests`),
+and what depends on the level once per level (:func:`pair`).
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import streamlit as st
 
 from evalcore import analysis, roc, samples, validate
-from evalcore.figures import style as figures
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import load_candidates, read_table, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
-from evalcore.text import spreadsheet_csv
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
+from ui import jobs
+from ui import serverdata
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -38,6 +43,8 @@ def dataset_label(dataset: str) -> str:
     """A name to show for a dataset reference."""
     if dataset.startswith(SAMPLE_PREFIX):
         return f"sample {dataset[len(SAMPLE_PREFIX):]}"
+    if serverdata.is_server(dataset):
+        return f"{dataset[len(serverdata.SERVER_PREFIX):]} (on the server)"
     try:
         return store().get(dataset).name
     except EvalcoreError:
@@ -50,6 +57,8 @@ def _source(dataset: str):
         if name not in SAMPLES:
             raise EvalcoreError(f"There is no sample data set {name!r}; the samples are {', '.join(SAMPLES)}.")
         return SAMPLE_DIR / SAMPLES[name], SAMPLES[name]
+    if serverdata.is_server(dataset):  # a large set on the server: its first rows (the engine counts the rest)
+        return serverdata.preview(dataset)
     stored, data = store().open(dataset)  # the one checked read: SHA-256 against the id
     return data, stored.name
 
@@ -72,22 +81,31 @@ def reencoded(dataset: str, encoding: str) -> str:
     """Store the text of ``dataset`` read as ``encoding`` (as UTF-8) and return the new data set's id."""
     source, name = _source(dataset)
     plain = next((name[: -len(s)] for s in (".gz", ".bz2", ".xz") if name.endswith(s)), name)  # (now uncompressed)
-    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain)
+    return store().put(text_as_utf8(source, name=name, encoding=encoding), plain, holder=jobs.holder())
 
 
 def ingest(content: bytes, name: str) -> str:
     """Read an uploaded file and store it only if it reads: a refused file leaves nothing on disk.
     Returns the data set's id, with its table already in the cache."""
     table = read_table(content, name=name)
-    dataset_id = store().put(content, name)
+    dataset_id = store().put(content, name, holder=jobs.holder())  # pinned for this session at once
     raw_table(dataset_id, _just_read=(table, name))
     return dataset_id
 
 
+@dataclass(frozen=True, eq=False)
+class Loaded:
+    """A candidate set loaded for ``roles`` (:func:`load`), as the cached calls on the data take it: keyed by the
+    roles (the data set's content id and its columns), which decide the candidates."""
+
+    roles: Roles
+    candidates: CandidateSet
+
+
 #: Cache keys of the frozen view objects: their repr, which names the value of every field. (Streamlit hashes a
 #: dataclass through ``dataclasses.asdict`` and then every value on its own, about 5 ms a call on a loaded machine:
-#: 0.2 s of a Significance rerun went there.)
-FAST_KEYS = {cls: repr for cls in GROUPS.values()}
+#: 0.2 s of a Significance rerun went there.) A loaded candidate set is keyed by its roles.
+FAST_KEYS = {**{cls: repr for cls in GROUPS.values()}, Loaded: lambda data: repr(data.roles)}
 
 
 def cache(**options):
@@ -121,6 +139,8 @@ def _labelled(dataset: str, label, scores: tuple, keys: tuple, exclude: bool, sa
 def experiment(roles: Roles) -> CandidateSet:
     """The whole data set, all samples, with the directions of ``roles.lower`` (a change of direction neither reads
     nor parses the table again)."""
+    if serverdata.is_server(roles.dataset):  # counted by DuckDB on the server, never read into memory
+        return serverdata.candidates(roles)
     full = _labelled(roles.dataset, roles.label, roles.scores, roles.keys, roles.exclude_unlabelled,
                      roles.sample_column)
     unknown = [m for m in roles.lower if m not in full.scores]
@@ -147,125 +167,150 @@ def whole(v: ViewSettings) -> CandidateSet:
     return experiment(v.data.whole)
 
 
+def load(roles: Roles) -> Loaded:
+    """The candidate set of ``roles`` (:func:`candidates_for`), to pass down to every call on it."""
+    return Loaded(roles, candidates_for(roles))
+
+
 @cache(max_entries=64, show_spinner="Ranking ...")
-def _ranking(roles: Roles, measure: str, ranking: RankingChoice):
-    return analysis.rankings_for(candidates_for(roles), (measure,), ties=ranking.ties, seed=ranking.seed)[measure]
+def _ranking(data: Loaded, measure: str, ranking: RankingChoice):
+    if serverdata.is_server(data.roles.dataset):
+        return serverdata.ranking(data.roles, measure, ranking)
+    return analysis.rankings_for(data.candidates, (measure,), ties=ranking.ties, seed=ranking.seed)[measure]
 
 
-def ranking_of(roles: Roles, measure: str, ranking: RankingChoice, display: Display = Display()):
+def ranking_of(data: Loaded, measure: str, ranking: RankingChoice, display: Display = Display()):
     """One measure's ranking, ranked once per (data, measure, ties, seed): the seed counts only for random ties.
     Named by its display name, so every table and legend built from it shows that."""
-    ranked = _ranking(roles, measure, RankingChoice(*ranking.key))
+    ranked = _ranking(data, measure, RankingChoice(*ranking.key))
     shown = display.of(measure)
     return ranked if shown == measure else replace(ranked, measure=shown)
 
 
-def rankings(roles: Roles, measures, ranking: RankingChoice, display: Display = Display()) -> dict:
+def rankings(data: Loaded, measures, ranking: RankingChoice, display: Display = Display()) -> dict:
     """Rankings by display name (see :func:`ranking_of`)."""
     out = {}
     for m in measures:
-        r = ranking_of(roles, m, ranking, display)
+        r = ranking_of(data, m, ranking, display)
         out[r.measure] = r
     return out
 
 
 @cache(max_entries=8)
-def quality(roles: Roles) -> tuple[str, ...]:
+def quality(data: Loaded) -> tuple[str, ...]:
     """The measures ordered by average precision, best first (:func:`evalcore.analysis.measure_quality`): the
     order the pages start from."""
-    return tuple(analysis.measure_quality(candidates_for(roles))["measure"])
+    if serverdata.is_server(data.roles.dataset):
+        return serverdata.quality(data.roles)
+    return tuple(analysis.measure_quality(data.candidates)["measure"])
 
 
 @cache(max_entries=32, show_spinner="Computing the curves ...")
-def curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n_range: tuple, level: float,
+def curves(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, n_range: tuple, level: float,
            interval: str, beta: float = 1.0):
+    if serverdata.is_server(data.roles.dataset):  # chunk by chunk of n, thinned for drawing where the range is long
+        return serverdata.curves(rankings(data, measures, ranking, display), n_range, level, interval, beta)
     sizes = range(n_range[0], n_range[1] + 1)
-    return analysis.curves(rankings(roles, measures, ranking, display), sizes, confidence_level=level,
+    return analysis.curves(rankings(data, measures, ranking, display), sizes, confidence_level=level,
                            interval=interval, beta=beta)
 
 
 @cache(max_entries=32, show_spinner="Testing every n ...")
-def pair(roles: Roles, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple, level: float,
-         interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,
-         power: float = DEFAULT_POWER, difference_method: str = "newcombe", _progress=None):
-    """The two measures tested at every n of the range (the test runs once per call:
-    :func:`evalcore.analysis.pair_comparison`; the other tests' counts come from the same table)."""
-    ra, rb = ranking_of(roles, a, ranking, display), ranking_of(roles, b, ranking, display)
+def pair_tests(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, test: str = "fisher",
+               resamples: int = 1000, n_step: int = 1, _progress=None):
+    """The test of the pair at every n (every ``n_step``-th), as far as it owes nothing to the level or the
+    correction (:func:`evalcore.analysis.pair_tests`): once for every level a slider visits. ``_progress`` (not in
+    the key) is :meth:`ui.jobs.Job.progress`'s callback: it reports and stops work nobody waits for."""
+    ra, rb = (ranking_of(data, m, ranking) for m in (a, b))
+    return analysis.pair_tests(ra, rb, n_range, test=test, resamples=resamples, seed=ranking.seed or 0,
+                               progress=_progress, n_step=n_step)
+
+
+@cache(max_entries=32, show_spinner=False)  # (the test is pair_tests'; the rest takes a moment)
+def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple,
+         level: float, interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,
+         power: float = DEFAULT_POWER, difference_method: str = "newcombe", n_step: int = 1, _progress=None):
+    """The two measures tested at every n of the range (every ``n_step``-th;
+    :func:`evalcore.analysis.pair_comparison`), the test itself from :func:`pair_tests`."""
+    tested = pair_tests(data, ranking, a, b, n_range, test, resamples, n_step, _progress=_progress)
+    ra, rb = (ranking_of(data, m, ranking, display) for m in (a, b))
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
-                                    progress=_progress, power=power, difference_method=difference_method)
+                                    power=power, difference_method=difference_method, tested=tested,
+                                    n_step=n_step)
 
 
-def downloads(fig, table, stem: str) -> None:
-    """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with the current
-    view's signature (drawn by ui/report.py; without a signature, as below).
+@cache(max_entries=32, show_spinner="Testing every n on the annotated sample ...")
+def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
+                min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
+    """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level,
+    correction, difference interval), as :func:`pair` is for full annotation:
+    :func:`evalcore.estimates.tested_comparison`, as the report computes it."""
+    import numpy as np
 
-    Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
-    spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
-    """
-    from ui import present, report  # ui/report.py and ui/present.py build on this module
+    from evalcore import estimates
+    from ui import sample  # (ui/sample.py builds on this module)
 
-    image = present.for_export(fig, stem)  # PNG and SVG: with a caption when the view asks for one
-    if report.current()[0] is not None:
-        report.downloads(fig, table, stem, image=image)
-        return
-    cols = st.columns(4)
-    cols[0].download_button("Figure as PNG", data=lambda: figures.export(image, "png"), file_name=f"{stem}.png",
-                            mime="image/png", on_click="ignore", key=f"dl_png_{stem}")
-    cols[1].download_button("Figure as SVG", data=lambda: figures.export(image, "svg"), file_name=f"{stem}.svg",
-                            mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
-    cols[2].download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
-                            file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
-                            mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    return estimates.tested_comparison(sample._ranking(roles, labels, a, ranking), sample._ranking(roles, labels, b,
+                                       ranking), sizes, frame=sample._frame_mask(roles, labels),
+                                       confidence_level=level, correction=correction, min_annotated=min_annotated,
+                                       difference_method=difference_method)
 
 
 @cache(max_entries=32)
-def gamma_positions(roles: Roles, measure: str) -> tuple[float, ...]:
+def members(data: Loaded, ranking: RankingChoice, a: str, b: str, n: int):
+    """The candidates of D1 and D2 of the two n-best lists (:func:`evalcore.analysis.difference_members`), columns
+    named by the measures' own names: the same at every level."""
+    return analysis.difference_members(data.candidates, ranking_of(data, a, ranking), ranking_of(data, b, ranking), n)
+
+
+@cache(max_entries=32)
+def gamma_positions(data: Loaded, measure: str) -> tuple[float, ...]:
     """Slider positions for a threshold: distinct scores at 201 quantiles of all samples pooled."""
-    ranked = ranking_of(roles, measure, RankingChoice("stable", None))
+    ranked = ranking_of(data, measure, RankingChoice("stable", None))
     return tuple(float(p) for p in analysis.threshold_quantiles(ranked))
 
 
 @cache(max_entries=32)
-def default_gammas(roles: Roles, measures: tuple, n: int) -> dict:
-    cuts = samples.cuts_for(candidates_for(roles), measures, "gamma", n)
+def default_gammas(data: Loaded, measures: tuple, n: int) -> dict:
+    cuts = samples.cuts_for(data.candidates, measures, "gamma", n)
     return {m: c.value for m, c in cuts.items()}
 
 
 @cache(max_entries=32, show_spinner="Validating over the samples ...")
-def validation(roles: Roles, ranking: RankingChoice, measure: str, cut, level: float, interval: str):
-    return validate.validate(candidates_for(roles), measure, cut, ties=ranking.ties, seed=ranking.seed,
+def validation(data: Loaded, ranking: RankingChoice, measure: str, cut, level: float, interval: str):
+    return validate.validate(data.candidates, measure, cut, ties=ranking.ties, seed=ranking.seed,
                              confidence_level=level, interval=interval)
 
 
 @cache(max_entries=32, show_spinner="Testing across the samples ...")
-def across(roles: Roles, ranking: RankingChoice, a: str, b: str, cut_a, cut_b, level: float):
-    return analysis.across_samples(candidates_for(roles), a, b, cut_a, cut_b, ties=ranking.ties, seed=ranking.seed,
+def across(data: Loaded, ranking: RankingChoice, a: str, b: str, cut_a, cut_b, level: float):
+    return analysis.across_samples(data.candidates, a, b, cut_a, cut_b, ties=ranking.ties, seed=ranking.seed,
                                    confidence_level=level)
 
 
 @cache(max_entries=32, show_spinner="Comparing every pair of measures ...")
-def uir(roles: Roles, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas: tuple, threshold: float):
+def uir(data: Loaded, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas: tuple, threshold: float):
     cut_map = dict(cuts)
-    return analysis.uir_analysis(candidates_for(roles), tuple(cut_map), cut_map, a, b, betas=betas,
+    return analysis.uir_analysis(data.candidates, tuple(cut_map), cut_map, a, b, betas=betas,
                                  threshold=threshold, ties=ranking.ties, seed=ranking.seed)
 
 
 @cache(max_entries=32, show_spinner="Testing every pair ...")
-def pairwise(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n: int, level: float,
+def pairwise(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, n: int, level: float,
              correction: str, interval: str, difference_method: str = "newcombe"):
-    return analysis.pairwise(rankings(roles, measures, ranking, display), n, confidence_level=level,
+    return analysis.pairwise(rankings(data, measures, ranking, display), n, confidence_level=level,
                              correction=correction, interval=interval, difference_method=difference_method)
 
 
 @cache(max_entries=16, show_spinner="Computing the curves ...")
-def roc_curves(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, kind: str):
-    return roc.curves_table(rankings(roles, measures, ranking, display), kind)
+def roc_curves(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, kind: str):
+    return roc.curves_table(rankings(data, measures, ranking, display), kind)
 
 
 @cache(max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
-def roc_table(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, level: float, method: str,
+def roc_table(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, level: float, method: str,
               resamples: int):
-    return roc.roc_table(rankings(roles, measures, ranking, display), confidence_level=level, method=method,
+    return roc.roc_table(rankings(data, measures, ranking, display), confidence_level=level, method=method,
                          resamples=resamples, seed=ranking.seed or 0)

@@ -5,33 +5,39 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
-from evalcore.io import suggest_roles
+from evalcore.io import suggest_roles, unfilled_label
 from evalcore.samples import default_cut_n, min_sample_size
 from evalcore.io.store import UnknownDatasetError
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import check_against_data, check_columns, check_samples, with_roles
-from ui.cached import candidates_for, raw_table, whole
+from ui.cached import Loaded, load, raw_table, whole
 from ui.common import PAGES, show_link_problems, stop, view
 from ui import sample
 
 
 def apply_roles(table) -> None:
     """Check the view's column roles against the data set's table (a message for each column a link names
-    wrongly) and fill the roles still open with the suggested ones."""
+    wrongly) and fill the roles still open with the suggested ones.
+
+    A column named like the label and empty in every row stays the label (:func:`evalcore.io.unfilled_label`):
+    nothing is annotated yet, and the Data page says so and offers the Annotate page or another label column;
+    another TP/FP column is never put in its place without a word."""
     v, problems = check_columns(view(), [str(c) for c in table.columns])
     if v.label is None and not v.scores:  # a fresh data set (or a link naming only it): suggested roles
         roles_ = suggest_roles(table)
-        v = with_roles(v, label=roles_.label, scores=roles_.scores, keys=roles_.keys, sample=roles_.sample)
+        label = unfilled_label(table, roles_.label) or roles_.label
+        keys = [c for c in roles_.keys if c != label]
+        v = with_roles(v, label=label, scores=roles_.scores, keys=keys, sample=roles_.sample)
     v, more = check_columns(v, [str(c) for c in table.columns])
     st.session_state["view"] = v
     for problem in problems + more:
         st.warning(esc(problem))
 
 
-def require_data(link_to_data: bool = True, min_candidates: int = 2) -> CandidateSet:
-    """The loaded candidate set; without one, say where to get it and stop the page."""
+def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Loaded:
+    """The candidate set of the view's roles, loaded (:func:`ui.cached.load`) and the view checked against it, to
+    pass down to the page's calls; without one, say where to get it and stop the page."""
     v = view()
     show_link_problems()
     if v.dataset is None:
@@ -48,7 +54,8 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
         st.session_state["view"] = v
         for problem in problems:
             st.warning(esc(problem))
-        candidates = candidates_for(v.data)
+        data = load(v.data)
+        candidates = data.candidates
     except EvalcoreError as exc:
         st.error(esc(exc))
         if link_to_data:
@@ -68,14 +75,17 @@ def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Candidat
         st.session_state["view"] = fixed
     for problem in problems:
         st.warning(esc(problem))
-    return candidates
+    if fixed.data != data.roles:  # (a link's lower-is-better measure that is no score column, left out)
+        data = load(fixed.data)
+    return data
 
 
-def require_experiment() -> CandidateSet:
-    """The whole experiment (every sample); without a sample column or with one sample, say what to do and stop."""
+def require_experiment() -> Loaded:
+    """The whole experiment (every sample), loaded; without a sample column or with one sample, say what to do and
+    stop."""
     require_data()
-    v = view()
-    candidates = whole(v)
+    data = load(view().data.whole)
+    candidates = data.candidates
     if candidates.samples is None or len(candidates.sample_ids) < 2:
         found = "one sample" if candidates.samples is not None else "no sample column"
         st.info(f"This page compares the samples of an experiment; the data set has {found}. On the Data page, "
@@ -83,4 +93,4 @@ def require_experiment() -> CandidateSet:
                 "sample together, or pick the sample experiment 'experiment_sim' (80 simulated samples).")
         st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
         stop()
-    return candidates
+    return data

@@ -1,6 +1,7 @@
 """How the pages show numbers and names: tables through :func:`evalcore.format.page_table` with the measures'
-display names, the columns of a pair (``size_a``) named by the measures, and the caption that exported figures
-carry when the user asks for it (the view's ``caption``, a toggle in the sidebar).
+display names, the columns of a pair (``size_a``) named by the measures, the downloads of a figure and its table
+(:func:`downloads`), and the caption that exported figures carry when the user asks for it (the view's
+``caption``, a toggle in the sidebar).
 
 Tables on screen hold the numbers and show the text written by :mod:`evalcore.format` (one way for every page;
 ui/tables.py), so that they sort as numbers; the CSV downloads keep the exact numbers, with the same display names.
@@ -13,7 +14,8 @@ import streamlit as st
 
 from evalcore import format as fmt
 from evalcore.figures import style as figures
-from ui import cached, widgets
+from evalcore.text import spreadsheet_csv
+from ui import cached, report, widgets
 from ui.common import view
 
 #: Per download stem, what its figure depends on besides the data and the ties (figure_caption's parts).
@@ -78,3 +80,25 @@ def for_export(fig, stem: str):
     if not view().caption or view().dataset is None:
         return fig
     return figures.captioned(fig, caption_text(stem))
+
+
+def downloads(fig, table, stem: str) -> None:
+    """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with the current
+    view's signature where it has one (:func:`ui.report.downloads`), else plain.
+
+    Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
+    spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
+    """
+    image = for_export(fig, stem)  # PNG and SVG: with a caption when the view asks for one
+    if report.current()[0] is not None:
+        report.downloads(fig, table, stem, image=image)
+        return
+    cols = st.columns(4)
+    cols[0].download_button("Figure as PNG", data=lambda: figures.export(image, "png"), file_name=f"{stem}.png",
+                            mime="image/png", on_click="ignore", key=f"dl_png_{stem}")
+    cols[1].download_button("Figure as SVG", data=lambda: figures.export(image, "svg"), file_name=f"{stem}.svg",
+                            mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
+    cols[2].download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
+                            file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
+    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
+                            mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
-from evalcore.text import markdown_text
+from evalcore.text import markdown_text, spreadsheet_csv
 from evalcore.figures import style as figures
 from evalcore.report import ReportSettings, build_report, default_sizes, report_results
 from evalcore.report.build import report_signature
 from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.report.signature import file_sha256
-from evalcore.viewstate import SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
+from evalcore.viewstate import DEFAULT_MEASURES, SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
 from ui import cached, common, sample
 
 REPORT_FILE = "evalcore-report.zip"
@@ -54,13 +54,20 @@ def data_sha256(dataset: str) -> str:
     return dataset
 
 
-def report_settings(v: ViewSettings, candidates, design=None) -> ReportSettings:
-    """The report's settings for a view of a candidate set (see the module's docstring); with a sample design
-    (``design``, :func:`ui.sample.report_parts`), Fisher's test on the annotated candidates, which is the one test
-    the sample pages use."""
-    measures = [m for m in v.measures or () if m in candidates.measures] or (
-        list(cached.quality(v.data)[:4]) if design is None else list(candidates.measures[:4]))
-    pair = [m for m in (v.a, v.b) if m in candidates.measures]
+def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
+    """The report's settings for a view of a loaded candidate set (``data``, a :class:`ui.cached.Loaded`; see the
+    module's docstring): the measures and the pair the pages show (:meth:`evalcore.viewstate.Selection.
+    effective_measures` and ``effective_pair``). With a sample design (``design``, :func:`ui.sample.report_parts`),
+    ``data`` is the annotated candidates and the test Fisher's, which is the one test the sample pages use."""
+    if design is None:
+        candidates = data.candidates
+        best = cached.quality(data)
+        measures = list(v.selection.effective_measures(best)) or list(best[:DEFAULT_MEASURES])
+        pair = list(v.selection.effective_pair(best)) if len(best) > 1 else measures[:2]
+    else:
+        candidates = data
+        measures = [m for m in v.measures or () if m in candidates.measures] or list(candidates.measures[:4])
+        pair = [m for m in (v.a, v.b) if m in candidates.measures]
     measures += [m for m in pair if m not in measures]
     if len(pair) != 2 or pair[0] == pair[1]:
         pair = measures[:2]
@@ -72,16 +79,16 @@ def report_settings(v: ViewSettings, candidates, design=None) -> ReportSettings:
         sample_column=v.sample_column if candidates.samples is not None else None,
         sample=v.sample, ties=v.ties, seed=v.seed, test=v.test if design is None else "fisher",
         correction=v.correction, level=v.level, interval=v.interval, resamples=v.resamples,
-        difference_interval=v.difference_method, power=v.power, design=design)
+        difference_interval=v.difference_method, power=v.power, design=design, n_step=v.n_step)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...",
                    hash_funcs={ReportSettings: repr, **cached.FAST_KEYS})
-def results(roles: Roles, settings: ReportSettings, ranking: RankingChoice):
+def results(data: cached.Loaded, settings: ReportSettings, ranking: RankingChoice):
     """The report's numbers (tables and Figure 3's tests; the figures' curves only when the ZIP is built), on the
     pages' cached rankings (by the measures' own names: the display names are the report's to apply)."""
-    rankings = cached.rankings(roles, settings.measures, ranking)
-    return report_results(cached.candidates_for(roles), settings, rankings=rankings)
+    rankings = cached.rankings(data, settings.measures, ranking)
+    return report_results(data.candidates, settings, rankings=rankings)
 
 
 def current() -> tuple[CurrentReport | None, str]:
@@ -117,11 +124,11 @@ def _current(v: ViewSettings) -> tuple[CurrentReport | None, str]:
     if v.dataset is None:
         return None, "Load a data set to get a report."
     try:
-        candidates = cached.candidates_for(v.data)
-        if len(candidates.measures) < 2:
+        data = cached.load(v.data)
+        if len(data.candidates.measures) < 2:
             return None, "A report compares at least two measures; choose more score columns on the Data page."
-        settings = report_settings(v, candidates)
-        numbers = results(v.data, settings, v.ranking)
+        settings = report_settings(v, data)
+        numbers = results(data, settings, v.ranking)
         sha = data_sha256(v.dataset)
         return CurrentReport(settings, sha, str(report_signature(numbers, sha))), ""
     except EvalcoreError as exc:
@@ -140,9 +147,9 @@ def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: 
         who = sample.annotator_names(view)
         return build_report(candidates, numbers.settings, data_sha256=sha, link=link, names=names or None,
                             results=numbers, annotators=auth.report_annotators(who) if who else None).zip_bytes()
-    candidates = cached.candidates_for(roles)
-    return build_report(candidates, settings, data_sha256=sha, link=link, names=names or None,
-                        results=results(roles, settings, ranking)).zip_bytes()
+    data = cached.load(roles)
+    return build_report(data.candidates, settings, data_sha256=sha, link=link, names=names or None,
+                        results=results(data, settings, ranking)).zip_bytes()
 
 
 def sidebar() -> None:
@@ -185,7 +192,7 @@ def downloads(fig, table, stem: str, image=None) -> None:
                             on_click="ignore", key=f"dl_svg_{stem}")
     cols[2].download_button("Figure as HTML", data=signed("html"), file_name=f"{stem}.html", mime="text/html",
                             on_click="ignore", key=f"dl_html_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: table.to_csv(index=False), file_name=f"{stem}.csv",
+    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
     if signature:
         cols[4].download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),

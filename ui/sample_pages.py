@@ -22,7 +22,7 @@ from evalcore.stats.effect import odds_ratio
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, n_options
-from ui import cached, common, sample, widgets
+from ui import cached, common, present, sample, widgets
 
 PERCENT = ("estimate", "lower", "upper", "estimate_d1", "estimate_d2", "difference", "difference_low",
            "difference_high")
@@ -82,7 +82,7 @@ def curves_section(page: str) -> None:
     fig = figures.confidence_figure(shown, baseline=baseline.estimate if baseline.m else 0.0, level=v.level,
                                     method_label=f"{SAMPLE_INTERVAL_LABELS[v.sample_interval]}, from the sample")
     st.plotly_chart(fig, key=f"{page}_estimates_chart", theme=None)
-    cached.downloads(fig, table, f"{page}_estimates")
+    present.downloads(fig, table, f"{page}_estimates")
     st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = "
             + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
                                          None if baseline.m else "no candidate is annotated"))
@@ -178,10 +178,8 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     (:func:`evalcore.estimates.tested_comparison`): the view's correction over the n tested (those with enough
     annotated candidates), the view's interval of the difference of the regions' TP rates."""
     v = s.view
-    sizes = np.arange(n_range[0], n_range[1] + 1)
-    return estimates.tested_comparison(s.ranking(a), s.ranking(b), sizes, frame=s.mask, confidence_level=v.level,
-                                       correction=v.correction, min_annotated=v.min_annotated,
-                                       difference_method=v.difference_method)
+    return cached.sample_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated,
+                              v.correction, v.difference_method)
 
 
 def _grey_runs(fig, n: np.ndarray, enough: np.ndarray, most: int = 40) -> None:
@@ -240,8 +238,8 @@ def significance_section() -> None:
                                       alpha=1 - v.level)
     _grey_runs(fig, table["n"].to_numpy(), table["enough"].to_numpy(bool))
     st.plotly_chart(fig, key="significance_sample_chart", theme=None)
-    cached.downloads(fig, table.assign(test="fisher", correction=v.correction,
-                                       difference_interval=v.difference_method), "significance_sample")
+    present.downloads(fig, table.assign(test="fisher", correction=v.correction,
+                                        difference_interval=v.difference_method), "significance_sample")
     at = widgets.look_n_slider(n_min, n_max, up_to)
     _look_at(table[table["n"] == at].iloc[0], v, name_a, name_b)
     grid = [n for n in n_options(s.candidates.n_candidates) if n_min <= n <= n_max]

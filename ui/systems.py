@@ -6,8 +6,9 @@ Every input file is stored like a candidate set (content-addressed, within the s
 (``sys_ref``, ``sys_hyp`` = ``name=<id>``, ``sys_table``) reopens the same files for anyone on the server. The
 numbers are cached on the files' ids and two small frozen objects (:class:`SystemsInput`: the files, the metric
 and sacrebleu's options; :class:`~evalcore.systems.compare.ResamplingSettings`), so a link opened twice, by anyone,
-computes once. Work per request is bounded (:func:`check_budget`): what would take the server minutes is refused
-with a message that points to the command line.
+computes once. Work per request is bounded: scoring by :func:`check_budget` (past it, the message points to the
+command line); the resampling by the host's work budget (:mod:`evalcore.work`, ``EVALCORE_WORK_BUDGET``, as on the
+other pages): :func:`within_budget` refuses it before it starts and offers fewer resamples that fit.
 """
 
 from __future__ import annotations
@@ -33,13 +34,12 @@ from evalcore.systems.sizes import size_curves
 from evalcore.systems.statistics import ItemStatistics, table_statistics, text_statistics
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, ViewSettings
-from ui import cached, common, figcache, widgets
+from evalcore.work import check_work, systems_estimate
+from ui import cached, common, figcache, jobs, widgets
 
-#: Work one request may ask of the server: segment-systems to score (about a minute of one core each), and
-#: resamples x items (the randomization's swap mask is that many bytes, the products that many multiply-adds per
-#: statistic and system).
+#: Work one request may ask of the server: segment-systems to score (about a minute of one core each); the
+#: resampling is bounded by the work budget (evalcore.work.systems_estimate).
 SEGMENT_BUDGET = {"bleu": 1_000_000, "chrf": 200_000, "ter": 40_000, "wer": 1_000_000}
-RESAMPLING_BUDGET = 100_000_000
 REPORT_FILE = "evalcore-systems-report.zip"
 
 
@@ -123,16 +123,30 @@ def store_table(upload) -> tuple[str, str | None]:
 
 # ---------------------------------------------------------------- cached numbers
 
-def check_budget(inp: SystemsInput, n_items: int, n_systems: int, settings: ResamplingSettings | None = None) -> None:
-    """Refuse work past what one request may ask of a shared server (the command line has no such bound)."""
+def work_estimate(n_items: int, n_systems: int, settings: ResamplingSettings, curves: bool = False):
+    """The resampling's estimated cost (:func:`evalcore.work.systems_estimate`), offering only the slider's choices."""
+    return systems_estimate(n_items, n_systems, settings.resamples, curves=curves, choices=RESAMPLE_CHOICES)
+
+
+def check_budget(inp: SystemsInput, n_items: int, n_systems: int, settings: ResamplingSettings | None = None, *,
+                 curves: bool = False) -> None:
+    """Refuse work past what one request may ask of a shared server: scoring past :data:`SEGMENT_BUDGET`, and
+    resampling past the work budget (:class:`evalcore.work.WorkTooLargeError`)."""
     if inp.mode == "text" and n_items * n_systems > SEGMENT_BUDGET[inp.metric]:
         raise EvalcoreError(f"{n_systems} systems x {n_items:,} segments is more {METRIC_NAMES[inp.metric]} than the "
                             f"dashboard computes for one view (up to {SEGMENT_BUDGET[inp.metric]:,} segment-systems); "
                             "use the command line (python -m evalcore systems), or fewer segments or systems")
-    if settings is not None and settings.resamples * n_items > RESAMPLING_BUDGET:
-        raise EvalcoreError(f"{settings.resamples:,} resamples of {n_items:,} items is more than the dashboard computes "
-                            f"for one view (resamples x items up to {RESAMPLING_BUDGET:,}); choose fewer resamples, or "
-                            "use the command line")
+    if settings is not None:
+        check_work(work_estimate(n_items, n_systems, settings, curves),
+                   how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
+
+
+def within_budget(inp: SystemsInput, settings: ResamplingSettings, *, curves: bool = False) -> None:
+    """Stop the page where the resampling (with ``curves``: and the test-set-size curves) is past the work budget,
+    saying what it would cost and offering fewer resamples (buttons that set them); go on otherwise."""
+    stats = statistics(inp)
+    jobs.within_budget(work_estimate(stats.n_items, stats.n_systems, settings, curves),
+                       "systems_curves" if curves else "systems", names={"resamples": "sys_resamples"})
 
 
 @st.cache_resource(max_entries=4, show_spinner="Scoring every segment of every system ...", hash_funcs=_KEYS)
@@ -150,17 +164,18 @@ def statistics(inp: SystemsInput) -> ItemStatistics:
 
 
 @st.cache_resource(max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
-def comparison(inp: SystemsInput, settings: ResamplingSettings) -> SystemsComparison:
+def comparison(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> SystemsComparison:
+    """``_progress`` (not in the key): :meth:`ui.jobs.Job.progress`'s callback, which stops work nobody waits for."""
     stats = statistics(inp)
     check_budget(inp, stats.n_items, stats.n_systems, settings)
-    return compare_systems(stats, settings)
+    return compare_systems(stats, settings, progress=_progress)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Resampling test sets of every size ...", hash_funcs=_KEYS)
-def curves(inp: SystemsInput, settings: ResamplingSettings) -> pd.DataFrame:
+def curves(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> pd.DataFrame:
     stats = statistics(inp)
-    check_budget(inp, 4 * stats.n_items, stats.n_systems, settings)  # (test sets up to 4 times as large)
-    return size_curves(stats, settings)
+    check_budget(inp, stats.n_items, stats.n_systems, settings, curves=True)
+    return size_curves(stats, settings, progress=_progress)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False, hash_funcs=_KEYS)

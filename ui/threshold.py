@@ -21,7 +21,7 @@ def _refill(key: str, value) -> None:
         st.session_state[key] = value
 
 
-def measure_select(measures) -> str:
+def measure_select(data, measures) -> str:
     """The measure; switching from one measure to another at a γ keeps the acceptance size
     (:func:`evalcore.analysis.gamma_keeping_size`), not the number γ, which means something else on another scale."""
     _refill(MEASURE_KEY, view().threshold_measure)
@@ -30,8 +30,8 @@ def measure_select(measures) -> str:
         old, new = view(), st.session_state[MEASURE_KEY]
         changes = {"threshold_measure": new}
         if old.gamma is not None and old.threshold_measure is not None and new != old.threshold_measure:
-            before = cached.ranking_of(old.data, old.threshold_measure, old.ranking)
-            after = cached.ranking_of(old.data, new, old.ranking)
+            before = cached.ranking_of(data, old.threshold_measure, old.ranking)
+            after = cached.ranking_of(data, new, old.ranking)
             changes["gamma"] = analysis.gamma_keeping_size(before, old.gamma, after)
         update(**changes)
 

@@ -12,17 +12,29 @@ from ui import cached
 from ui.common import correct, stop, update, view
 
 
-def bound(widget, label: str, field: str, *, convert=None, **kwargs):
-    """A widget whose value is the view's ``field``; changing it updates the view."""
+#: The arguments that make a widget of the same key a new widget to Streamlit (st.slider's identity holds them):
+#: when they change, the new widget starts from its own default, not from the value under its key.
+IDENTITY = ("min_value", "max_value", "step")
+
+
+def bound(widget, label: str, field: str, *, convert=None, default=None, **kwargs):
+    """A widget whose value is the view's ``field`` (``default`` where the field is None: shown, not written);
+    changing it updates the view. Returns the widget's value, which is the view's."""
     key = f"w_{field}"
     current = getattr(view(), field)
+    if current is None:
+        current = default
     # The same key on another page is another widget to Streamlit, and a value left from that
     # page would win over the view: refill where they differ (only then, so that a value the
-    # browser is sending is not overwritten during quick input).
+    # browser is sending is not overwritten during quick input), and where the widget is new to
+    # Streamlit because its range changed (it would start from its minimum, not the view's value).
     if widget is st.multiselect:
         current = () if current is None else current
     wanted = list(current) if isinstance(current, tuple) and widget is st.multiselect else current
-    if key not in st.session_state or st.session_state[key] != wanted:
+    identity = tuple(kwargs.get(name) for name in IDENTITY)
+    renewed = st.session_state.get(f"_identity_{key}", identity) != identity
+    st.session_state[f"_identity_{key}"] = identity
+    if key not in st.session_state or st.session_state[key] != wanted or renewed:
         st.session_state[key] = wanted
 
     def changed() -> None:
@@ -54,18 +66,23 @@ def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
                                   format_func=lambda n: f"{n:,}"))
 
 
-def look_n_slider(n_min: int, n_max: int, up_to: int | None, **kwargs) -> int:
+def look_n_slider(n_min: int, n_max: int, up_to: int | None, step: int = 1, **kwargs) -> int:
     """Significance's "look at n" slider (the 2x2 view): it starts at the boundary ``up_to`` (the last n of the
-    significant run; ``n_min`` without one), and an n from a link outside the range is corrected to it."""
+    significant run; ``n_min`` without one), shown and not written into the view (a link without it reopens the
+    same boundary) until the user moves it; a chosen n outside the range is corrected to the boundary. With a
+    ``step`` between the tested n, it moves over the tested n (an n from a link between them is corrected to the
+    nearest)."""
     start = min(max(up_to or n_min, n_min), n_max)
     v = view()
-    if v.look_n is None:
-        update(look_n=start)
-    elif not n_min <= v.look_n <= n_max:
+    if v.look_n is not None and not n_min <= v.look_n <= n_max:
         correct(f"n = {v.look_n:,} for the 2x2 table is outside the range {n_min:,} to {n_max:,}; showing "
                 f"n = {start:,}.", look_n=start)
-    return bound(st.slider, "Look at the n-best lists for n =", "look_n", min_value=n_min, max_value=n_max,
-                 step=1, convert=int, **kwargs)
+    elif v.look_n is not None and step > 1 and (v.look_n - n_min) % step and v.look_n != n_max:
+        nearest = min(n_min + round((v.look_n - n_min) / step) * step, n_max)
+        correct(f"n = {v.look_n:,} for the 2x2 table is not among the tested n (a step of {step:,} from "
+                f"{n_min:,}); showing n = {nearest:,}.", look_n=nearest)
+    return bound(st.slider, "Look at the n-best lists for n =", "look_n", default=start, min_value=n_min,
+                 max_value=n_max, step=step, convert=int, **kwargs)
 
 
 def shown(measure: str) -> str:
@@ -96,16 +113,17 @@ def _renamed(text: str, names: dict) -> str:
     return text
 
 
-def measures_select(label: str, candidates, *, prompt: str = "Pick at least one measure.", least: int = 1) -> tuple:
+def measures_select(label: str, data, *, prompt: str = "Pick at least one measure.", least: int = 1) -> tuple:
     """The one selection of measures shared by every page, as a multiselect: the options ordered by average
-    precision (best first), the four best chosen when nothing was chosen yet; an emptied selection stays empty and
-    the page stops with ``prompt``."""
-    ordered = cached.quality(view().data)
-    if view().measures is None:
-        update(measures=ordered[:4])
-    bound(st.multiselect, label, "measures", options=list(ordered), max_selections=MAX_MEASURES, format_func=shown)
+    precision (best first), the four best shown while nothing was chosen (and not written into the view: the
+    link, the signature and the report name a selection only when the user makes one); an emptied selection
+    stays empty and the page stops with ``prompt``. Returns the measures shown."""
+    ordered = cached.quality(data)
+    chosen = view().selection.effective_measures(ordered)
+    bound(st.multiselect, label, "measures", default=chosen, options=list(ordered), max_selections=MAX_MEASURES,
+          format_func=shown)
     st.caption("Measures ordered by average precision (best first); the pages start from the four best.")
-    chosen = view().measures
+    chosen = view().selection.effective_measures(ordered)
     if len(chosen) < least:
         st.info(prompt)
         stop()
@@ -158,28 +176,30 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
     return cuts
 
 
-def measure_pair(measures, columns) -> None:
-    """Selectboxes for the two measures compared (the view's a and b), in two of the given columns.
+def measure_pair(data, columns) -> tuple[str, str]:
+    """Selectboxes for the two measures compared (the view's a and b), in two of the given columns; returns them.
 
-    Defaults: the two best by average precision. The pages that compare a pair share them, so a pair chosen
-    on one is the pair on the others.
+    Every page that compares a pair shows the same one: A and B default to the first two measures of the shared
+    selection (:meth:`evalcore.viewstate.Selection.effective_pair`), shown and not written into the view until
+    the user picks one.
     """
+    measures = data.candidates.measures
     if len(measures) < 2:
         st.info("Comparing needs two score columns; choose more on the Data page.")
         stop()
-    v = view()
-    ordered = [m for m in cached.quality(v.data) if m in measures] + [m for m in measures
-                                                                      if m not in cached.quality(v.data)]
-    if v.a is None or v.b is None:
-        a = v.a or ordered[0]
-        update(a=a, b=v.b or next(m for m in ordered if m != a))
+    ordered = cached.quality(data)
+    ordered = [m for m in ordered if m in measures] + [m for m in measures if m not in ordered]
+    a, b = view().selection.effective_pair(ordered)
     with columns[0]:
-        bound(st.selectbox, "Measure A", "a", options=ordered, format_func=shown)
+        bound(st.selectbox, "Measure A", "a", default=a, options=ordered, format_func=shown)
     with columns[1]:
-        bound(st.selectbox, "Measure B", "b", options=ordered, format_func=shown)
-    if view().a == view().b:
+        bound(st.selectbox, "Measure B", "b", default=view().selection.effective_pair(ordered)[1], options=ordered,
+              format_func=shown)
+    a, b = view().selection.effective_pair(ordered)
+    if a == b:
         st.info("Pick two different measures.")
         stop()
+    return a, b
 
 
 def display_names_editor(measures) -> None:

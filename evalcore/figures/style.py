@@ -515,13 +515,13 @@ def figure_caption(*, dataset: str, ties: str, seed: int | None = None, test: st
     'Data: krenn.tsv · ties: random order (seed 7) · level 95% · n = 100 to 2,000'
     """
     from .. import format as fmt
-    from ..names import PAIR_TESTS, TIE_SHORT
+    from ..names import PAIR_TESTS, SEEDED_TIES, TIE_SHORT
 
     if ties not in TIE_SHORT:
         raise ParameterError(f"`ties` must be one of {', '.join(TIE_SHORT)}; got {ties!r}")
     if test is not None and test not in PAIR_TESTS:
         raise ParameterError(f"`test` must be one of {', '.join(PAIR_TESTS)} or None; got {test!r}")
-    tie_text = TIE_SHORT[ties] + (f" (seed {seed})" if ties == "random" and seed is not None else "")
+    tie_text = TIE_SHORT[ties] + (f" (seed {seed})" if ties in SEEDED_TIES and seed is not None else "")
     parts = [f"Data: {dataset}", f"ties: {tie_text}"]
     if test is not None:
         parts.append(f"test: {PAIR_TESTS[test]}")

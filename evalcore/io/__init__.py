@@ -77,7 +77,7 @@ from .formats import FORMATS, FileFormat, format_from_name
 from .limits import LimitError, Limits
 from .messages import ROW_INDEX
 from .read import READERS, Source, read_table, text_as_utf8
-from .roles import ColumnRoles, suggest_roles
+from .roles import ColumnRoles, suggest_roles, unfilled_label
 
 __all__ = [
     "ROW_INDEX",
@@ -85,6 +85,7 @@ __all__ = [
     "read_table",
     "text_as_utf8",
     "suggest_roles",
+    "unfilled_label",
     "parse_labels",
     "parse_scores",
     "build_candidate_set",

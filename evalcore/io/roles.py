@@ -14,7 +14,7 @@ from .cells import (
     LABEL_NAMES, MISSING, NUMBERISH, NUMBERISH_RE2, ROW_NAME_COLUMNS, SPECIAL_FLOATS, SPECIALS, label_cell, trim,
 )
 
-__all__ = ["ColumnRoles", "suggest_roles"]
+__all__ = ["ColumnRoles", "suggest_roles", "unfilled_label"]
 
 
 @dataclass(frozen=True)
@@ -158,3 +158,29 @@ def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
     keys = [c for c in df.columns if c != label and (c in keys or c in booleans)]
     return ColumnRoles(label=label, scores=tuple(scores), keys=tuple(keys), sample=sample)
 
+
+
+def unfilled_label(df: pd.DataFrame, label: Any) -> Any | None:
+    """A column named like a label column and empty in every row that would have been the label, before ``label``
+    (the suggested one, e.g. ``suggest_roles(df).label``), had it held labels: the label column the file means,
+    still to be filled in (by annotating). None if there is none.
+
+    An emptied ``is.colloc`` beside ``is.SVC`` and ``is.figur`` (Krenn's data) gives ``is.colloc``: suggesting
+    ``is.SVC`` instead would silently change what the user's file calls its labels.
+    """
+    order = list(df.columns)
+
+    def rank(c) -> tuple[int, int]:
+        return _label_priority(c), order.index(c)
+
+    if label is not None and label not in order:
+        return None
+    for c in order:
+        if c == label or _label_priority(c) > 1:
+            continue
+        if label is not None and rank(c) > rank(label):
+            continue
+        cells = df[c]
+        if cells.isna().all() or bool((cells.dropna().astype(str).str.strip() == "").all()):
+            return c
+    return None

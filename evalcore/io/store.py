@@ -28,6 +28,9 @@ Layout on disk
         .evicted/3f2a...e1       {"id", "name", "size", "evicted"}: a data set removed to make room
         .quarantine/3f2a...e1.<time>.<random>/   an entry set aside because it was damaged
         .trash/                  entries being removed (renamed here first, so they vanish at once)
+        .reservations/<bytes>.<id>.<random>   room promised to a write in progress (empty, flock-held)
+        .leases/<id>.<session>   a data set open in a session (empty; its mtime is the last renewal)
+        annotations.sqlite3      the annotation database (evalcore.annotations), with -wal and -shm
 
 ``name`` is the original file name (readers need it: its extension selects the
 format), ``size`` the number of bytes, ``uploaded`` the time of the first upload
@@ -44,13 +47,19 @@ Lifecycle
   storing the same bytes again) sets the modification time of its ``meta.json``
   to now: one ``utime`` call, atomic, no extra file and no lock.
 * The store holds at most ``quota`` bytes (``EVALCORE_STORE_QUOTA``, default
-  5 GB), counting ``data.bin`` and ``meta.json`` of every data set, everything in
-  an incomplete entry, the copies set aside and ``.trash`` (not the notes in
-  ``.evicted``, a hundred bytes each). Before a new data set is written, the
-  least recently opened data sets are removed until it fits (damaged copies set
-  aside and leftovers of uploads interrupted a day ago or more go first; an
-  upload in progress is never removed); a data set larger than the whole quota
-  is refused before anything is touched. Each removal first leaves a small note
+  5 GB) at every moment, counting ``data.bin`` and ``meta.json`` of every data set,
+  everything in an incomplete entry, the copies set aside, ``.trash`` and the
+  annotation database (``annotations.sqlite3``, ``-wal``, ``-shm``; not the notes in
+  ``.evicted``, a hundred bytes each, nor the empty files of reservations and
+  leases). Every write first reserves its room (:meth:`DatasetStore.reserve`):
+  the least recently opened data sets are removed until it fits beside what is
+  stored and what other writes in progress have reserved (damaged copies set aside
+  and leftovers of interrupted uploads go first). Never removed: a data set open in
+  a session (:meth:`~DatasetStore.pin`, a lease renewed while the session lives), an
+  upload in progress, the annotation database. If what fills the store is being
+  written, the write waits for it; if it is in use or annotations, the write is
+  refused with a message (:class:`StoreFullError`); a data set larger than the whole
+  quota is refused before anything is touched. Each removal first leaves a small note
   in ``.evicted/``, so a link to it says that it was removed, when, and why; the
   note goes when the same bytes are stored again. Finding what to remove costs
   one scan of the store: two ``lstat`` calls per data set.
@@ -82,17 +91,25 @@ flushed and fsynced, then moved into place with :func:`os.replace`, so a reader
 sees either no file or a complete one. ``data.bin`` is written before
 ``meta.json``, and an entry counts as present only once ``meta.json`` exists:
 an interrupted upload leaves at most an entry without ``meta.json`` (invisible,
-repaired by the next upload of the same bytes, removed as a leftover once it is
-a day old) and a stale temporary file. Concurrent uploads from threads or
-processes need no lock: files of the same id have the same bytes, so whichever
-replace lands last leaves the same content, and ``meta.json`` is created without
-replacing an existing one (hard link), so the first upload's name and time are
-kept. Removing an entry first renames it into ``.trash/`` (atomic: readers see
-the whole entry or none; a reader that has the file open keeps reading it), and
-an upload whose entry is renamed away while it writes starts again (up to four
-times). The quota is checked from a fresh scan before each write and again
-after it, so uploads running at the same moment can pass it only while they run:
-once the last of them has finished, the store is within its quota again.
+repaired by the next upload of the same bytes, removed as a leftover as soon as
+no write holds a reservation for it) and a stale temporary file. Concurrent
+uploads of the same bytes need no lock to write: files of the same id have the
+same bytes, so whichever replace lands last leaves the same content, and
+``meta.json`` is created without replacing an existing one (hard link), so the
+first upload's name and time are kept. Removing an entry first renames it into
+``.trash/`` (atomic: readers see the whole entry or none; a reader that has the
+file open keeps reading it), and an upload whose entry is renamed away while it
+writes starts again (up to four times).
+
+The quota holds while uploads run: the room of every write is reserved before it
+starts, under a lock (``flock`` on the store folder, threads and processes alike) held for
+a scan of the store and any removals, never for the write itself. A reservation is
+an empty file its writer holds a ``flock`` on; the lock of a writer that dies goes
+with it, so its reservation is dropped at the next check (no stale reservation
+blocks the store). The sum of what is stored and what is reserved never exceeds the
+quota, and a write never writes more than it reserved, so the bytes on disk never
+exceed it either (bench: 8 concurrent uploads of 475 kB into a 2 MB store peak at
+the quota or below, where they reached 3.8 MB before reservations).
 """
 
 from __future__ import annotations
@@ -105,11 +122,18 @@ import re
 import secrets
 import stat
 import tempfile
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
-from typing import Callable
+from typing import Callable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: one process per store (a lock within the process)
+    fcntl = None
 
 from .formats import format_from_name
 from ..errors import EvalcoreError, ParameterError
@@ -123,6 +147,9 @@ __all__ = [
     "DatasetStore",
     "DatasetTooLargeError",
     "EvictedDatasetError",
+    "ANNOTATION_FILES",
+    "DEFAULT_LEASE_SECONDS",
+    "StoreFullError",
     "InvalidDatasetIdError",
     "StoreError",
     "StoreReadError",
@@ -146,6 +173,17 @@ META_FILE = "meta.json"
 EVICTED_DIR = ".evicted"
 QUARANTINE_DIR = ".quarantine"
 TRASH_DIR = ".trash"
+RESERVATIONS_DIR = ".reservations"
+LEASES_DIR = ".leases"
+#: The annotation database beside the data sets (evalcore.annotations.DB_FILE and SQLite's companions): counted
+#: in the quota, never evicted.
+ANNOTATION_FILES = ("annotations.sqlite3", "annotations.sqlite3-wal", "annotations.sqlite3-shm",
+                    "annotations.sqlite3-journal")
+DEFAULT_LEASE_SECONDS = 15 * 60  # a pin not refreshed for this long has expired (its server process is gone)
+_RESERVE_WAIT_SECONDS = 60.0  # a write waits this long at most for writes in progress to finish and make room
+_RESERVE_POLL_SECONDS = 0.05
+_HOLDER = re.compile(r"[A-Za-z0-9_-]{1,80}")
+_RESERVATION = re.compile(r"(\d{1,20})\.([0-9a-f]{64}|-)\.[0-9a-f]{16}")
 _TMP_PREFIX = ".tmp-"
 _STALE_SECONDS = 24 * 3600
 _ATTEMPTS = 4  # writes of an entry that another process removes (to make room) while they run
@@ -198,6 +236,11 @@ class DatasetTooLargeError(StoreWriteError):
     """A data set is larger than the store's whole quota (or than the file system allows)."""
 
 
+class StoreFullError(StoreWriteError):
+    """No room within the quota: what could be removed is in use (open in a session, being written) or is
+    annotations, which are never removed. Nothing was written."""
+
+
 # -- values --------------------------------------------------------------------------
 
 
@@ -236,12 +279,16 @@ class StoredDataset:
 @dataclass(frozen=True)
 class StoreUsage:
     """What a store holds: ``datasets`` complete entries of ``dataset_bytes`` bytes; ``total_bytes`` adds
-    damaged copies set aside and leftovers of interrupted uploads, which count against ``quota`` too."""
+    the annotation database (``annotation_bytes``: ``annotations.sqlite3`` and its ``-wal``, ``-shm``),
+    damaged copies set aside and leftovers of interrupted uploads, which count against ``quota`` too.
+    ``reserved_bytes`` is promised to writes in progress (see :meth:`DatasetStore.reserve`)."""
 
     datasets: int
     dataset_bytes: int
     total_bytes: int
     quota: int
+    annotation_bytes: int = 0
+    reserved_bytes: int = 0
 
 
 @dataclass(frozen=True)
@@ -254,6 +301,7 @@ class _Item:
     opened_ns: int        # last opened (entries) or last modified (others)
     removable_first: bool  # damaged copies and leftovers go before any data set
     dataset_id: str | None  # for complete entries
+    annotations: bool = False  # the annotation database: counted, never removed
 
     def order(self) -> tuple:
         return (not self.removable_first, self.opened_ns, self.name)
@@ -356,6 +404,21 @@ def _show(value: object) -> str:
 
 def _short(dataset_id: str) -> str:
     return dataset_id[:12] + "…"
+
+
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _check_holder(holder: object) -> str:
+    """A pin's holder (a session id): 1 to 80 letters, digits, ``-`` or ``_``, so it is a plain file name."""
+    if isinstance(holder, str) and _HOLDER.fullmatch(holder):
+        return holder
+    raise ParameterError(f"`holder` must be 1 to 80 letters, digits, '-' or '_' (e.g. a session id); got "
+                         f"{_show(holder)}")
+
+
+_PROCESS_LOCK = threading.Lock()  # the store's lock where there is no flock (not POSIX)
 
 
 def _now_ns() -> int:
@@ -538,14 +601,18 @@ class DatasetStore:
     quota : int or str, optional
         Most bytes the store keeps (``5GB``, ``500MB``, or a number of bytes); default
         :func:`default_quota` (``$EVALCORE_STORE_QUOTA``, else 5 GB).
+    lease_seconds : float, optional
+        How long a :meth:`pin` lasts without being renewed (default 15 minutes).
 
     Instances hold no state besides the root and the quota, so any number of them
     (in threads or processes) may share one root.
     """
 
-    def __init__(self, root: str | os.PathLike[str] | None = None, quota: int | str | None = None) -> None:
+    def __init__(self, root: str | os.PathLike[str] | None = None, quota: int | str | None = None, *,
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS) -> None:
         self.root = Path(root).expanduser() if root is not None else default_root()
         self.quota = default_quota() if quota is None else parse_size(quota, parameter="quota")
+        self.lease_seconds = float(lease_seconds)
 
     def __repr__(self) -> str:
         return f"DatasetStore({str(self.root)!r}, quota={self.quota})"
@@ -651,18 +718,23 @@ class DatasetStore:
 
     # -- writing -----------------------------------------------------------
 
-    def put(self, data: bytes, name: str) -> str:
+    def put(self, data: bytes, name: str, *, holder: str | None = None) -> str:
         """Store ``data`` (the bytes of a file called ``name``) and return its id.
 
         Storing the same bytes again returns the same id, keeps the stored copy
         (and the first upload's name and time) and marks it opened; a damaged or
-        missing copy is rewritten. A new data set first makes room within the quota
-        by removing the least recently opened ones (see the module docstring).
+        missing copy is rewritten. A new data set first reserves its room within the
+        quota (:meth:`reserve`), removing the least recently opened data sets that no
+        session uses (see the module docstring). With ``holder`` (a session), the data
+        set is pinned for it (:meth:`pin`) before anything else can evict it.
 
         Raises
         ------
         DatasetTooLargeError
             ``data`` is larger than the whole quota (nothing is touched), or than the file system allows.
+        StoreFullError
+            No room: the data sets that fill the store are open in sessions (or being written), or it is
+            annotations. Nothing was written.
         StoreWriteError
             Disk full, a folder the server cannot write, or another error of the file system. Nothing of
             ``data`` is left in the store.
@@ -680,32 +752,54 @@ class DatasetStore:
                 "only the columns you need), or ask whoever runs this server to raise the store's size limit."
             )
         entry = self._entry(dataset_id)
-        try:
-            for attempt in range(_ATTEMPTS):
+        if holder is not None:
+            _check_holder(holder)
+        if (entry / META_FILE).exists() and _file_matches(entry / DATA_FILE, dataset_id, len(data)):
+            self._remove_stale_temps(entry)
+            self._touch(entry)  # stored already: nothing to write
+        else:
+            meta = self._meta_text(dataset_id, name, len(data))
+            # room for the data, the description and its temporary copy (linked into place)
+            with self.reserve(len(data) + 2 * len(meta), what=f"the data set ({format_size(len(data))})",
+                              dataset=dataset_id):
                 try:
-                    self._write_entry(entry, data, name)
-                    break
-                except FileNotFoundError:  # the entry (or its prefix folder) was removed while we wrote
-                    if attempt == _ATTEMPTS - 1:
-                        raise
-        except OSError as e:
-            self._drop_partial(entry)
-            raise _write_error(e, len(data), self.quota) from None
-        try:  # stored; the rest is housekeeping
-            self._forget_eviction(dataset_id)
-            self._make_room(0, keep=dataset_id)  # settle uploads that ran at the same time
-        except (OSError, StoreError):
-            pass
+                    for attempt in range(_ATTEMPTS):
+                        try:
+                            self._write_entry(entry, data, meta)
+                            break
+                        except FileNotFoundError:  # the entry (or its prefix folder) was removed while we wrote
+                            if attempt == _ATTEMPTS - 1:
+                                raise
+                except OSError as e:
+                    self._drop_partial(entry)
+                    raise _write_error(e, len(data), self.quota) from None
+                if holder is not None:
+                    self.pin(dataset_id, holder)  # before the reservation ends: no moment to evict it in
+        if holder is not None:
+            self.pin(dataset_id, holder)
+        self._forget_eviction(dataset_id)
         return dataset_id
 
-    def _write_entry(self, entry: Path, data: bytes, name: str) -> None:
+    @staticmethod
+    def _meta_text(dataset_id: str, name: str, size: int) -> bytes:
+        meta = {
+            "id": dataset_id,
+            "name": name,
+            "size": size,
+            "uploaded": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "format": format_from_name(name),  # the one table of formats (evalcore.io.formats)
+            "version": 1,
+        }
+        return (json.dumps(meta, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+    def _write_entry(self, entry: Path, data: bytes, meta_text: bytes) -> None:
+        """Write an entry's files (within a reservation of their room)."""
         dataset_id = entry.name
         data_path, meta_path = entry / DATA_FILE, entry / META_FILE
         self._remove_stale_temps(entry)
         if meta_path.exists() and _file_matches(data_path, dataset_id, len(data)):
             self._touch(entry)
             return
-        self._make_room(len(data), keep=dataset_id)
         entry.mkdir(parents=True, exist_ok=True)
         if not _file_matches(data_path, dataset_id, len(data)):
             tmp = _write_temp(entry, data)
@@ -720,16 +814,7 @@ class DatasetStore:
             _fsync_dir(entry)
 
         if not meta_path.exists():
-            meta = {
-                "id": dataset_id,
-                "name": name,
-                "size": len(data),
-                "uploaded": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "format": format_from_name(name),  # the one table of formats (evalcore.io.formats)
-                "version": 1,
-            }
-            text = json.dumps(meta, ensure_ascii=False, indent=1) + "\n"
-            tmp = _write_temp(entry, text.encode("utf-8"))
+            tmp = _write_temp(entry, meta_text)
             try:
                 try:
                     os.link(tmp, meta_path)  # create, never replace: the first upload's metadata wins
@@ -800,6 +885,14 @@ class DatasetStore:
         except OSError:  # no root yet
             return items
         for top in tops:
+            if top.name in ANNOTATION_FILES:  # the annotation database: counted, never removed
+                try:
+                    info = top.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode):
+                    items.append(_Item(root, top.name, info.st_size, info.st_mtime_ns, False, None, True))
+                continue
             if not top.is_dir(follow_symlinks=False):
                 continue
             if _PREFIX.fullmatch(top.name):
@@ -817,14 +910,21 @@ class DatasetStore:
         return items
 
     def usage(self) -> StoreUsage:
-        """How many data sets and bytes the store holds, and its quota."""
+        """How many data sets and bytes the store holds (the annotation database included), and its quota."""
         items = self._scan()
         datasets = [i for i in items if i.dataset_id is not None]
-        return StoreUsage(len(datasets), sum(i.size for i in datasets), sum(i.size for i in items), self.quota)
+        return StoreUsage(len(datasets), sum(i.size for i in datasets), sum(i.size for i in items), self.quota,
+                          annotation_bytes=sum(i.size for i in items if i.annotations),
+                          reserved_bytes=sum(r[0] for r in self._reservations(drop_dead=False)))
 
-    def _make_room(self, needed: int, *, keep: str) -> list[str]:
-        """Remove the least recently opened data sets (leftovers first) until ``needed`` more bytes fit
-        within the quota; ``keep`` is never removed. Returns the ids of the data sets removed.
+    def _make_room(self, needed: int, *, keep: str | None, reserved: int, writing: set[str],
+                   pinned: set[str]) -> tuple[int, list[str]]:
+        """Remove what may go, least recently opened first (damaged copies and leftovers before any data set),
+        until ``needed`` more bytes fit within the quota beside ``reserved`` bytes promised to writes in
+        progress. Never removed: ``keep``, data sets in ``pinned`` (open in a session), entries being written
+        (``writing``: an incomplete entry of an upload that holds a reservation), the annotation database.
+        Call with the store's lock held. Returns the bytes the store then holds and the ids of the data sets
+        removed.
 
         Something that cannot be removed is passed over (another process may be removing it); if the
         room is still missing at the end, the first such error is raised.
@@ -833,11 +933,12 @@ class DatasetStore:
         total = sum(i.size for i in items)
         evicted: list[str] = []
         failure: OSError | None = None
-        for item in sorted((i for i in items if i.name != keep), key=_Item.order):
-            if total + needed <= self.quota:
+        removable = [i for i in items if _may_remove(i, keep, writing, pinned)]
+        if total - sum(i.size for i in removable) + reserved + needed > self.quota:
+            return total, evicted  # it cannot fit: remove nothing
+        for item in sorted(removable, key=_Item.order):
+            if total + reserved + needed <= self.quota:
                 break
-            if item.dataset_id is None and not item.removable_first:
-                continue  # an upload in progress
             try:
                 if item.dataset_id is not None:
                     self._note_eviction(item.dataset_id, self._eviction_note(item))  # first: links say so
@@ -853,9 +954,234 @@ class DatasetStore:
                 failure = failure or e
                 continue
             total -= item.size
-        if failure is not None and total + needed > self.quota:
+        if failure is not None and total + reserved + needed > self.quota:
             raise failure
-        return evicted
+        return total, evicted
+
+    def _stuck_bytes(self, keep: str | None, pinned: set[str]) -> int:
+        """Bytes that no eviction can free: the annotation database and the data sets open in a session."""
+        return sum(i.size for i in self._scan()
+                   if i.annotations or (i.dataset_id is not None and (i.dataset_id in pinned or i.name == keep)))
+
+    # -- reservations: room promised to a write before it starts ----------
+
+    def _root_dir(self) -> Path:
+        """The store folder, created if missing (``OSError`` if it cannot be)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        return self.root.resolve()
+
+    @contextmanager
+    def _locked(self) -> Iterator[Path]:
+        """Hold the store's lock (a ``flock`` on the store folder itself, across threads and processes); yields
+        the root.
+
+        Held only while the room for a write is worked out (a scan, perhaps removals): never during a write.
+        """
+        root = self._root_dir()
+        fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                yield root
+            else:  # pragma: no cover - not POSIX
+                with _PROCESS_LOCK:
+                    yield root
+        finally:
+            os.close(fd)  # releases the flock
+
+    def _reservations(self, *, drop_dead: bool = True) -> list[tuple[int, str | None]]:
+        """The live reservations as (bytes, data set id or None). A reservation is a file in ``.reservations``
+        that its writer holds a ``flock`` on while it lives, so the file of a writer that died is free:
+        that reservation is dropped (``drop_dead``, with the store's lock held)."""
+        try:
+            folder = self._own_dir(RESERVATIONS_DIR)
+        except OSError:
+            return []
+        live = []
+        for entry in _scandir(str(folder)):
+            match = _RESERVATION.fullmatch(entry.name)
+            if match is None:
+                continue
+            if fcntl is not None:
+                try:
+                    fd = os.open(entry.path, os.O_RDONLY | _NOFOLLOW | _BINARY)
+                except OSError:
+                    continue  # released meanwhile
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:  # held: its writer is alive
+                    pass
+                else:  # nobody holds it: its writer died
+                    if drop_dead:
+                        try:
+                            os.unlink(entry.path)
+                        except OSError:
+                            pass
+                    continue
+                finally:
+                    os.close(fd)
+            live.append((int(match.group(1)), None if match.group(2) == "-" else match.group(2)))
+        return live
+
+    @contextmanager
+    def reserve(self, nbytes: int, *, what: str = "the data set", dataset: str | None = None,
+                wait: float = _RESERVE_WAIT_SECONDS) -> Iterator[None]:
+        """Promise ``nbytes`` of the quota to a write before it starts, so that the store stays within its quota
+        at every moment, also while many uploads (threads or processes) write at once.
+
+        Within the ``with`` block the caller writes at most ``nbytes`` into the store folder (a data set entry,
+        the annotation database); the promise ends with the block, when what was written counts by itself.
+        Room is made first by removing the data sets opened least recently, never one open in a session
+        (:meth:`pin`), never the annotation database, never ``dataset`` (the entry being written). If the room
+        is taken only by writes in progress, this waits (up to ``wait`` seconds) for them to finish.
+
+        Parameters
+        ----------
+        nbytes : int
+            The most bytes the write adds.
+        what : str
+            What is written, for the message (e.g. "the data set (report.csv)", "the sample of 1,000 candidates").
+        dataset : str, optional
+            The id of the entry the write creates (an incomplete entry with a reservation is never removed).
+        wait : float
+            Seconds to wait at most for writes in progress.
+
+        Raises
+        ------
+        DatasetTooLargeError
+            ``nbytes`` is more than the whole quota.
+        StoreFullError
+            No room: what fills the store is open in sessions, being written or annotations. The message names
+            ``what`` and the sizes.
+        StoreWriteError
+            The store folder cannot be written.
+
+        Notes
+        -----
+        A reservation is a file ``.reservations/<bytes>.<id or ->.<random>`` that its writer holds a ``flock``
+        on; the quota check (a scan of the store, the reservations, removals) runs under a ``flock`` on the
+        store folder, a few milliseconds. A writer that dies releases its locks, and its reservation is dropped by
+        the next check: no stale reservation outlives its process.
+        """
+        if isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 0:
+            raise ParameterError(f"`nbytes` must be a whole number of bytes >= 0; got {nbytes!r}")
+        if nbytes > self.quota:
+            raise DatasetTooLargeError(
+                f"{_upper(what)} needs {format_size(nbytes)}, more than this server keeps for all uploaded data "
+                f"and annotations together ({format_size(self.quota)}); nothing was written. Use a smaller file or "
+                "sample, or ask whoever runs this server to raise the store's size limit (EVALCORE_STORE_QUOTA).")
+        token = None
+        deadline = time.monotonic() + max(0.0, float(wait))
+        try:
+            while True:
+                with self._locked():
+                    token = self._try_reserve(nbytes, what, dataset)
+                if token is not None:
+                    break
+                if time.monotonic() >= deadline:
+                    raise StoreFullError(
+                        f"There is no room for {what} ({format_size(nbytes)}) yet: the store's "
+                        f"{format_size(self.quota)} are taken by uploads still being written. Try again in a "
+                        "minute.")
+                time.sleep(_RESERVE_POLL_SECONDS)
+        except OSError as e:
+            raise _write_error(e, nbytes, self.quota) from None
+        try:
+            yield
+        finally:
+            path, fd = token
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            os.close(fd)
+
+    def _try_reserve(self, nbytes: int, what: str, dataset: str | None):
+        """With the lock held: make room and take the reservation ((path, fd)), or None to wait and try again;
+        :class:`StoreFullError` when waiting cannot help."""
+        live = self._reservations()
+        reserved = sum(b for b, _ in live)
+        writing = {d for _, d in live if d is not None}
+        pinned = self.pinned()
+        total, _ = self._make_room(nbytes, keep=dataset, reserved=reserved, writing=writing, pinned=pinned)
+        if total + reserved + nbytes > self.quota:
+            stuck = self._stuck_bytes(dataset, pinned)
+            if live and stuck + nbytes <= self.quota:
+                return None  # the room is taken by writes in progress: when they end, their data sets may go
+            usage = self.usage()
+            raise StoreFullError(
+                f"There is no room for {what} ({format_size(nbytes)}): the store keeps at most "
+                f"{format_size(self.quota)} and holds {format_size(total)} ({format_size(usage.annotation_bytes)} "
+                f"of annotations, never removed, and {format_size(stuck - usage.annotation_bytes)} of data sets "
+                "open in someone's session, removed only when that session ends). Nothing was written. Try again "
+                "later, or ask whoever runs this server to raise the store's size limit (EVALCORE_STORE_QUOTA).")
+        folder = self._own_dir(RESERVATIONS_DIR, create=True)
+        path = folder / f"{nbytes}.{dataset or '-'}.{secrets.token_hex(8)}"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o644)
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        return path, fd
+
+    # -- pins: data sets open in a session are not evicted ------------------
+
+    def pin(self, dataset_id: str, holder: str) -> None:
+        """Keep ``dataset_id`` from being evicted while ``holder`` (e.g. a browser session) uses it.
+
+        A pin is a lease: it lasts ``lease_seconds`` after the last call, so the holder calls this again while
+        it uses the data set (the dashboard: on every run, and every minute for an open session) and
+        :meth:`unpin` when done; the pin of a holder that vanished without a word (a server process that was
+        killed) expires by itself. Only a stored data set is pinned (an id from a stranger's link leaves no file).
+        Best effort: a store that cannot be written is not an error here.
+        """
+        validate_id(dataset_id)
+        holder = _check_holder(holder)
+        if not self.exists(dataset_id):
+            return
+        try:
+            folder = self._own_dir(LEASES_DIR, create=True)
+            path = folder / f"{dataset_id}.{holder}"
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | _NOFOLLOW | _BINARY, 0o644)
+            try:
+                now = _now_ns()
+                os.utime(fd, ns=(now, now))
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+
+    def unpin(self, dataset_id: str, holder: str) -> None:
+        """End ``holder``'s pin of ``dataset_id`` (nothing happens if there is none)."""
+        validate_id(dataset_id)
+        holder = _check_holder(holder)
+        try:
+            (self._own_dir(LEASES_DIR) / f"{dataset_id}.{holder}").unlink()
+        except OSError:
+            pass
+
+    def pinned(self) -> set[str]:
+        """Ids of the data sets with a live pin; expired pins are removed on the way (best effort)."""
+        try:
+            folder = self._own_dir(LEASES_DIR)
+        except OSError:
+            return set()
+        cutoff = _now_ns() - int(self.lease_seconds * 1e9)
+        ids = set()
+        for entry in _scandir(str(folder)):
+            dataset_id, sep, holder = entry.name.partition(".")
+            if not sep or not _ID.fullmatch(dataset_id):
+                continue
+            try:
+                fresh = entry.stat(follow_symlinks=False).st_mtime_ns >= cutoff
+            except OSError:
+                continue
+            if fresh:
+                ids.add(dataset_id)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
+        return ids
 
     def _eviction_note(self, item: _Item) -> dict:
         try:
@@ -1060,6 +1386,17 @@ def _sizes(path: str) -> tuple[int, int]:
             size += info.st_size
         newest = max(newest, info.st_mtime_ns)
     return size, newest
+
+
+def _may_remove(item: _Item, keep: str | None, writing: set[str], pinned: set[str]) -> bool:
+    """Whether making room may remove ``item``: not ``keep``, not the annotation database, not a data set open in
+    a session (``pinned``), not an upload in progress (an incomplete entry that a write holds a reservation for,
+    ``writing``; without one it is the leftover of an upload that stopped)."""
+    if item.name == keep or item.annotations or item.dataset_id in pinned:
+        return False
+    if item.dataset_id is None and not item.removable_first:
+        return _ID.fullmatch(item.name) is not None and item.name not in writing
+    return True
 
 
 def _entry_item(prefix: Path, entry: os.DirEntry, stale_before_ns: int) -> _Item | None:

@@ -91,7 +91,8 @@ def share_link(settings: ReportSettings, data_sha256: str, base: str = "http://l
         measures=settings.measures, n_min=settings.n_range[0], n_max=settings.n_range[1], level=settings.level,
         interval=settings.interval, a=settings.pair[0], b=settings.pair[1], test=settings.test,
         correction=settings.correction, resamples=settings.resamples, sample_column=settings.sample_column,
-        sample=settings.sample, difference_method=settings.difference_interval, power=settings.power)
+        sample=settings.sample, difference_method=settings.difference_interval, power=settings.power,
+        n_step=settings.n_step)
     design = settings.design
     if design is not None:
         view = view.set(sample_interval=design.interval, min_annotated=design.min_annotated,

@@ -26,7 +26,7 @@ from ..errors import ParameterError
 from ..io import load_candidates
 from ..names import DEFAULT_POWER
 from ..nspec import parse_n_spec
-from ..ranking import resolve_seed
+from ..ranking import SEEDED_TIES, resolve_seed
 from ..stats.intervals import INTERVAL_METHODS
 from ..stats.multitest import CORRECTIONS
 from ..stats.pairtests import PAIR_TESTS
@@ -42,7 +42,7 @@ __all__ = ["add_parsers", "COMMANDS", "TABLE_COMMANDS", "run_signed", "command_s
            "load_report_candidates", "reproduce", "Reproduction", "SIGNATURE_HELP"]
 
 # Options that never decide a number, so a signature leaves them out.
-_NOT_SIGNED = {"command", "file", "files", "out", "signature", "per_sample", "help"}
+_NOT_SIGNED = {"command", "file", "files", "out", "signature", "per_sample", "help", "work_budget"}
 # Signature keys of options whose own name is long or unclear; the others use the option's name.
 _KEYS = {"confidence_level": "level", "correction": "corr", "lower_is_better": "lower", "measure": "measures",
          "exclude_unlabelled": "unlabelled", "beta": "betas"}
@@ -145,7 +145,7 @@ def _emit_signature(signature: Signature, target: str) -> None:
 
 def run_signed(args: argparse.Namespace, commands: Mapping[str, Callable], parser: argparse.ArgumentParser) -> None:
     """Run a table-writing command and sign its result (``--signature``)."""
-    if getattr(args, "ties", None) == "random" and args.seed is None:  # the signature must name the seed
+    if getattr(args, "ties", None) in SEEDED_TIES and args.seed is None:  # the signature must name the seed
         args.seed = resolve_seed("random", None)
     out = args.out
     text = _capture(commands[args.command], args)
@@ -203,9 +203,11 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
                         draw_seed=args.sample_seed)
 
 
-def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, CandidateSet]:
+def _report_settings(args: argparse.Namespace, probe=None) -> tuple[ReportSettings, CandidateSet]:
     design = _design(args)
-    if design is not None:
+    if probe is not None:  # an engine's count tables bring their own (evalcore.engines.cli.report)
+        pass
+    elif design is not None:
         from ..io import load_annotated_sample
 
         if args.exclude_unlabelled:
@@ -234,9 +236,9 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
         lo, hi = default_n_range(n)
     if sizes is None:
         sizes = default_sizes((lo, hi))
-    seed = resolve_seed("random", args.seed) if (args.ties == "random" or args.test in ("bootstrap", "randomization")) \
+    seed = resolve_seed("random", args.seed) if (args.ties in SEEDED_TIES or args.test in ("bootstrap", "randomization")) \
         else None
-    if args.ties == "random":
+    if args.ties in SEEDED_TIES:
         print(f"evalcore: ties broken at random with seed {seed} (pass --seed {seed} to repeat)", file=sys.stderr)
     settings = ReportSettings(
         measures=probe.measures, label=probe.label_column, sizes=tuple(int(v) for v in sizes), n_range=(lo, hi),
@@ -244,7 +246,7 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
         exclude_unlabelled=args.exclude_unlabelled, sample_column=args.sample_column, sample=args.sample,
         encoding=args.encoding, sheet=args.sheet, ties=args.ties, seed=seed, test=args.test,
         correction=args.correction, level=args.confidence_level, interval=args.interval, resamples=args.resamples,
-        difference_interval=args.difference_interval, power=args.power, design=design)
+        difference_interval=args.difference_interval, power=args.power, design=design, n_step=args.step)
     return settings, probe
 
 
@@ -254,12 +256,21 @@ def _up_to(up_to: int) -> str:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
-    settings, candidates = _report_settings(args)
+    counted = None
+    if getattr(args, "engine", "memory") != "memory":  # count tables from DuckDB or Spark (evalcore.engines)
+        from ..engines import cli as engine_cli
+
+        counted = engine_cli.report_tables(args)
+    settings, candidates = _report_settings(args, None if counted is None else counted.summary())
     names = parse_names(args.name)
     out = args.out or "report.zip"
     sha = file_sha256(args.file)
+    if counted is None:
+        results = report_results(candidates, settings, budget=args.work_budget)  # within the work budget, or refused
+    else:  # the engine's count tables (out of core; a command line's own work)
+        results = report_results(candidates, settings, rankings=counted.rankings)
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
-                          link=share_link(settings, sha, args.link_base))
+                          link=share_link(settings, sha, args.link_base), results=results)
     Path(out).write_bytes(report.zip_bytes())
     r = report.results
     print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "
@@ -285,13 +296,33 @@ class Reproduction:
         return self.data_match and self.numbers_match
 
 
+def _parse_command(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The command a signature describes, parsed; an option argparse refuses (a value of the wrong kind, an
+    unknown choice) is one line naming it, not argparse's usage text and exit."""
+    errors = io.StringIO()
+    try:
+        with redirect_stderr(errors):
+            return parser.parse_args(argv)
+    except SystemExit:
+        lines = [line for line in errors.getvalue().splitlines() if line.strip()]
+        reason = lines[-1].split(": error: ", 1)[-1] if lines else "it is not a valid command"
+        raise ParameterError(f"the signature's settings do not make a valid {argv[0]!r} command: {reason[:300]}") \
+            from None
+
+
 def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.ArgumentParser,
-              commands: Mapping[str, Callable]) -> Reproduction:
+              commands: Mapping[str, Callable], work_budget: float | None = None) -> Reproduction:
     """Recompute the numbers a signature stands for from the data files, and compare.
 
     The data must be the same files (their SHA-256 must match the signature's); a different evalcore
-    version is named, and the numbers are recomputed all the same.
+    version is named, and the numbers are recomputed all the same, within the work budget (``work_budget``
+    seconds, default :func:`evalcore.work.work_budget`): a signature whose numbers would take longer is refused
+    before anything is computed. Only the commands that sign their numbers (``report``, ``systems`` and
+    :data:`TABLE_COMMANDS`) can be reproduced.
     """
+    if signature.command not in ("report", "systems", *TABLE_COMMANDS):
+        raise ParameterError(f"a signature names the command that computed its numbers: report, systems or one of "
+                             f"{', '.join(TABLE_COMMANDS)}; got {signature.command[:40]!r}")
     messages = []
     version = evalcore_version()
     if signature.version != version:
@@ -310,7 +341,7 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
         from ..systems.cli import reproduce_digest
 
         with redirect_stderr(io.StringIO()):
-            digest = reproduce_digest(signature, files)
+            digest = reproduce_digest(signature, files, work_budget=work_budget)
     elif signature.command == "report":
         settings = settings_from_signature(signature.settings)
         if settings.design is not None and settings.design.annotations is not None:
@@ -319,10 +350,11 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
                                  "so they cannot be recomputed from it; export the annotated set on the Annotate page "
                                  "and make the report from that file (evalcore report --annotated-sample)")
         with redirect_stderr(io.StringIO()):
-            results = report_results(load_report_candidates(files[0], settings), settings)
+            results = report_results(load_report_candidates(files[0], settings), settings, budget=work_budget)
         digest = results_digest(results)
     else:
-        args = parser.parse_args(argv_from_signature(parser, signature, files))
+        args = _parse_command(parser, argv_from_signature(parser, signature, files))
+        args.work_budget = work_budget
         with redirect_stderr(io.StringIO()):
             digest = csv_digest(_capture(commands[signature.command], args))
     recomputed = Signature(version, signature.command, tuple(hashes), signature.settings, digest)
@@ -338,7 +370,7 @@ def cmd_reproduce(args: argparse.Namespace, *, parser: argparse.ArgumentParser,
     if signature.numbers is None:
         raise ParameterError("the signature has no 'numbers' field, so there is nothing to compare; copy the whole "
                              "signature")
-    result = reproduce(signature, args.files, parser=parser, commands=commands)
+    result = reproduce(signature, args.files, parser=parser, commands=commands, work_budget=args.work_budget)
     for message in result.messages:
         print(message)
     if result.recomputed is not None:

@@ -157,7 +157,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
                      + "annotated candidates of each n-best list, with " + level_text(s.level) + " "
                      + SAMPLE_INTERVAL_PHRASES[s.design.interval](s) + " confidence intervals (the annotated "
                      + "candidates of a list taken as a simple random sample of it).")
-    every_n = "at every n from " + plain(number(lo)) + " to " + plain(number(hi))
+    every_n = "at every n from " + plain(number(lo)) + " to " + plain(number(hi)) + (
+        plain(f" in steps of {number(s.n_step)}") if s.n_step != 1 else sym("", ""))
     if s.correction == "none":
         family = sym("", "")
     elif figures:

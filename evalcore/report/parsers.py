@@ -16,6 +16,26 @@ SIGNATURE_HELP = ("print the result's signature (version, data SHA-256, settings
 TABLE_COMMANDS = ("curves", "compare", "accept", "validate", "across", "uir")
 
 
+def _budget(text: str) -> float:
+    import argparse
+
+    from ..work import parse_budget
+    from ..errors import ParameterError
+
+    try:
+        return parse_budget(text, parameter="--work-budget")
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_work_budget(p) -> None:
+    """``--work-budget SECONDS``: the estimated CPU seconds a run may start (evalcore.work), past which it is refused
+    with what fits; default ``$EVALCORE_WORK_BUDGET``, else 60."""
+    p.add_argument("--work-budget", type=_budget, metavar="SECONDS",
+                   help="refuse work estimated to take longer (default: EVALCORE_WORK_BUDGET, else 60 seconds); "
+                        "e.g. 600, 90min, 2h or unlimited")
+
+
 def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> None:
     """Add ``report`` and ``reproduce`` to the command line's subcommands."""
     p = sub.add_parser("report", help="a ZIP for a paper: figures (print and screen), LaTeX and Markdown tables, "
@@ -33,6 +53,8 @@ def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> N
     p.add_argument("--correction", choices=list(names.CORRECTIONS), default="none",
                    help="over the tests of the pairwise table, and separately over Figure 3's n (default none)")
     p.add_argument("--resamples", type=int, default=1000, help="for bootstrap and randomization (default 1000)")
+    p.add_argument("--step", type=int, default=1, metavar="K",
+                   help="Figure 3 tests every K-th n of --range, both ends included (default 1: every n)")
     p.add_argument("--interval", choices=list(names.INTERVAL_LABELS), default="clopper_pearson")
     p.add_argument("--difference-interval", choices=list(names.DIFFERENCE_INTERVALS), default="newcombe",
                    help="interval of a difference of precision: newcombe (default, Newcombe 1998, method 10) or "
@@ -60,11 +82,14 @@ def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> N
     p.add_argument("--link-base", default="http://localhost:8501", metavar="URL",
                    help="the dashboard's address for the share link (default http://localhost:8501)")
     p.add_argument("--no-figures", action="store_true", help="leave the figures out (no browser needed)")
+    p.add_argument("--engine", choices=list(names.ENGINES), default="memory",
+                   help="where the rankings are counted (as for curves and compare): memory, duckdb or spark")
     ranking_arguments(p)
 
     p = sub.add_parser("reproduce", help="recompute the numbers of a signature from the data file(s) and say "
                                          "whether they match")
     p.add_argument("signature_text", metavar="SIGNATURE", help="the whole signature, quoted")
     p.add_argument("files", nargs="+", metavar="FILE", help="the data file(s) the signature names")
+    add_work_budget(p)
 
 

@@ -112,6 +112,8 @@ TIE_PHRASES: dict[str, Phrase] = {
                                   "upper bound on precision."),
     "pessimistic": lambda s: plain("Within a group of equal scores false positives are ranked first, which gives a "
                                    "lower bound on precision."),
+    "hash": lambda s: plain(f"Ties between candidates with equal scores are broken at random by a hash of the seed "
+                            f"({s.seed}) and the row (SplitMix64), which every engine computes alike."),
 }
 
 

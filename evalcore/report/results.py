@@ -19,9 +19,10 @@ from ..compare import significant_up_to
 from ..candidates import CandidateSet
 from ..curves import precision_curve
 from ..errors import ColumnError, ParameterError
-from ..nspec import check_sizes
+from ..nspec import check_sizes, grid_sizes
 from ..stats.multitest import adjust_pvalues
 from ..stats.pairtests import pair_test
+from ..work import check_work, report_estimate
 from .settings import ReportSettings
 from .signature import numbers_digest
 
@@ -190,8 +191,7 @@ def pair_comparison_table(rankings: Mapping, settings: ReportSettings) -> pd.Dat
     other tests and curves that the dashboard's page shows beside it.
     """
     a, b = settings.pair
-    lo, hi = settings.n_range
-    comparison = pair_test(rankings[a], rankings[b], np.arange(lo, hi + 1), settings.test,
+    comparison = pair_test(rankings[a], rankings[b], grid_sizes(settings.n_range, settings.n_step), settings.test,
                            confidence_level=settings.level, resamples=settings.resamples, seed=settings.seed or 0)
     comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), settings.correction)
     comparison["significant"] = comparison["p_adjusted"] < settings.alpha
@@ -200,7 +200,7 @@ def pair_comparison_table(rankings: Mapping, settings: ReportSettings) -> pd.Dat
 
 def report_results(candidates: CandidateSet, settings: ReportSettings, *,
                    effects: Sequence[tuple[str, EffectFunction]] = PAIR_EFFECTS, rankings: Mapping | None = None,
-                   comparison: pd.DataFrame | None = None, frame=None) -> ReportResults:
+                   comparison: pd.DataFrame | None = None, frame=None, budget: float | None = None) -> ReportResults:
     """Compute a report's numbers: precision with intervals, pairwise tests, Figure 3's tests.
 
     Parameters
@@ -217,6 +217,9 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     frame : SamplingFrame, optional
         With ``settings.design``: the frame the sample was drawn from, when known better than the design
         says (the Annotate page's, with its own ties and seed); by default the design's.
+    budget : float, optional
+        Estimated CPU seconds the numbers may cost (default :func:`evalcore.work.work_budget`); past it,
+        :class:`evalcore.work.WorkTooLargeError` before anything is computed.
 
     Returns
     -------
@@ -235,6 +238,9 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     candidates of D1 and D2 (Evert & Krenn 2005), at the n where both hold at least ``min_annotated``.
     """
     check_candidates(candidates, settings)
+    check_work(report_estimate(candidates.n_candidates, settings.n_range, len(settings.sizes), len(settings.pairs),
+                               settings.test, settings.resamples, settings.n_step), budget,
+               how_to_raise="EVALCORE_WORK_BUDGET, or --work-budget on the command line")
     if rankings is None:
         rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
     rankings = {m: rankings[m] for m in settings.measures}
@@ -289,7 +295,7 @@ def _sample_results(candidates: CandidateSet, settings: ReportSettings, rankings
     pairs = pairs[["a", "b", *[c for c in pairs.columns if c not in ("a", "b")]]]
     _correct(pairs, settings)
     lo, hi = settings.n_range
-    comparison = tested(*settings.pair, np.arange(lo, hi + 1))
+    comparison = tested(*settings.pair, grid_sizes((lo, hi), settings.n_step))
     _correct(comparison, settings)
     base = estimates.baseline_estimate(rankings[settings.measures[0]], frame=mask, confidence_level=level,
                                        interval=d.interval)

@@ -14,7 +14,7 @@ from typing import Mapping, Sequence
 
 from .. import names as method_names
 from ..errors import ParameterError
-from ..ranking import check_ties
+from ..ranking import SEEDED_TIES, check_ties
 from ..stats.intervals import INTERVAL_METHODS, check_confidence_level
 from ..stats.multitest import check_correction
 from ..stats.pairtests import check_test
@@ -158,6 +158,8 @@ class ReportSettings:
         Binomial interval method (see :data:`evalcore.stats.intervals.INTERVAL_METHODS`).
     resamples : int
         Resamples of the bootstrap and randomization tests (1,000 otherwise, unused).
+    n_step : int
+        Figure 3 tests every ``n_step``-th n of ``n_range`` (both ends included); 1, every n, by default.
     difference_interval : {"newcombe", "agresti_caffo"}
         The interval of a difference of precision (:data:`evalcore.names.DIFFERENCE_INTERVALS`).
     power : float
@@ -187,6 +189,7 @@ class ReportSettings:
     level: float = 0.95
     interval: str = "clopper_pearson"
     resamples: int = DEFAULT_RESAMPLES
+    n_step: int = 1
     difference_interval: str = "newcombe"
     power: float = method_names.DEFAULT_POWER
     design: SampleDesign | None = None
@@ -226,11 +229,14 @@ class ReportSettings:
         resampling = self.test in RESAMPLING_TESTS
         if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 1:
             raise ParameterError(f"`resamples` must be a whole number >= 1; got {self.resamples!r}")
-        needs_seed = self.ties == "random" or resampling
+        needs_seed = self.ties in SEEDED_TIES or resampling
         if needs_seed and (isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0):
-            what = "random tie-breaking" if self.ties == "random" else f"the {self.test} test"
+            what = "random tie-breaking" if self.ties in SEEDED_TIES else f"the {self.test} test"
             raise ParameterError(f"{what} needs a seed (a whole number >= 0) so that the report can be repeated; "
                                  f"got {self.seed!r}")
+        if isinstance(self.n_step, bool) or not isinstance(self.n_step, int) or self.n_step < 1:
+            raise ParameterError(f"`n_step` (the step between Figure 3's tested n) must be a whole number >= 1; got "
+                                 f"{self.n_step!r}")
         if self.sample is not None and not self.sample_column:
             raise ParameterError(f"`sample` {self.sample!r} needs `sample_column`, the column naming the samples")
         if self.difference_interval not in method_names.DIFFERENCE_INTERVALS:
@@ -303,6 +309,8 @@ class ReportSettings:
         fields += [("level", (repr(self.level),)), ("n", tuple(str(n) for n in self.sizes)),
                    ("range", (f"{self.n_range[0]}:{self.n_range[1]}",)), ("pair", self.pair),
                    ("corr", (self.correction,))]
+        fields += [(key, (str(getattr(self, name)),)) for key, name, default in _OPTIONAL
+                   if getattr(self, name) != default]
         d = self.design
         if d is None:
             fields += [("interval", (self.interval,)), ("diff-ci", (self.difference_interval,)),
@@ -354,6 +362,10 @@ def _number(text: str, key: str, example: str = "") -> float:
     return value
 
 
+# Settings named in a signature only when not at their default (older signatures stay valid): key, field, default.
+_OPTIONAL = (("step", "n_step", 1),)
+
+
 def _yes(items: tuple[str, ...], key: str) -> bool:
     if _one(items, key) != "yes":
         raise ParameterError(f"the signature's {key!r} reads 'yes' where it is given; got {items[0]!r}")
@@ -372,6 +384,7 @@ def _field(name: str, reader):
 #: Signature key -> a reader of its items that returns the settings it sets: ``{field: value}``, where a field
 #: ``design.X`` is the :class:`SampleDesign`'s. A new setting of the report is one line here (and its field).
 SIGNATURE_READERS = {
+    "step": _field("n_step", lambda v: _integer(_one(v, "step"), "step")),
     "label": _field("label", lambda v: _one(v, "label")),
     "measures": _field("measures", tuple),
     "lower": _field("lower", tuple),

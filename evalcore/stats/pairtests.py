@@ -21,6 +21,7 @@ candidates, whatever the number of list sizes.
 from __future__ import annotations
 
 import math
+import time
 from typing import Callable
 
 import numpy as np
@@ -42,6 +43,7 @@ RANDOMIZATION_COLUMNS = ("n", "delta", "p_value")
 
 _SYMMETRIC_EXACT_MAX = 20_000_000  # below this many trials, R's rule at p = 1/2 is the mirror tail
 _PROGRESS_STEPS = 20  # progress is reported about every 5%
+_PROGRESS_SECONDS = 0.25  # ... or at least this often
 _CHUNK_CELLS = 1 << 22  # randomization: resamples x candidates drawn at a time
 
 
@@ -69,16 +71,20 @@ def _check_seed(seed) -> int:
 
 
 def _reporter(progress: Callable[[int, int], None] | None, total: int) -> Callable[[int], None]:
-    """Call ``progress(done, total)`` whenever another ~5% is done, and at the end."""
+    """Call ``progress(done, total)`` whenever another ~5% is done or ``_PROGRESS_SECONDS`` have passed since the
+    last call, and at the end: the callback is also where a caller stops work nobody waits for (it raises), so
+    it comes often enough for that (a long test's 5% can take minutes)."""
     if progress is None:
         return lambda done: None
     step = max(1, math.ceil(total / _PROGRESS_STEPS))
-    state = {"next": step}
+    state = {"next": step, "due": time.monotonic() + _PROGRESS_SECONDS}
 
     def report(done: int) -> None:
-        if done >= state["next"] or done == total:
+        now = time.monotonic()
+        if done >= state["next"] or done == total or now >= state["due"]:
             progress(done, total)
             state["next"] = (done // step + 1) * step
+            state["due"] = now + _PROGRESS_SECONDS
 
     return report
 

@@ -74,6 +74,9 @@ def add_parser(sub, limit_argument: Callable[[argparse.ArgumentParser], None]) -
     p.add_argument("--signature", nargs="?", const="-", metavar="FILE",
                    help="print the result's signature to standard error, or write it to FILE")
     limit_argument(p)
+    from ..report.parsers import add_work_budget
+
+    add_work_budget(p)  # the resampling within the work budget (evalcore.work)
 
 
 def _note(message: str) -> None:
@@ -108,7 +111,8 @@ def run_comparison(args, *, with_curves: bool = False):
     refs, hyps = _files(args)
     if args.table is not None:
         if args.metric is not None and args.metric not in TABLE_METRICS:
-            raise ParameterError(f"--metric {args.metric} is a metric of text; a per-item table takes "
+            kind = "is a metric of text" if args.metric in METRICS else "is not a metric evalcore knows"
+            raise ParameterError(f"--metric {str(args.metric)[:40]} {kind}; a per-item table takes "
                                  f"{', '.join(TABLE_METRICS)}")
         table = inputs.read_item_table(args.table, args.metric, name=args.table, limits=limits)
         statistics = table_statistics(table)
@@ -123,6 +127,11 @@ def run_comparison(args, *, with_curves: bool = False):
                               ter_case_sensitive=args.ter_case_sensitive)
         statistics = text_statistics(data, metric, options, workers=args.workers)
         files, n_refs = refs + hyps, len(refs)
+    from ..work import check_work, systems_estimate
+
+    check_work(systems_estimate(statistics.n_items, statistics.n_systems, settings.resamples, curves=with_curves),
+               getattr(args, "work_budget", None), how_to_raise="raise it with --work-budget SECONDS or "
+               "EVALCORE_WORK_BUDGET")
     result = compare_systems(statistics, settings)
     curves = size_curves(statistics, settings) if with_curves else None
     return statistics, result, curves, files, n_refs
@@ -208,20 +217,31 @@ def cmd_systems(args) -> None:
 
 # ----------------------------------------------------------------------------------------------- reproduce
 
-def reproduce_digest(signature, files: Sequence[str]) -> str:
-    """Recompute the numbers' digest of a ``systems`` signature from its files (in the signature's order)."""
+def _yes_no(given, key: str) -> bool:
+    """A signature's yes/no setting (``no`` where it is absent); anything else is refused, never read as ``no``."""
+    value = given.get(key, ("no",))[0]
+    if value not in ("yes", "no"):
+        raise ParameterError(f"the signature's {key!r} must be yes or no; got {value[:40]!r}")
+    return value == "yes"
+
+
+def reproduce_digest(signature, files: Sequence[str], work_budget: float | None = None) -> str:
+    """Recompute the numbers' digest of a ``systems`` signature from its files (in the signature's order), within the
+    work budget (``work_budget`` seconds, default ``EVALCORE_WORK_BUDGET``)."""
     from .report import systems_digest
 
     given = signature.mapping
+    lowercase, ter_case = _yes_no(given, "lowercase"), _yes_no(given, "ter-case-sensitive")
     try:
         metric = given["metric"][0]
         n_refs = int(given["refs"][0]) if "refs" in given else None
         args = argparse.Namespace(
             metric=metric, resamples=int(given["resamples"][0]), seed=int(given["seed"][0]), rule=given["rule"][0],
             level=float(given["level"][0]), tokenize=given.get("tokenize", ("13a",))[0],
-            lowercase=given.get("lowercase", ("no",))[0] == "yes",
+            lowercase=lowercase,
             chrf_word_order=int(given.get("chrf-word-order", ("0",))[0]),
-            ter_case_sensitive=given.get("ter-case-sensitive", ("no",))[0] == "yes", workers=None, limit=[])
+            ter_case_sensitive=ter_case, workers=None, limit=[],
+            work_budget=work_budget)
     except (KeyError, ValueError, IndexError):
         raise ParameterError("this systems signature lacks a setting or holds one this evalcore cannot read "
                              "(metric, resamples, seed, rule, level); copy the whole signature") from None

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -176,7 +177,8 @@ def _quantiles(values: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray
     return low, high
 
 
-def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = ResamplingSettings()) -> SystemsComparison:
+def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = ResamplingSettings(),
+                    progress: Callable[[int, int], None] | None = None) -> SystemsComparison:
     """Scores with intervals and the tests of every pair (see the module's docstring).
 
     Parameters
@@ -185,6 +187,8 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
         Per-item statistics of two or more systems (:mod:`.statistics`).
     settings : ResamplingSettings
         Resamples, seed, the bootstrap's rule and the confidence level.
+    progress : callable(done, total), optional
+        Called after the bootstrap and after the randomization (a checkpoint: an exception it raises stops the work).
 
     Returns
     -------
@@ -228,6 +232,8 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
     boot = _scores(metric, bootstrap_sums(flat, settings.resamples, settings.seed), n_stats, n_systems)
     gains = boot[:, ib] - boot[:, ia]
     delta_v = observed[ib] - observed[ia]
+    if progress is not None:
+        progress(1, 2)
 
     swapped = randomization_sums(flat, settings.resamples, settings.seed)
     by_system = totals.reshape(n_stats, n_systems).T  # (systems, statistics)
@@ -238,6 +244,8 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
         shuffled_b = (by_system[ia] + by_system[ib])[None] - shuffled_a
         ar_gains[start:start + len(block)] = metric.score(shuffled_b) - metric.score(shuffled_a)
     del swapped
+    if progress is not None:
+        progress(2, 2)
 
     p_boot = np.array([bootstrap_pvalue(gains[:, p], delta_v[p], settings.rule, tol) for p in range(len(pairs))])
     p_ar = np.array([randomization_pvalue(ar_gains[:, p], delta_v[p], settings.rule, tol) for p in range(len(pairs))])

@@ -23,7 +23,7 @@ same draws (``tests/test_systems.py``).
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -51,7 +51,8 @@ def set_sizes(n_items: int, fractions: Sequence[float] = DEFAULT_FRACTIONS) -> l
 
 def size_curves(statistics: ItemStatistics, settings: ResamplingSettings = ResamplingSettings(), *,
                 fractions: Sequence[float] = DEFAULT_FRACTIONS,
-                pairs: Sequence[tuple[int, int]] | None = None) -> pd.DataFrame:
+                pairs: Sequence[tuple[int, int]] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
     """The smallest significant gain of every pair at every test-set size (see the module's docstring).
 
     Parameters
@@ -63,6 +64,8 @@ def size_curves(statistics: ItemStatistics, settings: ResamplingSettings = Resam
         Test-set sizes as shares of the n items (above 1: extrapolated by drawing with replacement).
     pairs : sequence of (int, int), optional
         Pairs of system indices (default: all, in input order).
+    progress : callable(done, total), optional
+        Called after each test-set size (a checkpoint: an exception it raises stops the work).
 
     Returns
     -------
@@ -88,7 +91,8 @@ def size_curves(statistics: ItemStatistics, settings: ResamplingSettings = Resam
     rng = np.random.default_rng(settings.seed)
     order = rng.permutation(n_items)
     rows = []
-    for m in set_sizes(n_items, fractions):
+    sizes = set_sizes(n_items, fractions)
+    for done, m in enumerate(sizes, 1):
         pool = order[:m] if m <= n_items else rng.choice(n_items, size=m, replace=True)
         base = scores((counts_of(pool[None, :], n_items) @ flat))[0]
         gain_m = base[ib] - base[ia]
@@ -100,4 +104,6 @@ def size_curves(statistics: ItemStatistics, settings: ResamplingSettings = Resam
         for p in range(len(pairs)):
             rows.append((statistics.systems[ia[p]], statistics.systems[ib[p]], m, m / n_items, m > n_items,
                          gain_m[p], threshold[p], observed[p], bool(abs(observed[p]) > threshold[p])))
+        if progress is not None:
+            progress(done, len(sizes))
     return pd.DataFrame(rows, columns=list(SIZE_COLUMNS))

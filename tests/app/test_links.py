@@ -191,6 +191,9 @@ def asked(query: dict) -> dict:
 
 
 WIDGET_FIELDS = set(FIELD_GROUP)
+# Settings a page shows a default for while the view has none (None: not chosen; the measures and the pair are the
+# shared selection's defaults, shown without being written: tests/app/test_faithful.py)
+SHOWN_DEFAULTS = {"n_at", "look_n", "pairs_n", "gamma", "log_score", "measures", "a", "b"}
 
 
 def check_valid_view(at: AppTest, query: dict) -> None:
@@ -206,9 +209,9 @@ def check_valid_view(at: AppTest, query: dict) -> None:
             wanted = getattr(v, field)
             if isinstance(wanted, tuple):
                 shown = tuple(shown)
-            # (None: the page shows the value it derives: an n, a gamma, the log score axis of heavy-tailed scores)
-            assert shown == wanted or (wanted is None and field in {"n_at", "look_n", "pairs_n", "gamma", "log_score"}), (
-                field, shown, wanted)
+            # (None: the page shows the value it derives: an n, a gamma, the log score axis of heavy-tailed scores,
+            # the shared selection's measures and pair)
+            assert shown == wanted or (wanted is None and field in SHOWN_DEFAULTS), (field, shown, wanted)
     # where the view is not what the link asked for, the page says so
     changed = [f for f, value in asked(query).items()
                if getattr(v, f) != value and not (isinstance(value, float) and math.isnan(value))]

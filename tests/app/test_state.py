@@ -100,7 +100,7 @@ def test_choices_carry_across_pages_and_through_the_link(krenn_id):
     go(at, "pages/across.py")  # (no samples: the page says so; the choices stay)
     view = at.session_state["view"]
     assert (view.a, view.b, view.n_min, view.n_max, view.level, view.interval) == (
-        "log.like", "chisq", 200, 1500, 0.99, "wilson")
+        None, "chisq", 200, 1500, 0.99, "wilson")  # A: shown from the selection, not chosen (issue 18)
     # the link: a fresh session opens the same choices on every page
     link = to_query(view)
     assert from_query(link) == (view, [])
@@ -109,7 +109,8 @@ def test_choices_carry_across_pages_and_through_the_link(krenn_id):
     assert fresh.select_slider(key="w_n_range").value == (200, 1500)
     assert (fresh.slider(key="w_level").value, fresh.selectbox(key="w_interval").value) == (0.99, "wilson")
     go(fresh, "pages/significance.py")
-    assert (fresh.selectbox(key="w_a").value, fresh.selectbox(key="w_b").value) == ("log.like", "chisq")
+    # A: the first of the shared selection that is not B
+    assert (fresh.selectbox(key="w_a").value, fresh.selectbox(key="w_b").value) == ("t.score", "chisq")
 
 
 def test_removing_the_last_measure_leaves_it_empty_with_a_prompt(krenn_id):
@@ -225,9 +226,10 @@ def test_the_file_is_parsed_once_and_each_measure_ranked_once(krenn_id, monkeypa
         cs = cached.candidates_for(Roles(**{**roles.__dict__, "lower": lower}))
         assert cs.directions["freq"] == ("lower" if "freq" in lower else "higher")
     assert (counts["read"], counts["load"]) == (1, 1)
-    cached.rankings(roles, ("log.like", "Fisher"), stable)
-    cached.rankings(roles, ("Fisher", "freq"), seeded)  # a seed does not matter for stable ties
+    data = cached.load(roles)
+    cached.rankings(data, ("log.like", "Fisher"), stable)
+    cached.rankings(cached.load(roles), ("Fisher", "freq"), seeded)  # a seed does not matter for stable ties
     assert counts["rank"] == 3
-    r = cached.ranking_of(roles, "freq", stable)
+    r = cached.ranking_of(data, "freq", stable)
     expected = rank(cached.candidates_for(roles), "freq", ties="stable")
     assert (r.order == expected.order).all()

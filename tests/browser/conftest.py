@@ -28,32 +28,16 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 VIEWPORT = {"width": 1400, "height": 1000}
 STARTUP_TIMEOUT_S = 60
 
-# Counts the app's script runs in the page. Streamlit writes the run state into the attribute
-# data-test-script-state of [data-testid="stApp"] ("initial", "running", "notRunning", "rerunRequested", ...);
-# after a widget change it stays "notRunning" until the server reports the new run, so a wait for
-# "notRunning" alone can return before the run has even started. The observer reads every change from its
-# records (with the old values), so that a run shorter than one observer callback is counted too:
-# ``started`` counts changes into "running", ``finished`` changes out of it.
-RUN_COUNTER = """
-(() => {
-  const st = window.__stRuns = {started: 0, finished: 0, state: null};
-  const attach = () => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (!app) { setTimeout(attach, 10); return; }
-    st.state = app.getAttribute('data-test-script-state');
-    if (st.state === 'running') st.started += 1;
-    new MutationObserver(records => {
-      const values = records.map(r => r.oldValue).concat([app.getAttribute('data-test-script-state')]);
-      for (let i = 1; i < values.length; i++) {
-        if (values[i - 1] !== 'running' && values[i] === 'running') st.started += 1;
-        if (values[i - 1] === 'running' && values[i] !== 'running') st.finished += 1;
-      }
-      st.state = values[values.length - 1];
-    }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
-  };
-  attach();
-})();
-"""
+# Counts the app's script runs in the page, from what the server says: every ForwardMsg the page receives on its
+# websocket is read for the field ``script_finished`` (ForwardMsg field 6, a varint status: 0 finished, 1 compile
+# error, 3 fragment finished; 2, stopped early for another rerun, is no finished run), in the page's own listener.
+# ``finished`` counts them; ``frameAtFinish`` is the animation frame it came in, and a run counts as shown once a
+# later frame has been drawn (the frontend dispatches the message in the same task, or shows the run as running
+# while it waits for a cached element). The attribute data-test-script-state of [data-testid="stApp"] ("running",
+# "notRunning", ...) is not enough: a short run whose start and end reach a busy browser in one task is never shown
+# as running. Issue 18's "page that never finishes" (the return to the Data page, all from the cache) was such a
+# run: finished and drawn, never counted. ``started`` still counts changes of that attribute into "running".
+RUN_COUNTER = (Path(__file__).with_name("run_counter.js")).read_text()
 
 expect.set_options(timeout=30_000)
 
@@ -150,14 +134,17 @@ def new_page(browser, app_url):
     contexts = []
     pages: list[Page] = []
 
-    def open_page(path: str = "/") -> Page:
-        """``path`` is a path of the app ("/precision?...") or a whole URL (a shared link)."""
+    def open_page(path: str = "/", on_websocket=None) -> Page:
+        """``path`` is a path of the app ("/precision?...") or a whole URL (a shared link); ``on_websocket``, if
+        given, is called with the page's websocket (Playwright's "websocket" event) from the start."""
         if browser is None:
             pytest.fail(MISSING_CHROMIUM, pytrace=False)
         context = browser.new_context(viewport=VIEWPORT)
         context.add_init_script(RUN_COUNTER)
         contexts.append(context)
         page = context.new_page()
+        if on_websocket is not None:
+            page.on("websocket", on_websocket)
         pages.append(page)
         page.goto(path if path.startswith("http") else app_url + path)
         return page

@@ -32,15 +32,20 @@ SETTLED = """([finishedBefore, figures, hrefBefore]) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (app.getAttribute('data-test-connection-state') !== 'CONNECTED') return false;
-  // the run the action started has finished: counted, or (a run so short that the page never showed it running:
-  // the browser drew its start and its end in one frame) seen by the link it wrote (app.py's sync_url, at its
-  // end): the same page, another query string. (A page switch changes the path at the click, before its run.)
+  // the run the action started has finished: counted from the websocket (conftest.py's RUN_COUNTER), or seen by
+  // the link it wrote (app.py's sync_url, at its end): the same page, another query string; or, after a page
+  // switch, the sidebar's "Link to this view" (written at the end of every run) naming the new page's path.
   let linked = false;
   if (hrefBefore) {
     const was = new URL(hrefBefore), now = new URL(window.location.href);
     linked = was.pathname === now.pathname && was.search !== now.search;
+    const code = document.querySelector('[data-testid="stSidebar"] [data-testid="stCode"] code');
+    if (!linked && code && was.pathname !== now.pathname) {
+      try { linked = new URL(code.innerText.trim()).pathname === now.pathname; } catch (e) { /* not a URL yet */ }
+    }
   }
   if (window.__stRuns.finished <= finishedBefore && !linked) return false;
+  if (window.__stRuns.frame <= window.__stRuns.frameAtFinish) return false;  // (drawn since the run's end came in)
   const main = document.querySelector('[data-testid="stMain"]');
   if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;

@@ -1,0 +1,190 @@
+"""A billion-candidate path at 10^8: DuckDB ranks, counts and tests out of core (issue 21).
+
+Generates (DuckDB, in a temporary folder, deterministic) a Parquet file of N candidates (default 100,000,000): a
+label with 11% TPs and two correlated scores with ties (``a`` to 4 decimals, ``b`` to 3), and a copy where only
+2,000 candidates keep their label (an annotated random sample). Then, each step in its own process (its time and
+its peak memory, ``ru_maxrss``, measured there):
+
+1. ``floor``: DuckDB's plain ``ORDER BY a DESC`` of the same file, written to Parquet (the issue's reference point)
+   -- the floor every ratio below is taken against, measured in the same run;
+2. ``floor_stream``: the same sort streamed to Python and dropped (what the engine reads);
+3. ``count``: the count tables of both measures and their pair (TP ranks, tie groups, the overlap at every n), ties
+   hashed at random with a seed (``evalcore.engines.count_tables``, DuckDB with ``--memory-limit``);
+4. ``statistics``: from those tables, precision and the Clopper-Pearson interval at every n of both measures and
+   Fisher's exact test on D1/D2 at every n, chunk by chunk (``evalcore.engines.chunked``), summarised;
+5. ``sample``: the ranks of the 2,000 annotated candidates among all N under both measures, one pass
+   (``evalcore.engines.sample_ranks``).
+
+Goals (issue 21): steps 3 + 4 under 10 minutes and 4 GB; step 5 under 30 s. The load average of the machine is
+printed before and after (it is shared).
+
+Usage: python bench/bench_engines.py [--rows 100000000] [--folder DIR] [--keep] [--memory-limit 1500MB]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SAMPLE_EVERY = 50_000  # one annotated candidate in 50,000: 2,000 of 10^8
+
+
+def generate(folder: Path, rows: int) -> None:
+    import duckdb
+
+    con = duckdb.connect(config={"memory_limit": "2GB", "temp_directory": str(folder / "spill")})
+    # deterministic pseudo-random parts from multiplicative hashes of the row i; s is shared by both scores
+    body = f"""SELECT
+        ((i * 2654435761) % 1000) < 110 AS label,
+        ((i * 7919) % 1000003) / 1000003.0 AS s,
+        ((i * 104729) % 999983) / 999983.0 AS e1,
+        ((i * 15485863) % 999979) / 999979.0 AS e2, i
+      FROM range({rows}) t(i)"""
+    scores = """round(s + 0.35 * label::INT + 0.30 * e1, 4) AS a, round(s + 0.30 * label::INT + 0.35 * e2, 3) AS b"""
+    con.execute(f"COPY (SELECT label, {scores} FROM ({body})) TO '{folder / 'full.parquet'}' (FORMAT parquet)")
+    con.execute(f"""COPY (SELECT CASE WHEN i % {SAMPLE_EVERY} = 17 THEN label END AS label, {scores} FROM ({body}))
+                    TO '{folder / 'sample.parquet'}' (FORMAT parquet)""")
+    con.close()
+
+
+def step(name: str, folder: Path, memory_limit: str, seed: int) -> dict:
+    """One step in this process; returns its numbers."""
+    from evalcore.engines import CountTables, TableSource, count_tables, sample_ranks
+    from evalcore.engines.duckdb_engine import DuckDBEngine
+
+    start = time.perf_counter()
+    out: dict = {}
+    if name == "floor":
+        import duckdb
+
+        con = duckdb.connect(config={"memory_limit": memory_limit, "temp_directory": str(folder / "spill")})
+        con.execute(f"COPY (SELECT a FROM '{folder / 'full.parquet'}' ORDER BY a DESC) TO '{folder / 'sorted.parquet'}'"
+                    " (FORMAT parquet)")
+        con.close()
+        os.remove(folder / "sorted.parquet")
+    elif name == "floor_stream":
+        out["rows"] = DuckDBEngine(memory_limit=memory_limit, temp_directory=folder).order_by_floor(
+            TableSource(folder / "full.parquet"), "a")
+    elif name == "count":
+        tables = count_tables(TableSource(folder / "full.parquet"), engine="duckdb", ties="hash", seed=seed,
+                              memory_limit=memory_limit, temp_directory=folder)
+        (folder / "tables.npz").write_bytes(tables.to_bytes())
+        out["tps"] = tables["a"].n_tp
+        out["tie_groups"] = {m: int(r.tie_start.size) for m, r in tables.rankings.items()}
+        out["tables_mb"] = round(tables.nbytes() / 1e6, 1)
+    elif name == "statistics":
+        from evalcore.engines.chunked import SignificantRun, comparison_chunks, curve_chunks
+
+        tables = CountTables.from_bytes((folder / "tables.npz").read_bytes())
+        upper_sum = 0.0
+        for chunk in curve_chunks(tables.rankings, confidence_level=0.95, interval="clopper_pearson"):
+            upper_sum += float(chunk["upper"].sum())
+        out["curve_rows"] = 2 * tables.n_candidates
+        run = SignificantRun()
+        for chunk in comparison_chunks(tables["a"], tables["b"], confidence_level=0.95):
+            run.add(chunk)
+        out.update(tested=run.tested, n_significant=run.n_significant, up_to=run.up_to,
+                   mean_upper=upper_sum / out["curve_rows"])
+    elif name == "statistics_slices":  # a machine too loaded for the whole step: CPU per n on three slices
+        from evalcore.engines.chunked import comparison_chunks, curve_chunks
+
+        tables = CountTables.from_bytes((folder / "tables.npz").read_bytes())
+        n = tables.n_candidates
+        width = max(1, n // 100)
+        cpu = 0.0
+        for lo in (1, n // 2, n - width + 1):
+            sizes = np.arange(lo, lo + width, dtype=np.int64)
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            for _ in curve_chunks(tables.rankings, sizes):
+                pass
+            for _ in comparison_chunks(tables["a"], tables["b"], sizes):
+                pass
+            after = resource.getrusage(resource.RUSAGE_SELF)
+            cpu += after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        out["slices"] = f"3 x {width:,} n (first, middle, last)"
+        out["cpu_seconds_per_n"] = cpu / (3 * width)
+        out["cpu_seconds_extrapolated"] = cpu / (3 * width) * n
+    elif name == "sample":
+        ranks = sample_ranks(TableSource(folder / "sample.parquet", annotated_sample=True), engine="duckdb",
+                             ties="hash", seed=seed, memory_limit=memory_limit, temp_directory=folder)
+        out["annotated"] = int(ranks.rows.size)
+        out["first_ranks"] = {m: r[:3].tolist() for m, r in ranks.ranks.items()}
+    else:
+        raise SystemExit(f"unknown step {name}")
+    out["seconds"] = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["cpu_seconds"] = usage.ru_utime + usage.ru_stime  # less sensitive to the other users of the machine
+    out["peak_mb"] = usage.ru_maxrss / 1024
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000_000)
+    parser.add_argument("--folder")
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    parser.add_argument("--memory-limit", default="1500MB", help="DuckDB's memory_limit (default 1500MB)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--step", help=argparse.SUPPRESS)
+    parser.add_argument("--steps", default="floor,floor_stream,count,statistics,sample")
+    args = parser.parse_args()
+    if args.step:
+        print(json.dumps(step(args.step, Path(args.folder), args.memory_limit, args.seed)))
+        return
+    folder = Path(args.folder or tempfile.mkdtemp(prefix="bench_engines_"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    if not (folder / "full.parquet").exists():
+        t = time.perf_counter()
+        generate(folder, args.rows)
+        print(f"generated {args.rows:,} rows in {time.perf_counter() - t:.0f} s: "
+              f"{(folder / 'full.parquet').stat().st_size / 1e9:.2f} GB", flush=True)
+    results = {}
+    for name in args.steps.split(","):
+        loads = os.getloadavg()
+        done = subprocess.run([sys.executable, __file__, "--step", name, "--folder", str(folder), "--memory-limit",
+                               args.memory_limit, "--seed", str(args.seed)], capture_output=True, text=True)
+        if done.returncode:
+            print(done.stderr[-3000:], file=sys.stderr)
+            raise SystemExit(f"step {name} failed")
+        results[name] = json.loads(done.stdout.strip().splitlines()[-1])
+        results[name]["load"] = [round(x, 1) for x in (loads[0], os.getloadavg()[0])]
+        print(f"{name}: {json.dumps(results[name])}", flush=True)
+    floor = results.get("floor", {}).get("seconds")
+    print(f"\n| rows | engine | step | time (s) | CPU (s) | peak memory (MB) | ratio to floor | load avg (start, end) |")
+    print("|---:|---|---|---:|---:|---:|---:|---|")
+    for name, r in results.items():
+        ratio = f"{r['seconds'] / floor:.2f}" if floor else ""
+        print(f"| {args.rows:,} | duckdb | {name} | {r['seconds']:.1f} | {r['cpu_seconds']:.0f} | {r['peak_mb']:.0f} | "
+              f"{ratio} | {r['load'][0]}, {r['load'][1]} |")
+    if "count" in results and "statistics" in results:
+        total = results["count"]["seconds"] + results["statistics"]["seconds"]
+        peak = max(results["count"]["peak_mb"], results["statistics"]["peak_mb"])
+        print(f"\ncurves, Clopper-Pearson and Fisher at every n: {total:.0f} s ({'meets' if total < 600 else 'misses'} "
+              f"< 600 s), peak {peak:.0f} MB ({'meets' if peak < 4096 else 'misses'} < 4 GB)"
+              + (f", {total / floor:.1f} times the floor" if floor else ""))
+    if "sample" in results:
+        s = results["sample"]["seconds"]
+        print(f"sample ranks of {results['sample']['annotated']:,}: {s:.1f} s ({'meets' if s < 30 else 'misses'} < 30 s)")
+    print(f"load average after: {os.getloadavg()}")
+    if not args.keep and not args.folder:
+        import shutil
+
+        if folder.name.startswith("bench_engines_") and folder.parent == Path(tempfile.gettempdir()):
+            shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()

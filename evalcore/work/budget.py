@@ -1,0 +1,98 @@
+"""The host's work budget: how many estimated CPU seconds one request may start, and the refusal past it.
+
+The budget is ``$EVALCORE_WORK_BUDGET`` (seconds: ``60``, ``90s``, ``5min``, ``1h``, or ``unlimited``), 60
+seconds when it is not set; the command line's ``--work-budget`` overrides it for one run. A computation whose
+estimate (:mod:`evalcore.work.cost`) is over the budget is refused before it starts, with a message that says
+what it would cost and offers what fits (fewer resamples, a step between the tested n).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+
+from ..errors import EvalcoreError, ParameterError
+from .cost import Offer, WorkEstimate
+
+__all__ = ["BUDGET_ENV_VAR", "DEFAULT_BUDGET", "WorkTooLargeError", "check_work", "duration_text", "parse_budget",
+           "work_budget"]
+
+BUDGET_ENV_VAR = "EVALCORE_WORK_BUDGET"
+DEFAULT_BUDGET = 60.0  # seconds
+_UNITS = {"": 1.0, "s": 1.0, "sec": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+_DURATION = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([a-z]*)\s*")
+
+
+class WorkTooLargeError(EvalcoreError):
+    """A computation's estimate is over the work budget; ``offers`` are changes that fit (:class:`Offer`)."""
+
+    def __init__(self, message: str, estimate: WorkEstimate, budget: float, offers: list[Offer]) -> None:
+        super().__init__(message)
+        self.estimate, self.budget, self.offers = estimate, budget, offers
+
+
+def parse_budget(text: str | float | int, *, parameter: str = BUDGET_ENV_VAR) -> float:
+    """Seconds from ``60``, ``90s``, ``5min``, ``1.5h`` or ``unlimited`` (infinity).
+
+    Raises
+    ------
+    ParameterError
+        Not a positive duration; the message names ``parameter`` and the value.
+    """
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        value = float(text)
+    elif isinstance(text, str) and text.strip().lower() in ("unlimited", "inf", "none"):
+        return math.inf
+    else:
+        match = _DURATION.fullmatch(str(text).lower())
+        if match is None or match.group(2) not in _UNITS:
+            raise ParameterError(f"{parameter} must be a number of seconds such as 60, 90s, 5min or 1h, or "
+                                 f"'unlimited'; got {str(text)[:40]!r}")
+        value = float(match.group(1)) * _UNITS[match.group(2)]
+    if not value > 0 or math.isnan(value):
+        raise ParameterError(f"{parameter} must be more than 0 seconds; got {str(text)[:40]!r}")
+    return value
+
+
+def work_budget() -> float:
+    """``$EVALCORE_WORK_BUDGET`` if set and not empty, else 60 seconds."""
+    env = os.environ.get(BUDGET_ENV_VAR)
+    return parse_budget(env) if env and env.strip() else DEFAULT_BUDGET
+
+
+def duration_text(seconds: float) -> str:
+    """``seconds`` for people: ``40 seconds``, ``12 minutes``, ``1.7 hours``, ``3.2 days``."""
+    if seconds < 90:
+        whole = max(1, round(seconds))
+        return f"{whole:,} second" + ("" if whole == 1 else "s")
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60):,} minutes"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:,.1f} days"
+
+
+def check_work(estimate: WorkEstimate, budget: float | None = None, *,
+               how_to_raise: str = f"{BUDGET_ENV_VAR}, set by whoever runs this server") -> None:
+    """Refuse work whose estimate is over ``budget`` seconds (default :func:`work_budget`).
+
+    Raises
+    ------
+    WorkTooLargeError
+        One sentence: what the work is and would cost, the budget and how it is set (``how_to_raise``), and
+        what fits (``offers``, also as data on the error).
+    """
+    budget = work_budget() if budget is None else float(budget)
+    seconds = estimate.seconds
+    if seconds <= budget:
+        return
+    offers = estimate.offers(budget)
+    if offers:
+        fits = "What fits: " + "; or ".join(o.text for o in offers) + "."
+    else:
+        fits = "Nothing smaller of this kind fits; use a smaller candidate set or range of n."
+    raise WorkTooLargeError(
+        f"This would take about {duration_text(seconds)} of computing ({estimate.what}), more than the "
+        f"{duration_text(budget)} one request may use on this server ({how_to_raise}); it was not started. {fits}",
+        estimate, budget, offers)

@@ -1,0 +1,373 @@
+"""Data sets too large to upload, in a folder the host names on the server (``EVALCORE_DATA_DIR``).
+
+The Data page lists them; a link names one as ``dataset=server:<name>``. Only the folder's own entries can be
+opened (a plain name, no path): each is resolved and must lie inside the folder, so a symbolic link that leads out,
+``..`` or an absolute path opens nothing. The folder has its own reading limits (``EVALCORE_DATA_MAX_BYTES``,
+default 200 GB; ``EVALCORE_DATA_MAX_ROWS``, default 2,000,000,000), apart from the upload limits.
+
+A set is never read into memory: DuckDB (:mod:`evalcore.engines`) counts its rankings, and the count tables are
+kept in the data set store under a key of (file identity, roles, ties, seed), within the store's quota, so that a
+link reopens the set in seconds. The pages get a :class:`ServerCandidates` (the set's size, TPs and measures) and
+the engine's :class:`~evalcore.engines.RankCounts` in place of rankings; what needs single candidates says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from evalcore import names
+from evalcore.candidates import HIGHER, LOWER
+from evalcore.engines import CountTables, TableSource
+from evalcore.engines.duckdb_engine import DuckDBEngine
+from evalcore.engines.source import PARQUET_SUFFIXES, TEXT_SUFFIXES
+from evalcore.errors import EvalcoreError, ParameterError
+from evalcore.io.store import DatasetStore, StoreError, parse_size
+from evalcore.viewstate import SERVER_NAME, SERVER_PREFIX
+
+DEFAULT_MAX_BYTES = 200 * 10**9
+DEFAULT_MAX_ROWS = 2 * 10**9
+PREVIEW_ROWS = 1000
+COUNTS_VERSION = "1"
+_LAST: dict = {}  # (dataset, label, scores, lower) -> count tables of some tie policy: their AP orders the measures
+
+
+class ServerDataError(EvalcoreError):
+    """A server data set that cannot be opened: the message says why, never with a path of the server."""
+
+
+def root() -> Path | None:
+    """The host's folder of large data sets, resolved; None when ``EVALCORE_DATA_DIR`` is unset."""
+    folder = os.environ.get("EVALCORE_DATA_DIR")
+    if not folder:
+        return None
+    path = Path(folder).resolve()
+    return path if path.is_dir() else None
+
+
+def max_bytes() -> int:
+    return parse_size(os.environ.get("EVALCORE_DATA_MAX_BYTES", str(DEFAULT_MAX_BYTES)),
+                      parameter="EVALCORE_DATA_MAX_BYTES")
+
+
+def max_rows() -> int:
+    return int(float(os.environ.get("EVALCORE_DATA_MAX_ROWS", str(DEFAULT_MAX_ROWS))))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve(strict=True).relative_to(folder)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _kind(path: Path, folder: Path) -> str | None:
+    """"parquet", "parts" (a folder of Parquet parts), "text", or None for anything else or anything that leads out
+    of the folder (a symbolic link to elsewhere, a part that does)."""
+    if path.name.startswith(".") or not _inside(path, folder):
+        return None
+    lower = path.name.lower()
+    if path.is_file():
+        if lower.endswith(PARQUET_SUFFIXES):
+            return "parquet"
+        return "text" if lower.endswith(TEXT_SUFFIXES) else None
+    if path.is_dir():
+        parts = [p for p in path.iterdir() if p.name.lower().endswith(PARQUET_SUFFIXES)]
+        if parts and all(p.is_file() and _inside(p, folder) for p in parts):
+            return "parts"
+    return None
+
+
+def _size(path: Path) -> int:
+    if path.is_dir():
+        return sum(p.stat().st_size for p in path.iterdir() if p.name.lower().endswith(PARQUET_SUFFIXES))
+    return path.stat().st_size
+
+
+def listing() -> list[dict]:
+    """The folder's data sets: ``name, kind, size`` (bytes), by name; empty without a folder."""
+    folder = root()
+    if folder is None:
+        return []
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not SERVER_NAME.fullmatch(entry.name):
+            continue
+        kind = _kind(entry, folder)
+        if kind is not None:
+            out.append({"name": entry.name, "kind": kind, "size": _size(entry)})
+    return out
+
+
+def path_of(dataset: str) -> Path:
+    """The checked path of ``server:<name>``: a plain name of the folder's own, inside it, within its limits."""
+    name = dataset[len(SERVER_PREFIX):]
+    folder = root()
+    if folder is None:
+        raise ServerDataError("This server has no folder of large data sets (EVALCORE_DATA_DIR is not set); upload "
+                              "the file on the Data page instead.")
+    if not SERVER_NAME.fullmatch(name) or ".." in name:
+        raise ServerDataError("The link names a server data set whose name is not allowed.")
+    path = folder / name
+    if not path.exists() and not path.is_symlink():
+        raise ServerDataError(f"There is no data set {name!r} in the server's folder of large data sets; the Data page "
+                              "lists those there are.")
+    if _kind(path, folder) is None:
+        raise ServerDataError(f"{name!r} in the server's folder is not a data set that can be opened here (a Parquet "
+                              "file, a folder of Parquet parts, or CSV/TSV, lying inside the folder).")
+    size = _size(path)
+    if size > max_bytes():
+        raise ServerDataError(f"{name!r} has {size:,} bytes, more than this server's limit for its folder of large "
+                              f"data sets ({max_bytes():,} bytes, EVALCORE_DATA_MAX_BYTES).")
+    return path
+
+
+def identity(path: Path) -> str:
+    """What changes when the data change: the sizes and modification times of the file or its parts."""
+    files = sorted(path.iterdir()) if path.is_dir() else [path]
+    return ";".join(f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in files
+                    if f.name.lower().endswith(PARQUET_SUFFIXES + TEXT_SUFFIXES))
+
+
+def engine() -> DuckDBEngine:
+    return DuckDBEngine(memory_limit=os.environ.get("EVALCORE_DUCKDB_MEMORY", "1GB"), threads=2)
+
+
+def preview(dataset: str) -> tuple[bytes, str]:
+    """The first rows as Parquet bytes (what the Data page shows and suggests roles from) and the name."""
+    path = path_of(dataset)
+    source = TableSource(path)
+    with engine().session() as (con, *_):
+        table = con.sql(f"SELECT * EXCLUDE (__evalcore_row) FROM ({engine().scan(source, con)}) "
+                        f"ORDER BY __evalcore_row LIMIT {PREVIEW_ROWS}").to_arrow_table()
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    return buffer.getvalue(), f"{path.name}.preview.parquet" if path.is_dir() else path.name
+
+
+@dataclass(frozen=True, eq=False)
+class ServerCandidates:
+    """What the pages ask of a candidate set, for a set that stays on the server (no single candidate)."""
+
+    n_candidates: int
+    n_tp: int
+    measures: tuple[str, ...]
+    directions: dict
+    source: str
+    label_column: str
+    content_hash: str
+    keys: None = None
+    samples: None = None
+    annotated: None = None
+    excluded_unlabelled: int = 0
+    sample_ids: tuple = ()
+    rows: None = None
+    scores: dict = field(default_factory=dict)
+
+    @property
+    def baseline(self) -> float:
+        return self.n_tp / self.n_candidates if self.n_candidates else float("nan")
+
+    @property
+    def partly_annotated(self) -> bool:
+        return False
+
+    @property
+    def n_annotated(self) -> int:
+        return self.n_candidates
+
+    def higher_is_better(self, measure: str) -> bool:
+        if measure not in self.directions:
+            raise ParameterError(f"{self.source}: no score column {measure!r}; the score columns are "
+                                 f"{', '.join(self.measures)}")
+        return self.directions[measure] == HIGHER
+
+    @property
+    def labels(self):
+        raise _too_large(self, "the label of each candidate")
+
+
+def _too_large(candidates, what: str):
+    from evalcore.engines import TooLargeError
+
+    return TooLargeError(f"{candidates.source} ({candidates.n_candidates:,} candidates) stays on the server and is "
+                         f"counted by DuckDB, not held in memory: {what} is not available for a set this large.")
+
+
+def _source(dataset: str, label, scores: tuple, lower: tuple) -> TableSource:
+    path = path_of(dataset)
+    return TableSource(path, label=label, scores=tuple(scores), lower=tuple(lower), name=path.name)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Counting the server data set ...")
+def summary(dataset: str, label, scores: tuple, lower: tuple, file_identity: str = "") -> ServerCandidates:
+    """N, the TPs and the measures of a server data set, one DuckDB pass (checks labels and scores too);
+    ``file_identity`` (:func:`identity`) makes a changed file another cache entry."""
+    source = _source(dataset, label, scores, lower)
+    with engine().session(source) as (con, roles, counts, _):
+        tps = con.execute("SELECT count(*) FILTER (WHERE label) FROM base").fetchall()[0][0]
+    if counts["missing"]:
+        raise ServerDataError(f"{source.name}: {counts['missing']:,} labels are empty; server data sets are counted "
+                              "whole, so every candidate needs a label (or leave the label column out of the roles).")
+    if counts["rows"] > max_rows():
+        raise ServerDataError(f"{source.name} has {counts['rows']:,} rows, more than this server's limit for its "
+                              f"folder of large data sets ({max_rows():,} rows, EVALCORE_DATA_MAX_ROWS).")
+    return ServerCandidates(
+        n_candidates=int(counts["rows"]), n_tp=int(tps), measures=roles.measures,
+        directions={m: HIGHER if roles.higher[m] else LOWER for m in roles.measures}, source=source.name,
+        label_column=roles.label, content_hash=hashlib.sha256(f"{dataset}|{file_identity}".encode()).hexdigest())
+
+
+def candidates(roles) -> ServerCandidates:
+    """The :class:`ServerCandidates` of ``roles`` (a :class:`evalcore.viewstate.Roles`)."""
+    return summary(roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower),
+                   file_identity=identity(path_of(roles.dataset)))
+
+
+def _key(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed) -> str:
+    path = path_of(dataset)
+    text = json.dumps({"v": COUNTS_VERSION, "dataset": dataset, "identity": identity(path), "label": label,
+                       "scores": list(scores), "lower": list(lower), "ties": ties, "seed": seed})
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _stored(store: DatasetStore, name: str) -> bytes | None:
+    for dataset_id in store.ids():
+        try:
+            if store.get(dataset_id).name == name:
+                return store.open(dataset_id)[1]
+        except StoreError:
+            continue
+    return None
+
+
+@st.cache_resource(max_entries=4, show_spinner="Ranking the server data set with DuckDB (once; then from the store) ...")
+def count_tables(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed,
+                 file_identity: str = "") -> CountTables:
+    """Count tables of every measure and pair, from the store when counted before, else counted and stored
+    (``file_identity``, :func:`identity`, makes a changed file another cache entry; the store's key holds it too)."""
+    if ties == "random":
+        raise ServerDataError(f"Server data sets are ranked by DuckDB, which breaks ties by "
+                              f"'{names.TIE_SHORT['hash']}' (a hash of the seed and the row), not by "
+                              f"'{names.TIE_SHORT['random']}'; choose it under Ties on the Data page.")
+    name = f"counts-{_key(dataset, label, scores, lower, ties, seed)}.npz"
+    store = DatasetStore()
+    tables = None
+    data = _stored(store, name)
+    if data is not None:
+        try:
+            tables = CountTables.from_bytes(data)
+        except (ValueError, OSError, KeyError, EvalcoreError):
+            tables = None  # another version's tables: count again
+    if tables is None:
+        source = _source(dataset, label, scores, lower)
+        tables = engine().count_tables(source, None, ties=ties, seed=seed, pairs=True)
+        try:
+            store.put(tables.to_bytes(), name)
+        except StoreError:  # over the quota or the disk: the tables still serve this server's sessions
+            pass
+    _LAST[(dataset, label, scores, lower)] = tables
+    return tables
+
+
+def ranking(roles, measure: str, choice):
+    """The engine's :class:`~evalcore.engines.RankCounts` of one measure (with its pair tables)."""
+    ties, seed = choice.key
+    return count_tables(roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower), ties, seed,
+                        identity(path_of(roles.dataset)))[measure]
+
+
+def quality(roles) -> tuple[str, ...]:
+    """The measures by average precision, best first (as :func:`evalcore.analysis.measure_quality`)."""
+    key = (roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower))
+    tables = _LAST.get(key) or count_tables(*key, "stable", None, identity(path_of(roles.dataset)))  # AP: any ties
+    scored = [(m, r.average_precision()) for m, r in tables.rankings.items()]
+    return tuple(m for m, ap in sorted(scored, key=lambda x: (np.isnan(x[1]), -np.nan_to_num(x[1]))))
+
+
+def is_server(dataset: str | None) -> bool:
+    return bool(dataset) and dataset.startswith(SERVER_PREFIX)
+
+
+#: Past this many n, a server set's curves are computed chunk by chunk and thinned for drawing
+#: (:mod:`evalcore.engines.thin`); the tests of two measures take at most this many n at once.
+THIN_ABOVE = 250_000
+
+
+def curves(rankings: dict, n_range: tuple, level: float, interval: str, beta: float):
+    """The curves of ``rankings`` over ``n_range``: whole up to :data:`THIN_ABOVE` n, else chunk by chunk and
+    thinned (every part's extremes of precision and the interval, and both ends, kept)."""
+    import pandas as pd
+
+    from evalcore.engines.chunked import curve_chunks
+    from evalcore.engines.thin import Thinner
+
+    lo, hi = int(n_range[0]), int(n_range[1])
+    sizes = np.arange(lo, hi + 1, dtype=np.int64)
+    if sizes.size <= THIN_ABOVE:
+        return pd.concat(list(curve_chunks(rankings, sizes, confidence_level=level, interval=interval, beta=beta)),
+                         ignore_index=True)
+    thinner = Thinner((lo, hi), ["precision", "lower", "upper", "recall", "f_beta"], by="measure", also=(lo, hi))
+    for chunk in curve_chunks(rankings, sizes, confidence_level=level, interval=interval, beta=beta):
+        thinner.add(chunk)
+    table = thinner.result()
+    table.attrs["thinned"] = f"drawn from {len(table):,} of the {sizes.size * len(rankings):,} points"
+    return table
+
+
+def check_pair_range(n_range: tuple) -> None:
+    if n_range[1] - n_range[0] + 1 > THIN_ABOVE:
+        raise ServerDataError(f"On a server data set the tests of two measures take at most {THIN_ABOVE:,} n at once "
+                             f"(the range holds {n_range[1] - n_range[0] + 1:,}); narrow the range of n, or run "
+                             "`python -m evalcore compare --engine duckdb` for every n.")
+
+
+def data_page_section(load) -> None:
+    """The Data page's list of the server's large data sets, with a button to open one (``load(dataset)``)."""
+    sets = listing()
+    if not sets:
+        return
+    from evalcore import format as fmt
+
+    with st.expander(f"Large data sets on this server ({len(sets)})", expanded=False):
+        st.caption("Too large to upload: they stay on the server, DuckDB ranks them out of memory, and their counts "
+                   "are kept so that a link reopens them in seconds.")
+        sizes = {s["name"]: s["size"] for s in sets}
+        chosen = st.selectbox("Server data set", list(sizes), key="w_server_dataset",
+                              format_func=lambda n: f"{n} ({fmt.count(sizes[n])} bytes)")
+        if st.button("Open this data set", key="w_open_server"):
+            load(SERVER_PREFIX + chosen)
+            from ui import common
+
+            if common.view().ties == "random":  # said on the page: the engine's random order is the hashed one
+                common.update(ties="hash")
+                st.session_state["server_ties_note"] = True
+    if st.session_state.pop("server_ties_note", False):
+        st.info(f"Ties: '{names.TIE_SHORT['hash']}' instead of '{names.TIE_SHORT['random']}': DuckDB ranks a server "
+                "data set out of memory, and breaks ties at random by a hash of the seed and the row, which every "
+                "engine computes alike.")
+
+
+#: Pages that show single candidates (scores, members, thresholds, the annotation queue): not for a server set.
+SINGLE_CANDIDATE_PAGES = {"threshold": "score thresholds need every candidate's score",
+                          "roc": "ROC, DET and precision-recall curves need every candidate's score",
+                          "annotate": "annotation shows single candidates"}
+
+
+def guard(page: str, dataset: str | None) -> None:
+    """Before a page runs: for a server data set on a page that needs single candidates, say so (a
+    :class:`ServerDataError`, shown as a message) instead of counting the set for nothing."""
+    if is_server(dataset) and page in SINGLE_CANDIDATE_PAGES:
+        raise ServerDataError(f"{dataset[len(SERVER_PREFIX):]} stays on the server and is counted by DuckDB, not "
+                              f"held in memory: {SINGLE_CANDIDATE_PAGES[page]}, which is not available for a set this "
+                              "large. The Precision, Confidence, Significance and Pairwise pages work on it.")
