@@ -9,7 +9,7 @@ exact interval of the sampled stratum (:func:`~evalcore.pooling.pooled_precision
 
     E[(D_U - D_L) / n],   m_r ~ Hypergeometric(N - P(K), r, m),   k | m_r ~ Binomial(m_r, p),
 
-summed over both (outcomes below 1e-7 of the likeliest left out). p is the TP rate of the list's part outside the
+summed over both (outcomes below 1e-6 of the likeliest left out). p is the TP rate of the list's part outside the
 pool: from the annotations made so far (a pilot: the annotated candidates of that part, with a Beta prior of weight
 2 centred on the pilot's overall rate), or the baseline guess when there are none. The plan is the K whose largest
 expected width over the target measures is smallest.
@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from ..errors import ParameterError
 from ..ranking import Ranking
@@ -32,7 +32,7 @@ from ..estimates import _guess_bounds
 from .simulation import count_bounds
 
 PRIOR_WEIGHT = 2.0  # the pilot's rate in the list's rest is shrunk towards its overall rate with this weight
-_TAIL = 1e-7
+_TAIL = 1e-6
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,17 @@ def expected_rest_width(rest: int, outside: int, m: int, p: float, n: int, confi
     return float(_expected_widths([(rest, outside, m, p)], n, confidence_level, interval)[0])
 
 
+def _log_choose(a, b):
+    return special.gammaln(a + 1.0) - special.gammaln(b + 1.0) - special.gammaln(a - b + 1.0)
+
+
+def _hypergeom_pmf(x: np.ndarray, total: int, marked: int, drawn: int) -> np.ndarray:
+    """P(X = x) for X ~ Hypergeometric(total, marked, drawn), by log binomial coefficients (scipy's is slow on
+    long supports)."""
+    x = np.asarray(x, dtype=float)
+    return np.exp(_log_choose(marked, x) + _log_choose(total - marked, drawn - x) - _log_choose(total, drawn))
+
+
 def _approximate_bounds(k, m, size, level: float, interval: str):
     """Clopper-Pearson bounds pulled in by the finite population correction, as counts: within a few percent of
     the exact hypergeometric bounds and never narrower (used to scan many depths; the plan's width is exact)."""
@@ -111,7 +122,7 @@ def _expected_widths(cases: Sequence[tuple[int, int, int, float]], n: int, level
             out[i] = rest / n
             continue
         mr = np.arange(max(0, m - (outside - rest)), min(m, rest) + 1)
-        pm = stats.hypergeom.pmf(mr, outside, rest, m)
+        pm = _hypergeom_pmf(mr, outside, rest, m)
         keep = _support(pm)
         mr, pm = mr[keep], pm[keep] / pm[keep].sum()
         k = np.arange(int(mr.max()) + 1)
@@ -159,7 +170,7 @@ def _pilot_rates(target: Ranking, best: np.ndarray, n: int, depths: np.ndarray, 
 def plan_pool(pool_rankings: Sequence[Ranking], targets: Mapping[str, Ranking] | Sequence[Ranking], budget: int,
               n: int, *, guess: float | None = None, pilot: bool = False, confidence_level: float = 0.95,
               interval: str = "hypergeometric", depths: Sequence[int] | None = None, grid: int = 40,
-              finalists: int = 3) -> Plan:
+              finalists: int = 1) -> Plan:
     """The depth K and sample size m that minimise the largest expected interval width at n over the targets.
 
     Parameters
@@ -182,8 +193,8 @@ def plan_pool(pool_rankings: Sequence[Ranking], targets: Mapping[str, Ranking] |
     depths : sequence of int, optional
         The depths to consider (default: ``grid`` depths evenly from 0 to the deepest pool within the budget,
         and every depth around the best of them), each scanned with bounds a few percent wider than the exact
-        ones; the ``finalists`` best of them and K = 0 then get their exact expected widths, and the plan is the
-        best of those (the table's ``exact`` column says which rows are exact).
+        ones; the ``finalists`` best of them then get their exact expected widths, and the plan is the best of
+        those (the table's ``exact`` column says which rows are exact).
 
     Returns
     -------
@@ -246,9 +257,9 @@ def plan_pool(pool_rankings: Sequence[Ranking], targets: Mapping[str, Ranking] |
         fine = evaluate(np.arange(lo, hi + 1), exact=False)
         table = pd.concat([table, fine]).drop_duplicates("depth").sort_values("depth", ignore_index=True)
     table["exact"] = False
-    # the few best by the scan (and a random sample of the whole set, K = 0) get their exact expected widths
+    # the best by the scan get their exact expected widths
     shortlist = table.nsmallest(min(finalists, len(table)), "objective")["depth"].to_numpy()
-    exact = evaluate(np.union1d(shortlist, [0]), exact=True).assign(exact=True)
+    exact = evaluate(shortlist, exact=True).assign(exact=True)
     table = pd.concat([table[~table["depth"].isin(exact["depth"])], exact]).sort_values("depth", ignore_index=True)
     candidates = table[table["exact"]]
     row = candidates.iloc[int(candidates["objective"].to_numpy().argmin())]
