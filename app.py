@@ -3,7 +3,7 @@
 import streamlit as st
 
 from evalcore.text import markdown_text as esc
-from ui import auth, cached, common, present, report
+from ui import auth, cached, common, present, report, systems
 
 st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
 auth.gate()  # with sign-in configured, nothing below runs before it (ui/auth.py)
@@ -25,10 +25,12 @@ common.PAGES.update({
                       url_path="across"),
     "uir": st.Page("pages/uir.py", title="Unanimous improvement", icon=":material/balance:", url_path="uir"),
     "annotate": st.Page("pages/annotate.py", title="Annotate", icon=":material/checklist:", url_path="annotate"),
+    "systems": st.Page("pages/systems.py", title="Systems", icon=":material/leaderboard:", url_path="systems"),
 })
 names = list(common.PAGES)
 page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] + [common.PAGES["annotate"]],
-                      "Several samples": [common.PAGES[n] for n in names[7:10]]})
+                      "Several samples": [common.PAGES[n] for n in names[7:10]],
+                      "Systems on a test set": [common.PAGES["systems"]]})
 
 common.view()
 common.forget_widgets_on_page_change(page.url_path)
@@ -46,5 +48,8 @@ finally:  # the URL and the link must show what the page shows
         st.markdown("**Link to this view**")
         st.code(common.share_link(), language=None, wrap_lines=True)
         st.caption("Copy it (icon at the right) to show a colleague exactly this page, data and settings.")
-        report.sidebar()
+        if page.url_path == "systems":  # its own signature and report (ui/systems.py)
+            systems.sidebar()
+        else:
+            report.sidebar()
         present.caption_toggle()

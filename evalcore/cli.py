@@ -1,4 +1,4 @@
-"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate|power|report|reproduce``.
+"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate|power|report|reproduce|systems``.
 
 Tables go to ``--out`` (or standard output) as CSV, or as Parquet or TSV when ``--out``
 ends in ``.parquet`` or ``.tsv``; numbers are written exactly (shortest round-trip form),
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 from . import names
 from .errors import EvalcoreError, ParameterError
 from .report import parsers as report_parsers
+from .systems import cli as systems_cli
 
 if TYPE_CHECKING:  # the numerical modules are imported by the command that needs them
     import pandas as pd
@@ -159,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="write the TSV here instead of standard output")
     report_parsers.add_parsers(sub, _data_arguments, _ranking_arguments)
+    systems_cli.add_parser(sub, _limit_argument)
     return parser
 
 
@@ -678,9 +680,14 @@ def _cmd_reproduce(args) -> int:
     return report_commands.cmd_reproduce(args, parser=build_parser(), commands=COMMANDS)
 
 
+def _cmd_systems(args) -> None:
+    systems_cli.cmd_systems(args)
+
+
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
             "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
-            "simulate": _cmd_simulate, "power": _cmd_power, "report": _cmd_report, "reproduce": _cmd_reproduce}
+            "simulate": _cmd_simulate, "power": _cmd_power, "report": _cmd_report, "reproduce": _cmd_reproduce,
+            "systems": _cmd_systems}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,6 +21,8 @@ group (attribute)  class               settings
 ``annotate``       :class:`AnnotateView`  the Annotate page, and the estimates from a sample (interval, fewest
                                          annotated candidates)
 ``export``         :class:`ExportView`  what downloads carry: a caption under exported figures
+``systems``        :class:`SystemsView`  the Systems page: its files, metric and sacrebleu's options,
+                                         resamples, seed, the bootstrap's rule, level
 =================  ==================  ===============================================================
 
 How to add a setting (one edit in one place): add one line to the group it belongs to, e.g. in
@@ -69,6 +71,10 @@ from .ranking import TIE_POLICIES
 from .stats.intervals import INTERVAL_METHODS
 from .stats.multitest import CORRECTIONS
 from .stats.pairtests import PAIR_TESTS
+from .systems.names import DEFAULT_RESAMPLES as SYSTEM_RESAMPLES, DEFAULT_SEED as SYSTEM_SEED
+from .systems.names import MAX_SYSTEMS as SYSTEM_MAX, METRICS as SYSTEM_METRICS
+from .systems.names import RESAMPLE_CHOICES as SYSTEM_RESAMPLE_CHOICES, RULES as SYSTEM_RULES
+from .systems.names import TOKENIZERS as SYSTEM_TOKENIZERS
 
 SAMPLE_PREFIX = "sample:"
 _DATASET_ID = re.compile(r"[0-9a-f]{64}")
@@ -580,9 +586,76 @@ class AnnotateView(Group):
         return changes
 
 
+_HYPOTHESIS_ENTRY = re.compile(r"(.{1,100})=([0-9a-f]{64})", re.S)
+
+
+@dataclass(frozen=True)
+class SystemsView(Group):
+    """The Systems page (evalcore.systems): its input files in the store, the metric and sacrebleu's options that
+    change the numbers, and the resampling (resamples, seed, the bootstrap's rule, the level).
+
+    ``sys_hyps`` are ``name=<store id>`` entries, the baseline first (two systems may have the same file);
+    ``sys_refs`` store ids of the reference files; ``sys_table`` the store id of a per-item table."""
+
+    sys_mode: str = setting("text", "sys_mode", "str", choices=("text", "table"), what="input of the Systems page")
+    sys_refs: tuple[str, ...] = setting((), "sys_ref", "list")
+    sys_hyps: tuple[str, ...] = setting((), "sys_hyp", "list")
+    sys_table: str | None = setting(None, "sys_table", "str")
+    sys_metric: str = setting("bleu", "sys_metric", "str", choices=tuple(SYSTEM_METRICS), what="metric")
+    sys_tokenize: str = setting("13a", "sys_tok", "str", choices=tuple(SYSTEM_TOKENIZERS), what="BLEU tokenizer")
+    sys_lowercase: bool = setting(False, "sys_lc", "bool")
+    sys_word_order: int = setting(0, "sys_wo", "int", clamp=(0, 2), what="chrF word order")
+    sys_ter_case: bool = setting(False, "sys_ter_case", "bool")
+    sys_resamples: int = setting(SYSTEM_RESAMPLES, "sys_r", "int", what="resamples")
+    sys_seed: int = setting(SYSTEM_SEED, "sys_seed", "int", what="seed")
+    sys_rule: str = setting("bk", "sys_rule", "str", choices=tuple(SYSTEM_RULES), what="bootstrap rule")
+    sys_level: float = setting(0.95, "sys_level", "float", grid=(LEVEL_MIN, LEVEL_MAX, LEVEL_STEP),
+                               what="Confidence level")
+    sys_pair: int = setting(0, "sys_pair", "int", clamp=(0, 10_000), what="pair shown")
+    sys_matrix: str = setting("p_adjusted", "sys_matrix", "str",
+                              choices=("p_adjusted", "p_bootstrap", "p_randomization"), what="p-values of the matrix")
+
+    def _check(self, problems):
+        changes = {}
+        if self.sys_resamples not in SYSTEM_RESAMPLE_CHOICES:
+            fixed = min(SYSTEM_RESAMPLE_CHOICES, key=lambda r: (abs(r - self.sys_resamples), r))
+            problems.append(f"{_number(self.sys_resamples)} resamples is not one of the choices "
+                            f"({', '.join(f'{r:,}' for r in SYSTEM_RESAMPLE_CHOICES)}); using {fixed:,}.")
+            changes["sys_resamples"] = fixed
+        if not 0 <= self.sys_seed < 2**32:
+            problems.append(f"Seed {_number(self.sys_seed)} is out of range (0 to 2^32 - 1); using {SYSTEM_SEED}.")
+            changes["sys_seed"] = SYSTEM_SEED
+        bad = [r for r in self.sys_refs if not _DATASET_ID.fullmatch(r)]
+        if bad:
+            problems.append(f"The link's reference files {', '.join(map(_shown, bad))} are not file ids (64 "
+                            "hexadecimal digits); they were left out.")
+            changes["sys_refs"] = tuple(r for r in self.sys_refs if _DATASET_ID.fullmatch(r))
+        good = [h for h in self.sys_hyps if _HYPOTHESIS_ENTRY.fullmatch(h)
+                and not any(ord(c) < 32 for c in h.rpartition("=")[0])]
+        if len(good) != len(self.sys_hyps):
+            bad = [h for h in self.sys_hyps if h not in good]
+            problems.append(f"The link's systems {', '.join(map(_shown, bad))} are not of the form name=<file id>; "
+                            "they were left out.")
+            changes["sys_hyps"] = tuple(good)
+        if len(good) > SYSTEM_MAX:
+            problems.append(f"The link names {len(good)} systems; at most {SYSTEM_MAX} are compared, so the first "
+                            f"{SYSTEM_MAX} are.")
+            changes["sys_hyps"] = tuple(good[:SYSTEM_MAX])
+        if self.sys_table is not None and not _DATASET_ID.fullmatch(self.sys_table):
+            problems.append(f"The link's per-item table {_shown(self.sys_table)} is not a file id (64 hexadecimal "
+                            "digits); it was ignored.")
+            changes["sys_table"] = None
+        return changes
+
+    @property
+    def systems(self) -> tuple[tuple[str, str], ...]:
+        """(name, store id) of each system, the baseline first."""
+        return tuple((h.rpartition("=")[0], h.rpartition("=")[2]) for h in self.sys_hyps)
+
+
 GROUPS = {"data": Roles, "display": Display, "ranking": RankingChoice, "selection": Selection,
           "precision": PrecisionView, "tests": TestsView, "threshold": ThresholdView, "roc": RocView,
-          "samples": SamplesView, "annotate": AnnotateView, "export": ExportView}
+          "samples": SamplesView, "annotate": AnnotateView, "export": ExportView, "systems": SystemsView}
 FIELD_GROUP = {f.name: group for group, cls in GROUPS.items() for f in fields(cls)}
 FIELD_META = {f.name: f.metadata for cls in GROUPS.values() for f in fields(cls)}
 # URL parameter name of each setting: short, stable, readable (the settings' declarations are the source)
@@ -613,16 +686,17 @@ class ViewSettings:
     samples: SamplesView = SamplesView()
     annotate: AnnotateView = AnnotateView()
     export: ExportView = ExportView()
+    systems: SystemsView = SystemsView()
 
     def __init__(self, data: Roles = Roles(), display: Display = Display(), ranking: RankingChoice = RankingChoice(),
                  selection: Selection = Selection(), precision: PrecisionView = PrecisionView(),
                  tests: TestsView = TestsView(), threshold: ThresholdView = ThresholdView(), roc: RocView = RocView(),
                  samples: SamplesView = SamplesView(), annotate: AnnotateView = AnnotateView(),
-                 export: ExportView = ExportView(), **settings):
+                 export: ExportView = ExportView(), systems: SystemsView = SystemsView(), **settings):
         """The groups, and any settings by their flat names (``ViewSettings(dataset=..., level=0.99)``)."""
         groups = dict(data=data, display=display, ranking=ranking, selection=selection, precision=precision,
                       tests=tests, threshold=threshold, roc=roc, samples=samples, annotate=annotate,
-                      export=export)
+                      export=export, systems=systems)
         by_group: dict[str, dict] = {}
         for name, value in settings.items():
             if name not in FIELD_GROUP:

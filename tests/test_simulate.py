@@ -276,11 +276,8 @@ def test_written_file_loads_and_is_byte_reproducible(tmp_path):
     assert list(auto.keys.columns) == ["candidate"] and auto.samples is not None
 
 
-def test_defaults_are_fast_enough():
-    import time
-    start = time.perf_counter()
+def test_defaults_draw_every_candidate():  # the speed is measured in bench/bench_small.py
     ex = simulate(k=80, n=5000)
-    assert time.perf_counter() - start < 1.0
     assert len(ex.data) == 400_000
 
 

@@ -164,6 +164,76 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
 )}
 
 
+# The works the systems comparison cites (evalcore.systems): resampling tests for MT and the metrics it computes.
+BIBLIOGRAPHY.update({e.key: e for e in (
+    _entry("koehn2004", "inproceedings", "Koehn 2004",
+           "Koehn, P. (2004). Statistical significance tests for machine translation evaluation. In *Proceedings of "
+           "the 2004 Conference on Empirical Methods in Natural Language Processing (EMNLP 2004)*, pages 388–395, "
+           "Barcelona, Spain. https://aclanthology.org/W04-3250",
+           author="Koehn, Philipp", title="Statistical Significance Tests for Machine Translation Evaluation",
+           booktitle="Proceedings of the 2004 Conference on Empirical Methods in Natural Language Processing",
+           pages="388--395", address="Barcelona, Spain", year="2004", url="https://aclanthology.org/W04-3250"),
+    _entry("riezler2005", "inproceedings", "Riezler & Maxwell 2005",
+           "Riezler, S. and Maxwell, J. T. (2005). On some pitfalls in automatic evaluation and significance testing "
+           "for MT. In *Proceedings of the ACL Workshop on Intrinsic and Extrinsic Evaluation Measures for Machine "
+           "Translation and/or Summarization*, pages 57–64, Ann Arbor, Michigan. https://aclanthology.org/W05-0908",
+           author="Riezler, Stefan and Maxwell, John T.",
+           title="On Some Pitfalls in Automatic Evaluation and Significance Testing for {MT}",
+           booktitle="Proceedings of the {ACL} Workshop on Intrinsic and Extrinsic Evaluation Measures for Machine "
+                     "Translation and/or Summarization",
+           pages="57--64", address="Ann Arbor, Michigan", year="2005", url="https://aclanthology.org/W05-0908"),
+    _entry("post2018", "inproceedings", "Post 2018",
+           "Post, M. (2018). A call for clarity in reporting BLEU scores. In *Proceedings of the Third Conference on "
+           "Machine Translation: Research Papers*, pages 186–191, Brussels, Belgium. "
+           "https://doi.org/10.18653/v1/W18-6319",
+           author="Post, Matt", title="A Call for Clarity in Reporting {BLEU} Scores",
+           booktitle="Proceedings of the Third Conference on Machine Translation: Research Papers",
+           pages="186--191", address="Brussels, Belgium", year="2018", doi="10.18653/v1/W18-6319",
+           url="https://aclanthology.org/W18-6319"),
+    _entry("papineni2002", "inproceedings", "Papineni et al. 2002",
+           "Papineni, K., Roukos, S., Ward, T. and Zhu, W.-J. (2002). BLEU: a method for automatic evaluation of "
+           "machine translation. In *Proceedings of the 40th Annual Meeting of the Association for Computational "
+           "Linguistics (ACL 2002)*, pages 311–318, Philadelphia, Pennsylvania. "
+           "https://doi.org/10.3115/1073083.1073135",
+           author="Papineni, Kishore and Roukos, Salim and Ward, Todd and Zhu, Wei-Jing",
+           title="{BLEU}: a Method for Automatic Evaluation of Machine Translation",
+           booktitle="Proceedings of the 40th Annual Meeting of the Association for Computational Linguistics",
+           pages="311--318", address="Philadelphia, Pennsylvania, USA", year="2002",
+           doi="10.3115/1073083.1073135", url="https://aclanthology.org/P02-1040"),
+    _entry("popovic2015", "inproceedings", "Popović 2015",
+           "Popović, M. (2015). chrF: character n-gram F-score for automatic MT evaluation. In *Proceedings of the "
+           "Tenth Workshop on Statistical Machine Translation*, pages 392–395, Lisbon, Portugal. "
+           "https://doi.org/10.18653/v1/W15-3049",
+           author="Popovi{\\'c}, Maja", title="{chrF}: character n-gram {F}-score for automatic {MT} evaluation",
+           booktitle="Proceedings of the Tenth Workshop on Statistical Machine Translation", pages="392--395",
+           address="Lisbon, Portugal", year="2015", doi="10.18653/v1/W15-3049",
+           url="https://aclanthology.org/W15-3049"),
+    _entry("snover2006", "inproceedings", "Snover et al. 2006",
+           "Snover, M., Dorr, B., Schwartz, R., Micciulla, L. and Makhoul, J. (2006). A study of translation edit "
+           "rate with targeted human annotation. In *Proceedings of the 7th Conference of the Association for "
+           "Machine Translation in the Americas: Technical Papers*, pages 223–231, Cambridge, Massachusetts. "
+           "https://aclanthology.org/2006.amta-papers.25",
+           author="Snover, Matthew and Dorr, Bonnie and Schwartz, Rich and Micciulla, Linnea and Makhoul, John",
+           title="A Study of Translation Edit Rate with Targeted Human Annotation",
+           booktitle="Proceedings of the 7th Conference of the Association for Machine Translation in the Americas: "
+                     "Technical Papers",
+           pages="223--231", address="Cambridge, Massachusetts, USA", year="2006",
+           url="https://aclanthology.org/2006.amta-papers.25"),
+    _entry("och2003", "article", "Och & Ney 2003",
+           "Och, F. J. and Ney, H. (2003). A systematic comparison of various statistical alignment models. "
+           "*Computational Linguistics* 29(1), 19–51. https://doi.org/10.1162/089120103321337421",
+           author="Och, Franz Josef and Ney, Hermann",
+           title="A Systematic Comparison of Various Statistical Alignment Models",
+           journal="Computational Linguistics", volume="29", number="1", pages="19--51", year="2003",
+           doi="10.1162/089120103321337421", url="https://aclanthology.org/J03-1002"),
+    _entry("noreen1989", "book", "Noreen 1989",
+           "Noreen, E. W. (1989). *Computer-Intensive Methods for Testing Hypotheses: An Introduction*. Wiley, "
+           "New York.",
+           author="Noreen, Eric W.", title="Computer-Intensive Methods for Testing Hypotheses: An Introduction",
+           publisher="Wiley", address="New York", year="1989"),
+)})
+
+
 def _entries(keys) -> list[BibEntry]:
     keys = list(dict.fromkeys(keys))
     unknown = [k for k in keys if k not in BIBLIOGRAPHY]

@@ -254,7 +254,12 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
         messages.append(f"data: {f} has SHA-256 {h[:16]}…, the signature names {w[:16]}…: not the same data")
     if bad:
         return Reproduction(signature, None, False, False, tuple(messages))
-    if signature.command == "report":
+    if signature.command == "systems":  # (text files or a table, in the signature's order: evalcore.systems.cli)
+        from ..systems.cli import reproduce_digest
+
+        with redirect_stderr(io.StringIO()):
+            digest = reproduce_digest(signature, files)
+    elif signature.command == "report":
         settings = settings_from_signature(signature.settings)
         with redirect_stderr(io.StringIO()):
             results = report_results(load_report_candidates(files[0], settings), settings)

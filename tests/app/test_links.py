@@ -32,7 +32,7 @@ from hostile import HOSTILE
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/data.py", "pages/precision.py", "pages/confidence.py", "pages/significance.py",
          "pages/threshold.py", "pages/pairwise.py", "pages/roc.py", "pages/validation.py", "pages/across.py",
-         "pages/uir.py", "pages/annotate.py"]
+         "pages/uir.py", "pages/annotate.py", "pages/systems.py"]
 MEASURES = ("good", "noisy", "flat", "all_nan", "reverse") + tuple(f"m{i:02d}" for i in range(8))
 SAMPLE_SIM = "sample:collocations_sim"
 EXAMPLES_PER_PAGE = 15
@@ -86,6 +86,10 @@ CHOICES = {
     "ann_rule": ["annotator", "majority", "agreed"], "ann_sample": ["s7", "s1-top5-abc", "x y"],
     "annotator": ["ann", "b"], "ann_context": ["word", "sample", "nope"],
     "sample_interval": ["hypergeometric", "clopper_pearson"],
+    "sys_mode": ["text", "table"], "sys_metric": ["bleu", "chrf", "ter", "wer", "f1", "aer"],
+    "sys_tokenize": ["13a", "intl", "char"], "sys_rule": ["bk", "sacrebleu"],
+    "sys_matrix": ["p_adjusted", "p_randomization"], "sys_refs": ["a" * 64], "sys_table": ["b" * 64],
+    "sys_hyps": ["a=" + "a" * 64, "b=" + "c" * 64, "=" + "d" * 64, "x=y"],
 }
 MEASURE_FIELDS = {"scores", "lower", "measures", "a", "b", "threshold_measure", "compare_measure",
                   "v_measure", "ann_measures"}
@@ -107,6 +111,9 @@ PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
     "pages/uir.py": ("a", "b", "uir_threshold", "uir_betas", "cut_mode", "cut_n", "cut_gammas"),
     "pages/annotate.py": ("ann_sample", "annotator", "ann_seed", "ann_size", "ann_k", "ann_measures", "ann_context",
                           "ann_rule", "level"),
+    "pages/systems.py": ("sys_mode", "sys_refs", "sys_hyps", "sys_table", "sys_metric", "sys_tokenize",
+                         "sys_lowercase", "sys_word_order", "sys_resamples", "sys_seed", "sys_rule", "sys_level",
+                         "sys_pair", "sys_matrix"),
 }
 
 
@@ -118,6 +125,8 @@ def values_for(field: str):
         return st.lists(one, max_size=14) if kind == "list" else st.one_of(one, st.lists(one, min_size=2, max_size=3))
     if field == "resamples":  # (a huge count is clamped to 100,000: tried on the small data in EXPLICIT)
         pool = ["100", "150", "99", "0", "-1", "x", "nan", "1.5", ""]
+    elif field == "sys_resamples":  # (the Systems page's choices; a huge count would be the largest, 100,000)
+        pool = ["100", "200", "150", "0", "-1", "x", "nan", "1.5", "", "9" * 30]
     elif kind == "int":
         pool = NUMBERS
     elif kind == "float":

@@ -120,6 +120,7 @@ PAGES = {  # sidebar title -> (URL path, page heading)
     "Validation": ("validation", "Does the binomial model hold over the samples? (Evert 2004, Figure 4)"),
     "Across samples": ("across", "Two measures across the samples: paired tests"),
     "Unanimous improvement": ("uir", "Unanimous Improvement Ratio over the samples"),
+    "Systems": ("systems", "Compare systems on a test set"),
 }
 
 

@@ -1,0 +1,85 @@
+"""Systems: compare whole systems on a test set with a corpus metric by paired resampling (Berg-Kirkpatrick et
+al. 2012): scores with intervals, every pair tested, Holm, the gains' distribution, the test-set size needed."""
+
+import streamlit as st
+
+from evalcore.errors import EvalcoreError
+from evalcore.systems.names import RULE_NAMES
+from evalcore.text import markdown_text as esc
+from ui import common, widgets
+from ui import systems as ui
+
+common.ensure_router()
+
+st.header("Compare systems on a test set")
+common.show_link_problems()
+ui.inputs_section()
+ui.settings_section()
+inp, why = ui.current()
+if inp is None:
+    st.info(why)
+    common.stop()
+v = common.view()
+settings = ui.resampling_of(v)
+try:
+    result = ui.comparison(inp, settings)
+    similar = ui.similar(inp)
+except EvalcoreError as exc:
+    st.error(esc(exc))
+    common.stop()
+signature = ui.signature_text(inp, result)
+names = list(result.statistics.systems)
+ui.baseline_choice(names)
+m, alpha = result.metric, settings.alpha
+unit = "items" if m.kind == "table" else "segments"
+st.markdown(f"**{esc(m.label)}** on {result.n_items:,} {unit}, {len(names)} systems: **{result.n_significant} of "
+            f"{len(result.pairs)}** pairs differ significantly (paired bootstrap by the rule of {RULE_NAMES[settings.rule]}, "
+            f"{settings.resamples:,} resamples, seed {settings.seed}; Holm over the pairs, alpha = {alpha:g}).")
+
+left, right = st.columns(2)
+with left:
+    st.subheader("Scores")
+    st.plotly_chart(ui.figure(result, "scores"), key="sys_scores_chart", theme=None)
+    st.dataframe(ui.scores_table(result), hide_index=True, key="sys_scores_table")
+with right:
+    st.subheader("p-values of every pair")
+    column = widgets.bound(st.radio, "p-values shown", "sys_matrix", horizontal=True,
+                           options=["p_adjusted", "p_bootstrap", "p_randomization"],
+                           format_func={"p_adjusted": "bootstrap, Holm", "p_bootstrap": "bootstrap",
+                                        "p_randomization": "randomization"}.get)
+    st.plotly_chart(ui.figure(result, "pvalues", column), key="sys_pvalue_chart", theme=None)
+st.caption("Scores")
+ui.downloads(ui.figure(result, "scores"), result.systems, "systems_scores", signature)
+st.caption("p-values")
+ui.downloads(ui.figure(result, "pvalues", column), result.pvalue_matrix(column).reset_index(names="system"),
+             "systems_pvalues", signature)
+
+st.subheader("Every pair")
+st.dataframe(ui.pairs_table(result, similar), hide_index=True, key="sys_pairs_table")
+st.caption("gain = score(B) − score(A) with its bootstrap percentile interval; p bootstrap one-sided in the direction "
+           "of the gain (Berg-Kirkpatrick's 2δ rule) or sacrebleu's, p randomization two-sided; identical outputs: "
+           "the share of items where A and B agree exactly; correlation: of the items' contributions to the score "
+           "(similar systems need smaller gains). The two bootstrap rules agree below p ≈ 0.05 and differ above 0.1.")
+
+st.subheader("Resampled gains of one pair")
+if v.sys_pair >= len(result.pairs):
+    common.correct(f"The link shows pair {v.sys_pair + 1}; there are {len(result.pairs)}, so the first is shown.",
+                   sys_pair=0)
+labels = [f"{b} − {a}" for a, b in zip(result.pairs["a"], result.pairs["b"])]
+pair = widgets.bound(st.selectbox, "Pair", "sys_pair", options=list(range(len(labels))), format_func=labels.__getitem__)
+gains = ui.figure(result, "gains", pair)
+st.plotly_chart(gains, key="sys_gains_chart", theme=None)
+ui.downloads(gains, result.pairs.iloc[[pair]], "systems_gains", signature)
+
+st.subheader("How big a test set? (Berg-Kirkpatrick et al. 2012)")
+st.caption(f"The smallest gain significant at alpha = {alpha:g} for test sets of 10% to 400% of these {unit} (beyond "
+           "100%: drawn with replacement), each with its own bootstrap; dotted: each pair's observed gain. Where a "
+           "curve lies below its dotted line, a test set of that size finds the gain.")
+try:
+    curves = ui.curves(inp, settings)
+except EvalcoreError as exc:  # (test sets up to four times as large: a bound of its own)
+    st.info(esc(exc))
+    common.stop()
+sizes = ui.sizes_figure(curves, result)
+st.plotly_chart(sizes, key="sys_sizes_chart", theme=None)
+ui.downloads(sizes, curves, "systems_test_set_size", signature)

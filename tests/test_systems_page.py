@@ -1,0 +1,129 @@
+"""The Systems page under Streamlit's AppTest: empty, opened from a link to stored files (text and a per-item
+table), a setting moved, and links it must correct with a message. The numbers shown are evalcore.systems' own
+(checked against sacrebleu and plain loops in test_systems.py); here: that the page shows exactly them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from evalcore.format import p_value
+from evalcore.io.store import DatasetStore
+from evalcore.systems.compare import ResamplingSettings, compare_systems
+from evalcore.systems.inputs import check_text_input, read_item_table
+from evalcore.systems.metrics import format_score
+from evalcore.systems.statistics import table_statistics, text_statistics
+from evalcore.systems.synthetic import synthetic_test_set
+from evalcore.viewstate import from_query, to_query
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+PAGE = "pages/systems.py"
+
+
+@pytest.fixture()
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
+    monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
+    return DatasetStore()
+
+
+@pytest.fixture()
+def text_link(store):
+    data = synthetic_test_set(150, 3, seed=2)
+    ref = store.put(("\r\n".join(data.references) + "\r\n").encode(), "refs.txt")
+    hyps = [f"{name}=" + store.put(("\n".join(lines) + "\n").encode(), f"{name}.txt")
+            for name, lines in data.systems.items()]
+    return {"sys_ref": ref, "sys_hyp": hyps}, data
+
+
+def open_page(query: dict) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(PAGE)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def messages(at: AppTest) -> list[str]:
+    return [m.value.replace("\\", "") for m in [*at.warning, *at.error, *at.info]]  # (shown escaped, as text)
+
+
+def test_empty_page_says_what_to_upload(store):
+    at = open_page({})
+    assert any("Upload a references file and two or more hypotheses files" in m for m in messages(at))
+    assert not at.dataframe
+
+
+def test_a_link_to_stored_files_shows_the_comparison_and_a_setting_moves_it(text_link):
+    query, data = text_link
+    at = open_page(query)
+    refs = [("refs.txt", list(data.references))]
+    hyps = [(n, list(lines)) for n, lines in data.systems.items()]
+    statistics = text_statistics(check_text_input(refs, hyps, "bleu"), "bleu")
+    expected = compare_systems(statistics, ResamplingSettings(1000, 12345))
+    scores = at.dataframe[0].value
+    assert scores["system"].tolist() == list(data.systems)
+    assert scores["BLEU"].tolist() == [format_score(statistics.metric, s) for s in expected.systems["score"]]
+    pairs = at.dataframe[1].value
+    assert list(zip(pairs["A"], pairs["B"])) == list(zip(expected.pairs["a"], expected.pairs["b"]))
+    assert pairs["significant"].tolist() == ["yes" if s else "no" for s in expected.pairs["significant"]]
+    sentence = next(m.value for m in at.markdown if "pairs differ significantly" in m.value)
+    assert f"**{expected.n_significant} of 3**" in sentence
+    signature = next(t.value for t in at.sidebar.text if t.value.startswith("evalcore "))
+    assert "cmd systems" in signature and "resamples 1000" in signature and query["sys_ref"] in signature
+    # more resamples: the view, the link and the numbers follow
+    at.select_slider(key="w_sys_resamples").set_value(2000).run()
+    assert not at.exception
+    assert at.session_state["view"].sys_resamples == 2000
+    more = compare_systems(statistics, ResamplingSettings(2000, 12345))
+    assert at.dataframe[1].value["p bootstrap"].tolist() == [p_value(p) for p in more.pairs["p_bootstrap"]]
+    assert to_query(at.session_state["view"])["sys_r"] == "2000"
+    assert from_query(to_query(at.session_state["view"])) == (at.session_state["view"], [])
+
+
+def test_a_per_item_table_from_a_link(store, tmp_path):
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"item": [f"s{i}" for i in range(60)]})
+    for name in ("base", "new"):
+        total = rng.integers(5, 20, 60)
+        frame[f"{name}.correct"] = rng.binomial(total, 0.6 if name == "base" else 0.7)
+        frame[f"{name}.total"] = total
+    content = frame.to_csv(index=False).encode()
+    table_id = store.put(content, "items.csv")
+    at = open_page({"sys_mode": "table", "sys_table": table_id, "sys_metric": "accuracy", "sys_r": "500"})
+    path = tmp_path / "items.csv"
+    path.write_bytes(content)
+    expected = compare_systems(table_statistics(read_item_table(path, "accuracy")), ResamplingSettings(500, 12345))
+    assert at.dataframe[0].value["accuracy"].tolist() == [f"{s:.4f}" for s in expected.systems["score"]]
+
+
+def test_links_the_page_cannot_show_are_corrected_with_a_message(text_link, store):
+    query, _ = text_link
+    at = open_page({**query, "sys_metric": "f1", "sys_pair": "40", "sys_r": "333"})
+    said = " ".join(messages(at))
+    assert "The metric 'f1' does not apply to text files; using bleu." in said
+    assert "333 resamples is not one of the choices" in said
+    assert "there are 3, so the first is shown" in said
+    v = at.session_state["view"]
+    assert (v.sys_metric, v.sys_pair, v.sys_resamples) == ("bleu", 0, 200)
+    gone = open_page({"sys_ref": "a" * 64, "sys_hyp": query["sys_hyp"]})
+    assert any(f"No file with id {'a' * 12}… is stored on this server" in m and "Upload the file again on this page"
+               in m for m in messages(gone))
+
+
+def test_work_past_the_bound_of_one_request_is_refused_with_a_message():
+    from evalcore.errors import EvalcoreError
+    from ui.systems import RESAMPLING_BUDGET, SystemsInput, check_budget
+
+    text = SystemsInput("text", ("a" * 64,), (("x", "b" * 64), ("y", "c" * 64)), None, "ter", None)
+    check_budget(text, 20_000, 2)
+    with pytest.raises(EvalcoreError, match="use the command line"):
+        check_budget(text, 30_000, 2)  # 60,000 TER segment-systems
+    with pytest.raises(EvalcoreError, match="choose fewer resamples"):
+        check_budget(text, 10_000, 2, ResamplingSettings(RESAMPLING_BUDGET // 10_000 * 2, 1))

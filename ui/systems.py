@@ -1,0 +1,448 @@
+"""The Systems page's glue (pages/systems.py draws it): its uploads into the store, its widgets bound to the view's
+``systems`` group (:class:`evalcore.viewstate.SystemsView`), the cached calls into :mod:`evalcore.systems`, the
+downloads with the comparison's signature, and the sidebar's signature and report for this page.
+
+Every input file is stored like a candidate set (content-addressed, within the store's quota), so the link
+(``sys_ref``, ``sys_hyp`` = ``name=<id>``, ``sys_table``) reopens the same files for anyone on the server. The
+numbers are cached on the files' ids and two small frozen objects (:class:`SystemsInput`: the files, the metric
+and sacrebleu's options; :class:`~evalcore.systems.compare.ResamplingSettings`), so a link opened twice, by anyone,
+computes once. Work per request is bounded (:func:`check_budget`): what would take the server minutes is refused
+with a message that points to the command line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from evalcore.errors import EvalcoreError
+from evalcore.figures import style as figstyle
+from evalcore.io.store import UnknownDatasetError
+from evalcore.report.embed import embed_signature, sidecar_name
+from evalcore.systems import figures as sysfig
+from evalcore.systems import inputs as sysinputs
+from evalcore.systems.compare import ResamplingSettings, SystemsComparison, compare_systems
+from evalcore.systems.metrics import TextOptions
+from evalcore.systems.names import (MAX_SYSTEMS, METRIC_NAMES, METRICS, RESAMPLE_CHOICES, RULES, TABLE_METRICS,
+                                    TEXT_METRICS, TOKENIZERS)
+from evalcore.systems.report import build_systems_report, systems_signature
+from evalcore.systems.similarity import similarity
+from evalcore.systems.sizes import size_curves
+from evalcore.systems.statistics import ItemStatistics, table_statistics, text_statistics
+from evalcore.text import markdown_text as esc
+from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, ViewSettings
+from ui import cached, common, figcache, widgets
+
+#: Work one request may ask of the server: segment-systems to score (about a minute of one core each), and
+#: resamples x items (the randomization's swap mask is that many bytes, the products that many multiply-adds per
+#: statistic and system).
+SEGMENT_BUDGET = {"bleu": 1_000_000, "chrf": 200_000, "ter": 40_000, "wer": 1_000_000}
+RESAMPLING_BUDGET = 100_000_000
+REPORT_FILE = "evalcore-systems-report.zip"
+
+
+@dataclass(frozen=True)
+class SystemsInput:
+    """What the per-item statistics depend on: the files (store ids), the metric and sacrebleu's options."""
+
+    mode: str
+    refs: tuple[str, ...]
+    systems: tuple[tuple[str, str], ...]
+    table: str | None
+    metric: str
+    options: TextOptions | None
+
+    @property
+    def data_ids(self) -> tuple[str, ...]:
+        """The store ids (SHA-256) of the files in signature order: references, then systems; or the table."""
+        if self.mode == "table":
+            return (self.table,) if self.table else ()
+        return self.refs + tuple(i for _, i in self.systems)
+
+
+def input_of(v: ViewSettings) -> SystemsInput:
+    s = v.systems
+    if s.sys_mode == "table":
+        return SystemsInput("table", (), (), s.sys_table, s.sys_metric, None)
+    options = TextOptions(tokenize=s.sys_tokenize, lowercase=s.sys_lowercase, chrf_word_order=s.sys_word_order,
+                          ter_case_sensitive=s.sys_ter_case).for_metric(s.sys_metric)
+    return SystemsInput("text", s.sys_refs, s.systems, None, s.sys_metric, options)
+
+
+def resampling_of(v: ViewSettings) -> ResamplingSettings:
+    s = v.systems
+    return ResamplingSettings(resamples=s.sys_resamples, seed=s.sys_seed, rule=s.sys_rule, level=s.sys_level)
+
+
+_KEYS = {SystemsInput: repr, ResamplingSettings: repr}
+
+
+# ---------------------------------------------------------------- files in the store
+
+def open_file(file_id: str):
+    """A stored input file (the store's checked read), or a message that says to upload it again here."""
+    try:
+        return cached.store().open(file_id)
+    except UnknownDatasetError as exc:  # removed to make room, set aside as damaged, or never stored here
+        raise UnknownDatasetError(str(exc).replace("data set", "file").replace(
+            "on the Data page", "on this page")) from None
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def segments(file_id: str) -> tuple[str, tuple[str, ...]]:
+    """A stored text file's name and segments (read and checked once per file)."""
+    stored, data = open_file(file_id)
+    return stored.name, tuple(sysinputs.read_segments(data, name=stored.name))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def item_table(file_id: str, metric: str | None) -> sysinputs.ItemTable:
+    stored, data = open_file(file_id)
+    return sysinputs.read_item_table(data, metric, name=stored.name)
+
+
+def store_text(upload) -> str:
+    """Read an uploaded text file (refused with a message unless it reads) and store it; its id."""
+    content = upload.getvalue()
+    sysinputs.read_segments(content, name=upload.name)
+    return cached.store().put(content, upload.name)
+
+
+def store_table(upload) -> tuple[str, str | None]:
+    """Read an uploaded per-item table and store it; its id and the metric its columns suggest."""
+    from evalcore.io import read_table
+
+    content = upload.getvalue()
+    frame = read_table(content, name=upload.name)
+    if "item" not in [str(c) for c in frame.columns]:
+        sysinputs.table_from_frame(frame, None, name=upload.name)  # raises the message naming the column
+    return cached.store().put(content, upload.name), sysinputs.suggest_table_metric(frame.columns)
+
+
+# ---------------------------------------------------------------- cached numbers
+
+def check_budget(inp: SystemsInput, n_items: int, n_systems: int, settings: ResamplingSettings | None = None) -> None:
+    """Refuse work past what one request may ask of a shared server (the command line has no such bound)."""
+    if inp.mode == "text" and n_items * n_systems > SEGMENT_BUDGET[inp.metric]:
+        raise EvalcoreError(f"{n_systems} systems x {n_items:,} segments is more {METRIC_NAMES[inp.metric]} than the "
+                            f"dashboard computes for one view (up to {SEGMENT_BUDGET[inp.metric]:,} segment-systems); "
+                            "use the command line (python -m evalcore systems), or fewer segments or systems")
+    if settings is not None and settings.resamples * n_items > RESAMPLING_BUDGET:
+        raise EvalcoreError(f"{settings.resamples:,} resamples of {n_items:,} items is more than the dashboard computes "
+                            f"for one view (resamples x items up to {RESAMPLING_BUDGET:,}); choose fewer resamples, or "
+                            "use the command line")
+
+
+@st.cache_resource(max_entries=4, show_spinner="Scoring every segment of every system ...", hash_funcs=_KEYS)
+def statistics(inp: SystemsInput) -> ItemStatistics:
+    if inp.mode == "table":
+        return table_statistics(item_table(inp.table, inp.metric))
+    refs = [segments(i) for i in inp.refs]
+    hyps = [(name, segments(i)[1]) for name, i in inp.systems]
+    check_budget(inp, len(refs[0][1]), len(hyps))
+    data = sysinputs.check_text_input([(n, lines) for n, lines in refs],
+                                      [(f"{name} ({segments(i)[0]})", lines) for (name, i), (_, lines)
+                                       in zip(inp.systems, hyps)],
+                                      inp.metric, names=[name for name, _ in inp.systems])
+    return text_statistics(data, inp.metric, inp.options, workers=1)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
+def comparison(inp: SystemsInput, settings: ResamplingSettings) -> SystemsComparison:
+    stats = statistics(inp)
+    check_budget(inp, stats.n_items, stats.n_systems, settings)
+    return compare_systems(stats, settings)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Resampling test sets of every size ...", hash_funcs=_KEYS)
+def curves(inp: SystemsInput, settings: ResamplingSettings) -> pd.DataFrame:
+    stats = statistics(inp)
+    check_budget(inp, 4 * stats.n_items, stats.n_systems, settings)  # (test sets up to 4 times as large)
+    return size_curves(stats, settings)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False, hash_funcs=_KEYS)
+def similar(inp: SystemsInput) -> pd.DataFrame:
+    return similarity(statistics(inp))
+
+
+# ---------------------------------------------------------------- inputs
+
+def _on_upload(handle) -> None:
+    """An uploader's change (files added or removed): store what reads, or keep the message of what does not."""
+    try:
+        handle()
+    except EvalcoreError as exc:
+        st.session_state["sys_upload_error"] = str(exc)
+    else:
+        st.session_state.pop("sys_upload_error", None)
+
+
+def _references_changed() -> None:
+    files = st.session_state.get("w_sys_ref_upload") or []
+    common.update(sys_refs=tuple(dict.fromkeys(store_text(f) for f in files)))
+
+
+def _hypotheses_changed() -> None:
+    files = (st.session_state.get("w_sys_hyp_upload") or [])[:MAX_SYSTEMS]
+    names = sysinputs.unique_names([sysinputs.system_name(f.name) for f in files])
+    common.update(sys_hyps=tuple(f"{n}={store_text(f)}" for n, f in zip(names, files)), sys_pair=0)
+
+
+def _table_changed() -> None:
+    upload = st.session_state.get("w_sys_table_upload")
+    if upload is None:
+        common.update(sys_table=None)
+        return
+    file_id, metric = store_table(upload)
+    changes = {"sys_table": file_id, "sys_pair": 0}
+    if common.view().sys_metric not in TABLE_METRICS:
+        changes["sys_metric"] = metric or "f1"
+    common.update(**changes)
+    st.session_state.pop("w_sys_metric", None)
+
+
+def _stored_name(file_id: str) -> str:
+    try:
+        return cached.store().get(file_id).name
+    except EvalcoreError:
+        return f"a file not stored here ({file_id[:12]}…)"
+
+
+def inputs_section() -> None:
+    """The uploaders (text or table), what the view holds now (a link's files too), and a message for a file that
+    does not read."""
+    widgets.bound(st.radio, "Input", "sys_mode", options=["text", "table"], horizontal=True,
+                  format_func={"text": "text files: references and one hypotheses file per system",
+                               "table": "a per-item table of counts (F1, accuracy, UAS, AER)"}.get)
+    v = common.view()
+    if v.sys_mode == "text":
+        left, right = st.columns(2)
+        with left:
+            st.file_uploader("References: one segment per line, UTF-8 (several files: several references per "
+                             "segment)", accept_multiple_files=True, key="w_sys_ref_upload",
+                             on_change=_on_upload, args=(_references_changed,))
+        with right:
+            st.file_uploader(f"Hypotheses: one file per system, 2 to {MAX_SYSTEMS}, the first is the baseline (its "
+                             "name is the file's stem)", accept_multiple_files=True, key="w_sys_hyp_upload",
+                             on_change=_on_upload, args=(_hypotheses_changed,))
+        v = common.view()
+        if v.sys_refs or v.sys_hyps:
+            refs = ", ".join(_stored_name(i) for i in v.sys_refs) or "none yet"
+            systems = ", ".join(f"{n} ({_stored_name(i)})" for n, i in v.systems.systems) or "none yet"
+            st.caption(esc(f"References: {refs}. Systems, the baseline first: {systems}."))
+    else:
+        st.file_uploader("Per-item table: CSV, TSV, Parquet, Excel, R; a column item and <system>.<count> columns",
+                         key="w_sys_table_upload", on_change=_on_upload, args=(_table_changed,))
+        v = common.view()
+        if v.sys_table:
+            st.caption(esc(f"Table: {_stored_name(v.sys_table)}."))
+    if "sys_upload_error" in st.session_state:
+        st.error(esc(st.session_state["sys_upload_error"]))
+
+
+def _metric_choices(mode: str) -> list[str]:
+    return list(TEXT_METRICS if mode == "text" else TABLE_METRICS)
+
+
+def settings_section() -> None:
+    """The metric and sacrebleu's options that change the numbers, and the resampling: each bound to the view."""
+    v = common.view()
+    choices = _metric_choices(v.sys_mode)
+    if v.sys_metric not in choices:
+        wanted = choices[0]
+        if v.sys_mode == "table" and v.sys_table:
+            try:
+                wanted = sysinputs.suggest_table_metric(_table_columns(v.sys_table)) or wanted
+            except EvalcoreError:
+                pass
+        common.correct(f"The metric {v.sys_metric!r} does not apply to {'text files' if v.sys_mode == 'text' else 'a per-item table'}; "
+                       f"using {wanted}.", sys_metric=wanted)
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        metric = widgets.bound(st.selectbox, "Metric", "sys_metric", options=choices, format_func=METRICS.get)
+    with c2:
+        if metric == "bleu":
+            widgets.bound(st.selectbox, "BLEU tokenizer", "sys_tokenize", options=list(TOKENIZERS),
+                          format_func=TOKENIZERS.get)
+        elif metric == "chrf":
+            widgets.bound(st.selectbox, "chrF word n-gram order", "sys_word_order", options=[0, 1, 2],
+                          format_func={0: "0 (chrF)", 1: "1", 2: "2 (chrF++)"}.get)
+    with c3:
+        if metric in ("bleu", "chrf", "wer"):
+            widgets.bound(st.checkbox, "Lowercase (case-insensitive)", "sys_lowercase")
+        elif metric == "ter":
+            widgets.bound(st.checkbox, "Case-sensitive TER (sacrebleu: not by default)", "sys_ter_case")
+    with c4:
+        widgets.bound(st.radio, "Bootstrap p-value", "sys_rule", options=list(RULES),
+                      format_func={"bk": "Berg-Kirkpatrick et al. (2012)", "sacrebleu": "sacrebleu (Moses)"}.get,
+                      help=f"{RULES['bk']}. {RULES['sacrebleu']}. The two agree below p ≈ 0.05 and differ above "
+                           "0.1.")
+    c5, c6, c7 = st.columns([2, 1, 2])
+    with c5:
+        widgets.bound(st.select_slider, "Resamples", "sys_resamples", options=list(RESAMPLE_CHOICES),
+                      format_func=lambda r: f"{r:,}")
+    with c6:
+        widgets.bound(st.number_input, "Seed", "sys_seed", min_value=0, max_value=2**32 - 1, step=1, convert=int)
+    with c7:
+        widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "sys_level", min_value=LEVEL_MIN,
+                      max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _table_columns(file_id: str) -> tuple[str, ...]:
+    from evalcore.io import read_table
+
+    stored, data = open_file(file_id)
+    return tuple(str(c) for c in read_table(data, name=stored.name).columns)
+
+
+def baseline_choice(names: list[str]) -> None:
+    """A selectbox for the baseline: the chosen system moves first (the link's order changes with it)."""
+    v = common.view()
+    if v.sys_mode != "text" or len(names) < 2:
+        return
+    key = "w_sys_baseline"
+    if st.session_state.get(key) != names[0]:
+        st.session_state[key] = names[0]
+
+    def changed() -> None:
+        chosen = st.session_state[key]
+        entries = list(common.view().sys_hyps)
+        first = next(e for e, (n, _) in zip(entries, common.view().systems.systems) if n == chosen)
+        common.update(sys_hyps=tuple([first] + [e for e in entries if e != first]), sys_pair=0)
+
+    st.selectbox("Baseline (the first system; every pair is tested)", names, key=key, on_change=changed)
+
+
+def current() -> tuple[SystemsInput | None, str]:
+    """The input of the view, or None and why there is none yet."""
+    v = common.view()
+    inp = input_of(v)
+    if inp.mode == "text":
+        if not inp.refs and not inp.systems:
+            return None, "Upload a references file and two or more hypotheses files (one per system) to start."
+        if not inp.refs:
+            return None, "Upload the references file (one reference segment per line)."
+        if len(inp.systems) < 2:
+            return None, "Upload at least two hypotheses files, one per system (the first is the baseline)."
+    elif inp.table is None:
+        return None, "Upload a per-item table with a column item and <system>.<count> columns."
+    return inp, ""
+
+
+# ---------------------------------------------------------------- downloads and the sidebar
+
+def signature_text(inp: SystemsInput, result: SystemsComparison) -> str:
+    return str(systems_signature(result, inp.data_ids, n_references=len(inp.refs) if inp.mode == "text" else None))
+
+
+def downloads(fig, table: pd.DataFrame, stem: str, signature: str) -> None:
+    """The figure as PNG, SVG and HTML with the signature inside, the table as CSV with it beside (a sidecar)."""
+    from evalcore.text import spreadsheet_csv
+
+    image = fig
+    if common.view().caption:  # the sidebar's "Caption under exported figures"
+        image = figstyle.captioned(fig, caption_text())
+
+    def signed(fmt: str):
+        return lambda: embed_signature(figstyle.export(image if fmt != "html" else fig, fmt), fmt, signature)
+
+    cols = st.columns(5)
+    for col, fmt, mime in zip(cols, ("png", "svg", "html"), ("image/png", "image/svg+xml", "text/html")):
+        col.download_button(f"Figure as {fmt.upper()}", data=signed(fmt), file_name=f"{stem}.{fmt}", mime=mime,
+                            on_click="ignore", key=f"dl_{fmt}_{stem}")
+    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
+                            mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
+    cols[4].download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
+                            mime="text/plain", on_click="ignore", key=f"dl_sig_{stem}")
+
+
+def caption_text() -> str:
+    """The caption under exported figures: the metric, the files' number, the resampling."""
+    v = common.view()
+    inp = input_of(v)
+    s = resampling_of(v)
+    files = (f"{len(inp.systems)} systems, {len(inp.refs)} reference file{'s' if len(inp.refs) != 1 else ''}"
+             if inp.mode == "text" else "a per-item table")
+    return (f"{METRIC_NAMES[inp.metric]} · {files} · {s.resamples:,} resamples, seed {s.seed} · "
+            f"bootstrap rule: {RULES[s.rule].split(':')[0]} · level {100 * s.level:g}%")
+
+
+def sidebar() -> None:
+    """The Systems page's signature and report in the sidebar (app.py, in place of the candidate set's)."""
+    st.markdown("**Signature**")
+    inp, why = current()
+    if inp is None:
+        st.caption(esc(why))
+        return
+    try:
+        settings = resampling_of(common.view())
+        result = comparison(inp, settings)
+    except EvalcoreError as exc:
+        st.caption(esc(f"No signature: {exc}"))
+        return
+    text = signature_text(inp, result)
+    st.text(text)
+    st.caption("It names the evalcore version, every file's SHA-256 and every setting; evalcore reproduce checks "
+               "the numbers with it.")
+    link = common.share_link()
+
+    def report() -> bytes:
+        try:
+            sizes = curves(inp, settings)
+        except EvalcoreError:  # past the page's bound for test sets four times as large: the report goes without
+            sizes = None
+        return build_systems_report(result, data_sha256=inp.data_ids,
+                                    n_references=len(inp.refs) if inp.mode == "text" else None, link=link,
+                                    curves=sizes).zip_bytes()
+
+    st.download_button("Report (ZIP)", data=report, file_name=REPORT_FILE, mime="application/zip", on_click="ignore",
+                       key="sys_report_zip", icon=":material/description:",
+                       help="Figures for a paper (PDF, SVG, PNG), LaTeX and Markdown tables, a methods paragraph "
+                            "with references, the signature and every number, in one ZIP.")
+
+
+# ---------------------------------------------------------------- results
+
+def scores_table(result: SystemsComparison) -> pd.DataFrame:
+    m = result.metric
+    level = f"{100 * result.settings.level:g}%"
+    return pd.DataFrame({"system": result.systems["name"],
+                         m.label: [sysfig.format_score(m, x) for x in result.systems["score"]],
+                         f"{level} interval": [f"[{sysfig.format_score(m, lo)}, {sysfig.format_score(m, hi)}]"
+                                               for lo, hi in zip(result.systems["ci_low"], result.systems["ci_high"])]})
+
+
+def pairs_table(result: SystemsComparison, similar_: pd.DataFrame) -> pd.DataFrame:
+    from evalcore import format as fmt
+
+    m = result.metric
+    p = result.pairs
+    level = f"{100 * result.settings.level:g}%"
+    return pd.DataFrame({
+        "A": p["a"], "B": p["b"], "gain B − A": [sysfig.format_gain(m, x) for x in p["delta"]],
+        f"{level} interval": [f"[{sysfig.format_gain(m, lo)}, {sysfig.format_gain(m, hi)}]"
+                              for lo, hi in zip(p["delta_low"], p["delta_high"])],
+        "p bootstrap": [fmt.p_value(x) for x in p["p_bootstrap"]],
+        "p randomization": [fmt.p_value(x) for x in p["p_randomization"]],
+        "p Holm": [fmt.p_value(x) for x in p["p_adjusted"]],
+        "significant": ["yes" if s else "no" for s in p["significant"]],
+        "identical outputs": [fmt.percent(x) for x in similar_["identical"]],
+        "correlation": ["undefined (no variation)" if pd.isna(x) else f"{x:.3f}" for x in similar_["correlation"]],
+    })
+
+
+def figure(result, kind: str, *args):
+    """A figure of a cached result, built once per result (ui/figcache.py)."""
+    builders = {"scores": lambda: sysfig.scores_figure(result),
+                "pvalues": lambda: sysfig.pvalue_figure(result, column=args[0]),
+                "gains": lambda: sysfig.gains_figure(result, args[0])}
+    return figcache.memo(result, builders[kind], kind, *args)
+
+
+def sizes_figure(curves_: pd.DataFrame, result: SystemsComparison):
+    return figcache.memo(curves_, lambda: sysfig.size_figure(curves_, result.metric, n_items=result.n_items,
+                                                             alpha=result.settings.alpha), "sizes")
