@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import names
 from .errors import EvalcoreError, ParameterError
+from .pooling import cli as pool_cli
 from .report import parsers as report_parsers
 from .systems import cli as systems_cli
 
@@ -161,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the TSV here instead of standard output")
     report_parsers.add_parsers(sub, _data_arguments, _ranking_arguments)
     systems_cli.add_parser(sub, _limit_argument)
+    pool_cli.add_parser(sub, _data_arguments, _ranking_arguments)
     return parser
 
 
@@ -174,6 +176,7 @@ def _sample_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample-interval", choices=list(names.SAMPLE_INTERVAL_LABELS), default="hypergeometric",
                    help="with --annotated-sample: hypergeometric (default; exact for the finite n-best list) or "
                         "clopper_pearson (on the annotated candidates)")
+    pool_cli.add_arguments(p)
 
 
 def _experiment_arguments(p: argparse.ArgumentParser) -> None:
@@ -361,7 +364,7 @@ def _cmd_auc_test(args) -> None:
 
 
 # ------------------------------------------------------------------ estimates from an annotated sample
-def _load_annotated_sample(args):
+def _load_annotated_sample(args, frame: bool = True):
     """The partly annotated candidate set and its sampling frame (evalcore.io.load_annotated_sample).
 
     The seed of random ties is fixed here (and kept in ``args.seed``), so that the rankings and
@@ -379,10 +382,12 @@ def _load_annotated_sample(args):
     sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
                                    lower_is_better=tuple(args.lower_is_better), min_annotated=1,
                                    encoding=args.encoding, sheet=args.sheet, limits=_limits(args), where="cli")
-    sample = dataclasses.replace(sample, frame=_sample_frame(args, sample.candidates.measures))
+    if frame:  # (a pooled design, --pool, describes itself: evalcore.pooling.cli)
+        sample = dataclasses.replace(sample, frame=_sample_frame(args, sample.candidates.measures))
     _note(f"{args.file}: {sample.n_annotated:,} of {sample.candidates.n_candidates:,} candidates annotated "
           f"({sample.n_annotated_tp:,} TPs); the others are unannotated (--annotated-sample)")
-    _note(f"assumed: the annotated candidates are {sample.frame.describe()}")
+    if frame:
+        _note(f"assumed: the annotated candidates are {sample.frame.describe()}")
     return sample
 
 
@@ -410,6 +415,8 @@ def _curves_from_sample(args) -> None:
     from . import estimates
     from .nspec import parse_n_spec
 
+    if args.pool or args.pool_sample is not None:
+        return pool_cli.curves(args)
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
     sample = _load_annotated_sample(args)
@@ -438,6 +445,8 @@ def _compare_from_sample(args) -> None:
     from .nspec import parse_n_spec
     from .stats.multitest import adjust_pvalues
 
+    if args.pool or args.pool_sample is not None:
+        return pool_cli.compare(args)
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
                              "default) runs on the annotated candidates of D1 and D2")
@@ -687,7 +696,7 @@ def _cmd_systems(args) -> None:
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
             "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
             "simulate": _cmd_simulate, "power": _cmd_power, "report": _cmd_report, "reproduce": _cmd_reproduce,
-            "systems": _cmd_systems}
+            "systems": _cmd_systems, "pool-plan": pool_cli.cmd_pool_plan}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

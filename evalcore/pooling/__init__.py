@@ -17,16 +17,26 @@ Aslam, Pavlu & Yilmaz 2006 for sampling beyond them); for n-best lists the pool 
 lists, and every list of a pooled measure up to K is known exactly.
 """
 
-from .design import (DESIGN_KINDS, POOLED, Design, PoolProgress, best_ranks, deepest_pool, draw_design, parse_pool,
-                     pool_progress, pool_size, pool_sizes, rankings_for)
-from .strata import Strata
-from .estimators import (POOLED_COLUMNS, POOLED_COMPARE_COLUMNS, REGIMES, PoolIncomplete, effective_counts,
-                         pooled_acceptance, pooled_baseline, pooled_compare, pooled_difference_interval,
-                         pooled_precision, pooled_recall)
+from importlib import import_module
 
-__all__ = [
-    "DESIGN_KINDS", "POOLED", "POOLED_COLUMNS", "POOLED_COMPARE_COLUMNS", "REGIMES", "Design", "PoolIncomplete",
-    "PoolProgress", "Strata", "best_ranks", "deepest_pool", "draw_design", "effective_counts", "parse_pool", "pool_progress",
-    "pool_size", "pool_sizes", "pooled_acceptance", "pooled_baseline", "pooled_compare", "pooled_difference_interval",
-    "pooled_precision", "pooled_recall", "rankings_for",
-]
+_NAMES = {
+    "design": ("DESIGN_KINDS", "POOLED", "Design", "PoolProgress", "best_ranks", "deepest_pool", "draw_design",
+               "parse_pool", "pool_progress", "pool_size", "pool_sizes", "rankings_for"),
+    "estimators": ("POOLED_COLUMNS", "POOLED_COMPARE_COLUMNS", "REGIMES", "PoolIncomplete", "effective_counts",
+                   "pooled_acceptance", "pooled_baseline", "pooled_compare", "pooled_difference_interval",
+                   "pooled_precision", "pooled_recall"),
+    "strata": ("Strata",),
+    "planning": ("Plan", "plan_pool"),
+}
+_WHERE = {name: module for module, names in _NAMES.items() for name in names}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    """The package's names, imported on first use (its :mod:`.cli` is imported by the command line, which must
+    answer ``--help`` without numpy)."""
+    if name in _WHERE:
+        value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
