@@ -75,19 +75,22 @@ def test_a_sample_design_draws_as_today(small):
 def test_the_record_round_trips_and_old_samples_are_sample_designs():
     design = Design("pool+sample", _frame(k=150, measures=("log.like", "t.score"), ties="random", seed=3), size=200,
                     seed=7)
-    frame, record = design.frame.to_dict(), design.record()
-    assert record == {"kind": "pool+sample", "sample_size": 200}
+    frame, record = design.frame.to_dict(), design.record(pool_size=299)
+    assert record == {"kind": "pool+sample", "pool_size": 299}  # m is the stored size less the pool: it may grow
     assert Design.from_record(frame, record, 7, size=499) == design
+    assert Design.from_record(frame, record, 7, size=799).size == 500
     assert Design.from_dict(design.to_dict()) == design
     pool_only = Design("pool", _frame())
-    assert Design.from_record(pool_only.frame.to_dict(), pool_only.record(), 0, size=31) == pool_only
+    assert Design.from_record(pool_only.frame.to_dict(), pool_only.record(31), 0, size=31) == pool_only
+    assert Design("sample", SamplingFrame(), size=4).record(0) == {}
     old = Design.from_record({"measures": [], "k": 0, "ties": "stable", "seed": None}, {}, 11, size=120)
     assert old == Design("sample", SamplingFrame(), size=120, seed=11)
     assert Design.from_record(None, None, None).kind == "sample"
     with pytest.raises(ParameterError, match="kind"):
         Design.from_record(frame, {"kind": "everything"}, 1)
-    with pytest.raises(ParameterError, match="sample size"):
-        Design.from_record(frame, {"kind": "pool+sample", "sample_size": -3}, 1)
+    for bad in (-3, 0, 500, "7", True, None):
+        with pytest.raises(ParameterError, match="pool of"):
+            Design.from_record(frame, {"kind": "pool+sample", "pool_size": bad}, 1, size=499)
 
 
 def test_describe_and_short_name_every_setting():

@@ -12,9 +12,9 @@ kind               what is annotated
 =================  ===========================================================================================
 
 A design is stored with its sample in the annotation database: its frame (the pool of a pooled design) as the
-sample's frame record, and its kind and sizes in the sample's design record (:meth:`Design.record`,
-:meth:`Design.from_record`); a sample stored without a kind is a ``sample`` design, as every sample drawn before
-pooled designs existed.
+sample's frame record, and its kind and its pool's size in the sample's design record (:meth:`Design.record`,
+:meth:`Design.from_record`; m is the stored size less the pool's); a sample stored without a kind is a ``sample``
+design, as every sample drawn before pooled designs existed.
 
 The annotation order (:func:`draw_design`) puts the pool first, in a seeded random order (annotators see no rank
 order), then the sample of the rest as :func:`evalcore.estimates.draw_sample` draws it: the same seed and a larger
@@ -142,12 +142,14 @@ class Design:
         return out + (f" m={self.size} seed {self.seed}" if self.rest_sampled else "")
 
     # ------------------------------------------------------------------- stored with the sample
-    def record(self) -> dict:
-        """The design's fields for the sample's design record in the annotation database (JSON values only);
-        the frame is the sample's own frame record (``frame.to_dict()``) and the seed the sample's seed."""
+    def record(self, pool_size: int) -> dict:
+        """The design's fields for the sample's design record in the annotation database (JSON values only): its
+        kind and its pool's size. The frame is the sample's own frame record (``frame.to_dict()``), the seed the
+        sample's seed, and m the stored size less the pool's, so a larger m with the same seed extends the stored
+        sample (the record stays the same). A ``sample`` design has no further fields."""
         if not self.pooled:
             return {}
-        return {"kind": self.kind, "sample_size": self.size}
+        return {"kind": self.kind, "pool_size": int(pool_size)}
 
     @classmethod
     def from_record(cls, frame: SamplingFrame | Mapping | None, design: Mapping | None, seed: int | None,
@@ -155,7 +157,8 @@ class Design:
         """The design of a stored sample: its frame record, its design record, its seed and its stored size.
 
         A sample without ``kind`` in its design record is a ``sample`` design of its stored size (every sample
-        drawn before pooled designs existed, and samples imported from a file)."""
+        drawn before pooled designs existed, and samples imported from a file). A pooled one's m is its stored
+        size less its pool's."""
         if frame is None:
             frame = SamplingFrame()
         elif not isinstance(frame, SamplingFrame):
@@ -165,11 +168,15 @@ class Design:
         if kind not in DESIGN_KINDS:
             raise ParameterError(f"the sample's design names the kind {str(kind)[:40]!r}; evalcore knows "
                                  f"{', '.join(DESIGN_KINDS)}")
-        m = design.get("sample_size", 0 if kind == "pool" else (size or 0))
-        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 0:
-            raise ParameterError(f"the sample's design has a sample size of {str(m)[:40]!r}; it must be a whole "
-                                 "number >= 0")
-        return cls(kind=kind, frame=frame, size=int(m), seed=0 if seed is None else int(seed))
+        size = int(size or 0)
+        if kind == "sample":
+            return cls(kind=kind, frame=frame, size=size, seed=0 if seed is None else int(seed))
+        pool = design.get("pool_size")
+        if isinstance(pool, bool) or not isinstance(pool, (int, np.integer)) or not 1 <= pool <= max(size, 1):
+            raise ParameterError(f"the sample's design has a pool of {str(pool)[:40]!r} candidates; it must be a "
+                                 f"whole number in 1..{max(size, 1):,} (the sample's size)")
+        m = size - int(pool) if kind == "pool+sample" else 0
+        return cls(kind=kind, frame=frame, size=m, seed=0 if seed is None else int(seed))
 
     def to_dict(self) -> dict:
         """Everything in one JSON-able dict (the signature and ``data.json``)."""
