@@ -438,12 +438,9 @@ def _curves_from_sample(args) -> None:
 
 
 def _compare_from_sample(args) -> None:
-    import numpy as np
-
     from . import estimates
     from .compare import significant_up_to
     from .nspec import parse_n_spec
-    from .stats.multitest import adjust_pvalues
 
     if args.pool or args.pool_sample is not None:
         return pool_cli.compare(args)
@@ -457,18 +454,28 @@ def _compare_from_sample(args) -> None:
     mask = sample.frame_mask({a.measure: a, b.measure: b})
     table = estimates.compare_estimates(a, b, sizes, frame=mask, confidence_level=args.confidence_level,
                                         alternative=args.alternative)
-    inside = table["in_frame"].to_numpy()
-    adjusted = np.full(len(table), np.nan)
-    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
-    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
-    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
-    tested = table[inside]
+    tested = _adjust_in_frame(table, args)
     _note(f"{a.measure} vs {b.measure} on the annotated sample (Fisher's exact test on D1/D2, correction "
           f"{args.correction}): significant at {int(tested['significant'].sum())} of {len(tested)} list sizes; at "
           f"every tested n up to {significant_up_to(tested) if len(tested) else 0}; the test rests on "
           f"{int(tested['annotated'].min()) if len(tested) else 0} to {int(tested['annotated'].max()) if len(tested) else 0} "
           "annotated candidates of D1 and D2")
     _write(table, args.out)
+
+
+def _adjust_in_frame(table: pd.DataFrame, args) -> pd.DataFrame:
+    """Adjust the p-values of the n the sample covers (``in_frame``) by ``--correction``, in place (a column
+    ``p_adjusted`` before ``significant``, which it then decides); the rows tested."""
+    import numpy as np
+
+    from .stats.multitest import adjust_pvalues
+
+    inside = table["in_frame"].to_numpy()
+    adjusted = np.full(len(table), np.nan)
+    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
+    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
+    return table[inside]
 
 
 def _cmd_power(args) -> None:

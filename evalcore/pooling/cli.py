@@ -126,13 +126,10 @@ def curves(args) -> None:
 def compare(args) -> None:
     """``compare --annotated-sample --pool ...``: Fisher's test from the pooled design, with the difference
     interval chosen."""
-    import numpy as np
-
     from .. import cli as main
     from ..compare import significant_up_to
     from ..errors import ParameterError
     from ..nspec import parse_n_spec
-    from ..stats.multitest import adjust_pvalues
 
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
@@ -143,12 +140,7 @@ def compare(args) -> None:
     strata = _strata(args, sample, [a, b])
     table = strata.compare(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
     table = strata.with_difference(table, args.confidence_level, args.difference_interval)
-    inside = table["in_frame"].to_numpy()
-    adjusted = np.full(len(table), np.nan)
-    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
-    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
-    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
-    tested = table[inside]
+    tested = main._adjust_in_frame(table, args)
     regimes = table["regime"].value_counts()
     main._note(f"{a.measure} vs {b.measure} from the pooled design (Fisher's exact test on D1/D2: on the full "
                f"counts inside the pool, {int(regimes.get('exact', 0))} n; on the effective counts of the pool and "
