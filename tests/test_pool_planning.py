@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ParameterError
