@@ -116,7 +116,8 @@ def main() -> None:
     print(markdown(mw.pivot(index="measure", columns="n", values="cell").reindex(list(c.measures)).reset_index()))
     inside = summary[(summary["design"] == "pooled") & (summary["rest"] == 0)]
     print(f"\nlists inside the pool (zero width): {', '.join(f'{a} n={b}' for a, b in zip(inside.measure, inside.n))}")
-    beyond = ratios.merge(summary[summary["design"] == "pooled"][["measure", "n", "rest", "pooled"]], on=["measure", "n"])
+    pooled = summary[summary["design"] == "pooled"][["measure", "n", "rest", "pooled"]]
+    beyond = ratios.merge(pooled, on=["measure", "n"])
     beyond = beyond[beyond["rest"] > 0]
     print(f"beyond the pool: median ratio < 1 in {int((beyond['median_ratio'] < 1).sum())} of {len(beyond)} "
           f"(measure, n) cells")

@@ -4,7 +4,7 @@
 module                        what it does
 ============================  =========================================================================================
 :mod:`.design`                the designs (``sample``, ``pool``, ``pool+sample``), their record in the annotation
-                              database, the pool's size at every depth, the draw in annotation order, the pool's progress
+                              database, the pool's size at every depth, the draw in annotation order, progress
 :mod:`.estimators`            precision, acceptance sets, baseline, recall and the comparison of two measures from a
                               pooled design: exact inside the pool, unbiased and exact-interval beyond it
 :mod:`.strata`                one design laid over one candidate set: the estimates of whichever kind it is

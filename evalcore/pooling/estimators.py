@@ -7,8 +7,8 @@ the pool, so given ``rest_m`` its members in L \\ P are a simple random sample o
 ``rest_k | rest_m ~ Hypergeometric(rest, D, rest_m)``, and the list's TPs are ``pooled_tp + D``.
 
 * Precision: ``(pooled_tp + rest * rest_k / rest_m) / n``, unbiased; the interval ``(pooled_tp + [D_L, D_U]) / n``
-  with ``[D_L, D_U]`` the exact interval of the sampled stratum alone (:func:`evalcore.estimates.hypergeometric_interval`,
-  or Clopper-Pearson, as the user chose): zero width where the list lies inside the pool (rest = 0), and exact (at
+  with ``[D_L, D_U]`` the exact interval of the sampled stratum alone
+  (:func:`evalcore.estimates.hypergeometric_interval`, or Clopper-Pearson, as the user chose): zero width where the list lies inside the pool (rest = 0), and exact (at
   least the nominal coverage) everywhere, since the pooled part is a constant.
 * Recall: Webber's (2013) beta-binomial posterior of :func:`evalcore.estimates.recall_estimates` with four
   segments, the pooled part in and outside the list (known yields) and the rest in and outside the list (posterior
@@ -107,9 +107,10 @@ def _strata(ranking: Ranking, pool: np.ndarray, rest_sampled: bool) -> _Strata:
     in_pool = pool[ranking.order[ann - 1]]
     pool_ranks = np.sort(ranking.ranks[pool])
     if int(in_pool.sum()) != pool_ranks.size:
-        raise PoolIncomplete(f"{int(in_pool.sum()):,} of the pool's {pool_ranks.size:,} candidates are annotated TP "
-                             f"or FP; the pooled estimates appear when all are ({pool_ranks.size - int(in_pool.sum()):,}"
-                             " to go; an 'unsure' mark does not count)")
+        done = int(in_pool.sum())
+        raise PoolIncomplete(f"{done:,} of the pool's {pool_ranks.size:,} candidates are annotated TP or FP; the "
+                             f"pooled estimates appear when all are ({pool_ranks.size - done:,} to go; an 'unsure' "
+                             "mark does not count)")
     tp = step[ann - 1]
     rest = ann[~in_pool] if rest_sampled else ann[:0]
     rest_tp = ann[~in_pool & tp] if rest_sampled else ann[:0]
