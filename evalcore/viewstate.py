@@ -80,6 +80,10 @@ SAMPLE_PREFIX = "sample:"
 _DATASET_ID = re.compile(r"[0-9a-f]{64}")
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 _ANN_SAMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_ANN_TOKEN = re.compile(r"a[0-9a-f]{12}")
+# URL names no longer read, with what a link that still gives one is told (the setting is not taken from it)
+RETIRED = {"annotator": "The link names an annotator; names are no longer carried in links (whoever opens a link "
+                        "annotates under their own name), so none was taken from it: enter yours on the Annotate page."}
 LEVEL_MIN, LEVEL_MAX, LEVEL_STEP = 0.80, 0.999, 0.001
 THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
@@ -545,7 +549,9 @@ class AnnotateView(Group):
     """The Annotate page: the sample shown, the annotator, the design of the sample to draw, the combining rule."""
 
     ann_sample: str | None = setting(None, "ann", "str", data=True)  # the annotation sample's name in the database
-    annotator: str | None = setting(None, "annotator", "str")
+    # whose labels the rule "annotator" uses, as evalcore.annotations.annotator_token (never a name: names stay in
+    # the session; whoever opens a link annotates under their own name)
+    ann_of: str | None = setting(None, "ann_of", "str", data=True)
     ann_seed: int | None = setting(None, "ann_seed", "int", seed=True, what="Sample seed")
     ann_size: int = setting(100, "ann_size", "int")
     ann_k: int = setting(0, "ann_k", "int")   # 0: the whole set; else the union of the top-k lists of ann_measures
@@ -564,11 +570,10 @@ class AnnotateView(Group):
             problems.append(f"The link's annotation sample {self.ann_sample[:80]!r} is not a sample name; it was "
                             "ignored.")
             changes["ann_sample"] = None
-        if self.annotator is not None and (not self.annotator.strip() or len(self.annotator) > 100
-                                           or any(ord(c) < 32 for c in self.annotator)):
-            problems.append("The link's annotator name is empty, too long or holds control characters; it was "
-                            "ignored.")
-            changes["annotator"] = None
+        if self.ann_of is not None and not _ANN_TOKEN.fullmatch(self.ann_of):
+            problems.append(f"The link's annotator {_shown(self.ann_of)} is not one; the first annotator's labels "
+                            "are used.")
+            changes["ann_of"] = None
         if self.ann_size < 1 or self.ann_k < 0:
             problems.append(f"A sample of {self.ann_size} from the top {self.ann_k} is not possible; using the "
                             "defaults.")
@@ -804,7 +809,9 @@ def from_query(params: Mapping[str, str | Sequence[str]]) -> tuple[ViewSettings,
     by_query = {q: f for f, q in QUERY_NAMES.items()}
     problems: list[str] = []
     values = {}
-    unknown = [key for key in params if key not in by_query and key not in {a for a, _ in ALIASES}]
+    unknown = [key for key in params if key not in by_query and key not in {a for a, _ in ALIASES}
+               and key not in RETIRED]
+    problems += [RETIRED[key] for key in RETIRED if key in params]
     if unknown:
         problems.append(f"The link's {', '.join(map(_shown, unknown[:5]))}{' ...' if len(unknown) > 5 else ''} "
                         f"{'is not a setting' if len(unknown) == 1 else 'are not settings'} of this dashboard; "

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS, LABELS, export_table, write_export
+from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS
 from evalcore.ranking import resolve_seed
-from ui import annotate, auth, cached, common, sample, widgets
+from ui import annotate, cached, common, sample, widgets
 
 common.ensure_router()
 
@@ -26,11 +26,7 @@ v = common.view()
 st.caption(f"{candidates.n_candidates:,} candidates, {candidates.n_annotated:,} labelled in the file; the labels "
            "made here are kept in the annotation database beside the data store.")
 
-if auth.identity() is not None:  # signed in: the annotator is the signed-in user (ui/auth.py), no name field
-    st.text(f"Annotating as {auth.identity()}")
-else:
-    widgets.bound(st.text_input, "Your name (annotator)", "annotator", max_chars=100,
-                  convert=lambda s: s.strip() or None)
+who = annotate.annotator_field()
 with st.expander("Sample to annotate", expanded=v.ann_sample is None):
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -60,31 +56,18 @@ if v.ann_sample is None:
     st.info("Choose the sample size and where to draw from, then draw the sample.")
     common.stop()
 dataset = annotate.db_id(v.dataset)
-store = annotate.db()
+store = annotate.safe(annotate.db)
 info = annotate.safe(store.sample, dataset, v.ann_sample)
 st.text(f"Sample {info.name}: {info.size:,} candidates, seed {info.seed}, {info.frame.describe()}.")
-if v.annotator is None:
+if who is None:
     st.info("Enter your name above to annotate; your labels are kept under it.")
     common.stop()
 
-done, total = store.progress(dataset, info.name, v.annotator)
-st.progress(done / total, text=f"{done} of {total} annotated by you")
-position = store.next_position(dataset, info.name, v.annotator)
-if position is not None:
-    current = int(info.candidates[position])
-    st.text(f"Candidate {position + 1} of {total} (data row {int(candidates.rows[current])}):")
-    st.dataframe(annotate.candidate_row(candidates, current, v.ann_context, table), hide_index=True)
-cols = st.columns(4)
-if position is not None:
-    for col, label in zip(cols, LABELS):
-        col.button(label, key=f"mark_{label}", shortcut=annotate.KEYS[label], on_click=annotate.mark,
-                   args=(v, current, label), width="stretch")
-else:
-    st.success("You have annotated every candidate of the sample. Draw a larger one with the same seed to go on.")
-cols[3].button("Undo", key="undo", shortcut="z", on_click=annotate.undo, args=(v,), width="stretch",
-               disabled=done == 0)
+annotate.apply_presses(v, info.name, who)
+annotate.show_notices()
+annotate.safe(annotate.marking, v, info, who, candidates, table)
 
-labels = store.table(dataset, info.name)
+labels = annotate.safe(store.table, dataset, info.name)
 st.subheader("Agreement")
 kappa = annotate.agreement(labels, v.level)
 if kappa is None:
@@ -93,14 +76,17 @@ else:
     st.metric(f"{kappa.method} on {kappa.subjects} candidates, {kappa.raters} annotators", f"{kappa.kappa:.3f}")
     st.text(f"{v.level:.0%} interval: {kappa.low:.3f} to {kappa.high:.3f}; observed agreement "
             f"{kappa.observed_agreement:.1%}, by chance {kappa.chance_agreement:.1%}")
-widgets.bound(st.radio, "Labels for the estimates and the export", "ann_rule", options=list(COMBINATION_LABELS),
-              format_func=lambda r: "your labels" if r == "annotator" else COMBINATION_LABELS[r])
+if st.session_state.get("w_ann_rule") != v.ann_rule:
+    st.session_state["w_ann_rule"] = v.ann_rule
+st.radio("Labels for the estimates and the export", options=list(COMBINATION_LABELS), key="w_ann_rule",
+         on_change=annotate.rule_changed, format_func=COMBINATION_LABELS.get)
 if labels.shape[1]:
+    if v.ann_rule == "annotator":
+        annotate.whose_select(v, labels)
     st.dataframe(labels.reset_index().astype(str), hide_index=True, height=200)
-    annotator = v.annotator if v.annotator in labels.columns else labels.columns[0]
-    export = export_table(candidates, labels, info, rule=v.ann_rule, annotator=annotator)
     for col, fmt in zip(st.columns(len(EXPORT_FORMATS)), EXPORT_FORMATS):
-        col.download_button(f"Annotated set as {fmt.upper()}", data=lambda fmt=fmt: write_export(export, fmt, info),
-                            file_name=f"annotated-{info.name}.{fmt}", key=f"export_{fmt}", on_click="ignore")
+        col.download_button(f"Annotated set as {fmt.upper()}", key=f"export_{fmt}", on_click="ignore",
+                            data=lambda fmt=fmt: annotate.export_file(v, info, labels, candidates, table, fmt),
+                            file_name=f"annotated-{info.name}.{fmt}")
     st.page_link(common.PAGES["precision"], label="Estimated precision from these labels",
                  icon=":material/show_chart:")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import sqlite3
@@ -98,7 +99,9 @@ def test_clicks_undo_progress_and_next(store):
     assert store.next_position(DATASET, "s", "ann") == 0
     store.annotate(DATASET, "s", 3, "ann", "TP")
     store.annotate(DATASET, "s", 1, "ann", "FP")
-    store.annotate(DATASET, "s", 1, "ann", "unsure")  # a changed mind
+    lost = store.annotate(DATASET, "s", 1, "ann", "unsure")  # a second press for a marked candidate: not applied
+    assert (lost.applied, lost.label) == (False, "FP") and "already marked FP" in lost.message("unsure")
+    assert store.annotate(DATASET, "s", 1, "ann", "unsure", replace=True).applied  # a changed mind: explicit
     store.annotate(DATASET, "s", 1, "bob", "TP")
     assert store.progress(DATASET, "s", "ann") == (2, 4)
     assert store.next_position(DATASET, "s", "ann") == 2
@@ -123,10 +126,14 @@ operations = st.lists(st.tuples(st.sampled_from(["set", "clear", "undo"]), st.in
 @given(operations)
 def test_any_sequence_of_clicks_and_undos_equals_a_plain_model(tmp_path_factory, ops):
     store = AnnotationStore(tmp_path_factory.mktemp("db") / "a.sqlite3")
-    store.create_sample(DATASET, "s", [0, 1, 2, 3, 4], seed=None)
+    store.create_sample(DATASET, "s", [0, 1, 2, 3, 4], seed=None)  # (position = candidate here)
     state: dict = {}
     history: dict = {"x": [], "y": []}
     for op, cand, label, who in ops:
+        for name in ("x", "y"):  # the kept progress (no scan of the sample) equals the marks themselves
+            marked = sorted(c for c, w in state if w == name)
+            assert store.progress(DATASET, "s", name) == (len(marked), 5)
+            assert store.next_position(DATASET, "s", name) == next((p for p in range(5) if p not in marked), None)
         if op == "undo":
             got = store.undo(DATASET, "s", who)
             if history[who]:
@@ -138,7 +145,8 @@ def test_any_sequence_of_clicks_and_undos_equals_a_plain_model(tmp_path_factory,
             continue
         new = label if op == "set" else None
         old = state.get((cand, who))
-        (store.annotate(DATASET, "s", cand, who, label) if op == "set" else store.clear(DATASET, "s", cand, who))
+        (store.annotate(DATASET, "s", cand, who, label, replace=True) if op == "set"
+         else store.clear(DATASET, "s", cand, who))
         if new != old:
             history[who].append((cand, old))
             state.pop((cand, who)) if new is None else state.__setitem__((cand, who), new)
@@ -238,99 +246,126 @@ def test_combining_labels():
     assert part.labels.tolist() == [True, False, False, False, False]
 
 
-@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])
-def test_export_and_reimport_round_trip(tmp_path, candidates, fmt):
+# ------------------------------------------------------------- many people at once (issue 19)
+def test_forty_racing_double_marks_give_forty_labels_none_replaced(tmp_path):
+    """Two windows under one name press TP and FP for the same shown candidate at the same moment, 40 times: one
+    mark applies, the other is told what is there, nothing is replaced (today's main: 40 of 40 replaced)."""
     store = AnnotationStore(tmp_path / "a.sqlite3")
-    info = store.draw(DATASET, "s", candidates, 10, seed=4, frame=SamplingFrame(("a",), 20, "stable"))
-    for c in info.candidates[:6]:
-        store.annotate(DATASET, "s", int(c), "ann", "TP" if candidates.labels[c] else "FP")
-    store.annotate(DATASET, "s", int(info.candidates[0]), "bob", "unsure")
-    table = store.table(DATASET, "s")
-    export = export_table(candidates, table, info)
-    assert export.columns.tolist() == ["candidate", "row", "PP", "verb", "a", "b", "label", "sample_position",
-                                       "annotator:ann", "annotator:bob"]
-    data = write_export(export, fmt, info)
-    found = read_export(data, fmt)
-    assert found.sample_candidates.tolist() == info.candidates.tolist()
-    if fmt == "parquet":
-        assert (found.seed, found.frame, found.name) == (4, info.frame, "s")
-    # the label column reads back as a partly annotated candidate set with the right labels
-    back = CandidateSet.from_partial_labels(export["label"], {"a": export["a"].to_numpy()}, directions={})
-    first, rest = info.candidates[0], info.candidates[1:6]
-    assert not back.annotated[first]  # TP or FP against unsure: no majority, so not annotated
-    assert back.annotated[rest].all() and back.n_annotated == 5
-    assert (back.labels[rest] == candidates.labels[rest]).all()
-    # into a fresh database
-    fresh = AnnotationStore(tmp_path / "b.sqlite3")
-    kw = {} if fmt == "parquet" else {"name": "s", "seed": 4, "frame": info.frame}
-    again = import_export(fresh, DATASET, data, fmt, **kw)
-    assert again.candidates.tolist() == info.candidates.tolist() and again.frame == info.frame
-    pd.testing.assert_frame_equal(fresh.table(DATASET, "s"), table)
+    store.create_sample(DATASET, "s", list(range(40)), seed=1)
+    barrier = threading.Barrier(2)
+    results: dict = {"TP": [], "FP": []}
+
+    def window(label):
+        own = AnnotationStore(store.path)
+        for c in range(40):
+            barrier.wait()
+            results[label].append(own.annotate(DATASET, "s", c, "ann", label))
+
+    threads = [threading.Thread(target=window, args=(label,)) for label in results]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stored = store.table(DATASET, "s")["ann"]
+    assert stored.notna().sum() == 40
+    for c, (tp, fp) in enumerate(zip(results["TP"], results["FP"])):
+        assert tp.applied != fp.applied, c  # exactly one applied
+        winner, loser = (tp, fp) if tp.applied else (fp, tp)
+        assert stored[c] == winner.label and loser.label == winner.label  # the loser was told what is there
+        assert f"already marked {winner.label}" in loser.message("TP")
+    assert store.progress(DATASET, "s", "ann") == (40, 40)
+    assert store.undo(DATASET, "s", "ann") == 39 and store.table(DATASET, "s")["ann"].notna().sum() == 39
 
 
-def test_import_refuses_a_file_that_is_not_an_export(store):
-    with pytest.raises(ParameterError, match="candidate"):
-        import_export(store, DATASET, b"a,b\n1,2\n", "csv", name="s")
-    with pytest.raises(ParameterError, match="fmt"):
-        read_export(b"", "xlsx")
+def test_a_mark_names_the_candidate_shown_and_replacing_is_explicit(store):
+    store.create_sample(DATASET, "s", [30, 10, 20], seed=None)
+    with pytest.raises(AnnotationError, match="candidate 10 is not at position 1"):
+        store.mark(DATASET, "s", 0, 10, "ann", "TP")
+    with pytest.raises(AnnotationError, match="position 3 is not in sample"):
+        store.mark(DATASET, "s", 3, 10, "ann", "TP")
+    v0 = store.version(DATASET, "s")
+    assert store.mark(DATASET, "s", 1, 10, "ann", "TP").applied
+    assert store.version(DATASET, "s") == v0 + 1  # a cache key that follows every mark, without reading them
+    assert not store.mark(DATASET, "s", 1, 10, "ann", "FP").applied and store.version(DATASET, "s") == v0 + 1
+    changed = store.mark(DATASET, "s", 1, 10, "ann", "FP", replace=True)
+    assert (changed.applied, changed.label, changed.previous) == (True, "FP", "TP")
+    assert store.upcoming(DATASET, "s", "ann", 5) == [(0, 30), (2, 20)]
+    assert store.recent(DATASET, "s", "ann", 5) == [(1, 10, True), (1, 10, False)]
+    assert store.undo(DATASET, "s", "ann") == 10 and store.table(DATASET, "s").loc[10, "ann"] == "TP"
 
 
-# ------------------------------------------------------------- re-import checked against the data set
-def _exported(tmp_path, candidates, fmt):
-    store = AnnotationStore(tmp_path / "x.sqlite3")
-    info = store.draw(DATASET, "s", candidates, 8, seed=2)
-    for c in info.candidates[:5]:
-        store.annotate(DATASET, "s", int(c), "ann", "TP" if candidates.labels[c] else "FP")
-    export = export_table(candidates, store.table(DATASET, "s"), info)
-    return store.table(DATASET, "s"), info, export
+def test_a_sample_is_stored_compactly_and_read_by_place(store):
+    order = draw_sample(300_000, 200_000, seed=9)
+    info = store.create_sample(DATASET, "big", order, seed=9)
+    np.testing.assert_array_equal(info.candidates, order)
+    positions = [0, 65_535, 65_536, 131_071, 199_999]
+    np.testing.assert_array_equal(store.candidates_at(DATASET, "big", positions), order[positions])
+    con = sqlite3.connect(store.path)
+    stored = con.execute("SELECT SUM(length(candidates)), COUNT(*) FROM sample_chunks").fetchone()
+    con.close()
+    assert stored == (4 * 200_000, 4)  # 4 bytes a candidate, in chunks of 65,536 (no row per candidate)
+    grown = store.create_sample(DATASET, "big", draw_sample(300_000, 250_000, seed=9), seed=9)
+    np.testing.assert_array_equal(grown.candidates[:200_000], order)
+    assert grown.size == 250_000 and store.upcoming(DATASET, "big", "ann", 2) == [(0, int(order[0])),
+                                                                               (1, int(order[1]))]
 
 
-@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])
-def test_a_checked_reimport_into_the_same_data_set_writes_every_annotation(tmp_path, candidates, fmt):
-    table, info, export = _exported(tmp_path, candidates, fmt)
-    data = write_export(export, fmt, info)
-    assert export_mismatches(read_export(data, fmt), candidates, DATASET) == []
-    fresh = AnnotationStore(tmp_path / "fresh.sqlite3")
-    again = import_export(fresh, DATASET, data, fmt, candidates=candidates, name="s", seed=2)
-    assert again.candidates.tolist() == info.candidates.tolist()
-    pd.testing.assert_frame_equal(fresh.table(DATASET, "s"), table)
+def test_a_database_of_the_first_schema_is_migrated_nothing_lost(tmp_path):
+    """tests/data/annotations_v1.sqlite3 was made by evalcore 04183db (tests/data/make_annotations_v1.py): samples,
+    marks by three annotators, a changed mind, an undo, a cleared mark. Everything comes back."""
+    import shutil
+
+    path = tmp_path / "annotations.sqlite3"
+    shutil.copyfile(REPO / "tests" / "data" / "annotations_v1.sqlite3", path)
+    old = sqlite3.connect(path)
+    marks = sorted(old.execute("SELECT dataset, sample, candidate, annotator, label, time FROM annotations"))
+    samples = {(d, s): (seed, json.loads(frame), created) for d, s, seed, frame, created in
+               old.execute("SELECT dataset, sample, seed, frame, created FROM samples")}
+    orders = {}
+    for d, s, c in old.execute("SELECT dataset, sample, candidate FROM sample_candidates ORDER BY position"):
+        orders.setdefault((d, s), []).append(c)
+    old.close()
+    store = AnnotationStore(path)
+    assert store.migrated == {"samples": 3, "candidates": 94, "marks": 76, "events": 80}
+    for (d, s), (seed, frame, created) in samples.items():
+        info = store.sample(d, s)
+        assert (info.seed, info.frame.to_dict(), info.created) == (seed, frame, created)
+        assert info.candidates.tolist() == orders[(d, s)]
+    got = sorted((d, s, int(r.candidate), r.annotator, r.label, r.time) for d, s in samples
+                 for r in store.annotations(d, s).itertuples())
+    assert got == marks
+    d7 = "0" * 63 + "1"
+    s7 = store.sample(d7, "s7")
+    assert store.progress(d7, "s7", "alice") == (39, 60) and store.next_position(d7, "s7", "alice") == 10
+    assert store.progress(d7, "s7", "bob") == (24, 60) and store.next_position(d7, "s7", "bob") == 24
+    assert store.undo(d7, "s7", "alice") == int(s7.candidates[10])  # the clear is undone first
+    assert store.table(d7, "s7").loc[int(s7.candidates[3]), "alice"] == "unsure"
+    assert store.undo(d7, "s7", "alice") == int(s7.candidates[3])  # then the changed mind
+    assert store.table(d7, "s7").loc[int(s7.candidates[3]), "alice"] in ("TP", "FP")
+    con = sqlite3.connect(path)
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")} >= {"marks", "samples"}
+    assert not {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE name LIKE 'v1_%'")}
+    con.close()
+    assert AnnotationStore(path).migrated is None  # once
 
 
-@pytest.mark.parametrize("fmt", ["csv", "tsv", "parquet"])
-def test_a_reimport_into_another_data_set_says_what_differs_and_writes_nothing(tmp_path, candidates, fmt):
-    _, info, export = _exported(tmp_path, candidates, fmt)
-    changed = export.copy()
-    changed.loc[changed["candidate"] == 7, "a"] = 99.5        # one score changed
-    changed.loc[changed["candidate"].isin([3, 4]), "PP"] = "x"  # two keys changed
-    data = write_export(changed, fmt, info)
-    found = read_export(data, fmt)
-    problems = export_mismatches(found, candidates, DATASET)
-    assert len(problems) == 2
-    assert problems[0].startswith("column 'a' differs at 1 candidate(s) (candidate 7: 99.5 in the file, ")
-    assert problems[1].startswith("column 'PP' differs at 2 candidate(s) (candidate 3: 'x' in the file, 'pp3' in")
-    fresh = AnnotationStore(tmp_path / "fresh.sqlite3")
-    with pytest.raises(AnnotationError, match="does not match this data set.*column 'a' differs"):
-        import_export(fresh, DATASET, data, fmt, candidates=candidates, name="s")
-    assert fresh.samples(DATASET).empty  # nothing written
+def test_a_click_reads_a_few_places_of_the_sample_not_all_of_it(store, monkeypatch):
+    """The next candidates come from the annotator's kept place and indexed reads (today's main loaded the whole
+    sample and joined over it on every click)."""
+    order = draw_sample(1_000_000, 1_000_000, seed=3)
+    store.create_sample(DATASET, "big", order, seed=3)
+    read = []
+    original = AnnotationStore._read_candidates
 
+    def spy(con, sample_id, width, start, stop):
+        read.append(stop - start)
+        return original(con, sample_id, width, start, stop)
 
-def test_reimport_checks_size_candidates_columns_and_the_named_data_set(tmp_path, candidates):
-    _, info, export = _exported(tmp_path, candidates, "parquet")
-    data = write_export(export, "parquet", info)
-    assert export_mismatches(read_export(data, "parquet"), candidates, OTHER) == [
-        f"the file was exported from data set {DATASET!r}, not {OTHER!r}"]
-    fewer = write_export(export.iloc[:30], "csv")
-    assert export_mismatches(read_export(fewer, "csv"), candidates) == ["the file has 30 candidates, the data set 40"]
-    shuffled = export.copy()
-    shuffled["candidate"] = shuffled["candidate"].replace({5: 6})
-    assert export_mismatches(read_export(write_export(shuffled, "csv"), "csv"), candidates) == [
-        "its 'candidate' column does not hold each of 0..39 once"]
-    reordered = export.sample(frac=1.0, random_state=1)  # rows in another order still match, candidate by candidate
-    assert export_mismatches(read_export(write_export(reordered, "tsv"), "tsv"), candidates) == []
-    no_b = export.drop(columns=["b"])
-    assert export_mismatches(read_export(write_export(no_b, "csv"), "csv"), candidates) == [
-        "the file lacks the data set's column(s) 'b'"]
-    moved = export.copy()
-    moved["row"] = moved["row"] + 1
-    assert export_mismatches(read_export(write_export(moved, "csv"), "csv"), candidates)[0].startswith(
-        "column 'row' differs at 40 candidate(s) (candidate 0: 2 in the file, 1 in the data set")
+    monkeypatch.setattr(AnnotationStore, "_read_candidates", staticmethod(spy))
+    for position in range(30):
+        store.mark(DATASET, "big", position, int(order[position]), "ann", "TP")
+        assert store.upcoming(DATASET, "big", "ann", 60)[0] == (position + 1, int(order[position + 1]))
+        assert store.progress(DATASET, "big", "ann") == (position + 1, 1_000_000)
+    assert max(read) <= 60  # the window the page shows, never the sample

@@ -1,5 +1,6 @@
-"""Glue of the Annotate page: the annotation database in the store folder, the sample named in the view, marks,
-agreement and the re-import of an exported annotated set.
+"""Glue of the Annotate page: who annotates (kept in the session, never in a link), the sample named in the view,
+the key presses of the key queue (ui/components/keyqueue) applied once each and in order, agreement, export and
+the re-import of an exported annotated set.
 
 The candidate set is read by :func:`evalcore.io.load_annotated_sample` (:mod:`ui.sample`): a label column with
 empty cells, or none at all, leaves those candidates unannotated. The labels that count are the database's,
@@ -10,23 +11,82 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import PurePath
 
 import pandas as pd
 import streamlit as st
 
-from evalcore.text import markdown_text
-
-from evalcore.annotations import EXPORT_FORMATS, annotator_agreement, import_export
+from evalcore.annotations import (EXPORT_FORMATS, AnnotationDatabaseError, annotator_agreement, annotator_by_token,
+                                  annotator_token, check_annotator, export_table, import_export, write_export)
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.estimates import SamplingFrame
+from evalcore.text import markdown_text
 from evalcore.viewstate import ViewSettings
+from ui.components.keyqueue import key_queue, unapplied
 from ui.sample import base, db, db_id  # noqa: F401  (the Annotate page's names for them)
 
-KEYS = {"TP": "t", "FP": "f", "unsure": "u"}  # keyboard shortcuts of the mark buttons; undo is "z"
-IMPORT_KEY = "import_annotations"  # the uploader of an exported annotated set
+ANNOTATOR_KEY = "annotator"          # who annotates in this session (never in the view, so never in a link)
+NAME_KEY = "w_annotator_name"        # the name field
+QUEUE_KEY = "annotate_queue"         # the key queue's value: the presses not yet acknowledged
+APPLIED_KEY = "annotate_applied"     # browser client id -> last press applied (each press applied once)
+NOTICES_KEY = "annotate_notices"     # what the last presses met (a mark from another window, a failed write)
+APPLY_LOCK_KEY = "annotate_lock"     # one run of the session at a time applies presses
+IMPORT_KEY = "import_annotations"    # the uploader of an exported annotated set
+WINDOW = 60                          # upcoming candidates sent to the browser (12 s of presses at 5 a second)
+RECENT = 20                          # changes an undo in the browser can show at once
 
+
+# ---------------------------------------------------------------- who annotates
+
+def annotator() -> str | None:
+    """The annotator of this session: the signed-in user when sign-in is on (:func:`ui.auth.identity`), else the
+    name typed on this page (it stays in the session, never in a link)."""
+    from ui import auth
+
+    who = auth.identity()
+    return who if who is not None else st.session_state.get(ANNOTATOR_KEY)
+
+
+def _name_entered() -> None:
+    if not str(st.session_state.get(NAME_KEY) or "").strip():
+        return  # (an emptied field: still no name)
+    try:
+        st.session_state[ANNOTATOR_KEY] = check_annotator(st.session_state.get(NAME_KEY, ""))
+        st.session_state.pop("name_error", None)
+    except EvalcoreError as exc:
+        st.session_state["name_error"] = str(exc)
+
+
+def _change_name() -> None:
+    st.session_state.pop(ANNOTATOR_KEY, None)
+    st.session_state.pop(NAME_KEY, None)
+
+
+def annotator_field() -> str | None:
+    """The name field, and the annotator it gives. Once a name is entered, the field gives way to a line naming
+    the annotator and a button to change it: the field (and its focus) is gone, so the next key press marks the
+    candidate on screen instead of joining the name. Signed in, the annotator is the user: no field, no change."""
+    from ui import auth
+
+    if auth.identity() is not None:
+        st.text(f"Annotating as {auth.identity()}")
+        return auth.identity()
+    who = annotator()
+    if who is None:
+        st.text_input("Your name (annotator)", key=NAME_KEY, max_chars=100, on_change=_name_entered,
+                      help="Kept in this browser session only; links never carry it.")
+        if "name_error" in st.session_state:
+            st.error(markdown_text(st.session_state.pop("name_error")))
+        return annotator()
+    c1, c2 = st.columns([5, 1], vertical_alignment="center")
+    c1.text(f"Annotating as {who}")
+    c2.button("Change name", key="change_annotator", on_click=_change_name)
+    return who
+
+
+# ---------------------------------------------------------------- the sample
 
 def frame_of(v: ViewSettings) -> SamplingFrame:
     """The sampling frame the view asks for: the whole set, or the union of the top-k lists of chosen measures."""
@@ -67,29 +127,110 @@ def show_draw_error() -> None:
         st.error(markdown_text(st.session_state.pop("draw_error")))
 
 
-def mark(v: ViewSettings, candidate: int, label: str) -> None:
-    """A mark button's callback: label the candidate shown, if it is still the annotator's next one (a second key
-    pressed before the page showed the next candidate is dropped, not applied to the candidate already marked)."""
-    store, dataset = db(), db_id(v.dataset)
-    position = store.next_position(dataset, v.ann_sample, v.annotator)
-    if position is not None and int(store.sample(dataset, v.ann_sample).candidates[position]) == candidate:
-        store.annotate(dataset, v.ann_sample, candidate, v.annotator, label)
+# ---------------------------------------------------------------- marking: the key queue
+
+def _context(sample: str, who: str) -> str:
+    """What a press was made for (the sample and the annotator): a press made for another is not applied."""
+    return f"{sample}|{annotator_token(who)}"
 
 
-def undo(v: ViewSettings) -> None:
-    db().undo(db_id(v.dataset), v.ann_sample, v.annotator)
+def apply_presses(v: ViewSettings, sample: str, who: str) -> None:
+    """Apply the key queue's presses not applied yet, once each, in order, each to the candidate that was on
+    screen (its place and id travel with the press). A mark that finds the place marked already (another window
+    under the same name) changes nothing and is said; a write that fails stops the batch and says that those
+    presses were not saved."""
+    applied = st.session_state.setdefault(APPLIED_KEY, {})
+    notices = st.session_state.setdefault(NOTICES_KEY, [])
+    value = st.session_state.get(QUEUE_KEY)
+    # Streamlit starts a new run at once when the browser sends a value (runner.fastReruns), while the run it
+    # replaces goes on up to its next Streamlit call: two runs of one session may apply presses at the same time.
+    # One lock per session makes them take turns; inside, no Streamlit call (a run cannot stop half-way).
+    lock = st.session_state.get(APPLY_LOCK_KEY)  # (made by marking(), before any press could arrive)
+    with lock if lock is not None else threading.Lock():
+        _apply(v, sample, who, value, applied, notices)
 
 
-def candidate_row(candidates: CandidateSet, index: int, context: str | None, table: pd.DataFrame) -> pd.DataFrame:
-    """One candidate's key columns (and the chosen context column), as a one-row table to show as text."""
-    row = candidates.keys.iloc[[index]].reset_index(drop=True) if candidates.keys is not None else pd.DataFrame(
-        index=[0])
+def _apply(v: ViewSettings, sample: str, who: str, value, applied: dict, notices: list) -> None:
+    client, events = unapplied(value, applied)
+    if not events:
+        return
+
+    def done(seq: int) -> None:
+        applied[client] = max(applied.get(client, 0), seq)
+
+    try:
+        store, dataset, context = db(), db_id(v.dataset), _context(sample, who)
+    except EvalcoreError as exc:  # (the database cannot be opened)
+        done(events[-1]["seq"])
+        notices.append(("error", f"{exc} {len(events)} key press{'es were' if len(events) > 1 else ' was'} not "
+                                 "saved."))
+        return
+    for i, event in enumerate(events):
+        if event.get("context") != context:
+            notices.append(("warning", "A key press made for another sample or name was not applied."))
+        else:
+            try:
+                if event["action"] == "undo":
+                    store.undo(dataset, sample, who)
+                else:
+                    mark = store.mark(dataset, sample, event["position"], event["candidate"], who, event["action"])
+                    if not mark.applied:
+                        notices.append(("warning", mark.message(event["action"])))
+            except AnnotationDatabaseError as exc:
+                done(events[-1]["seq"])
+                left = len(events) - i
+                notices.append(("error", f"{exc} {left} key press{'es were' if left > 1 else ' was'} not saved."))
+                return
+            except EvalcoreError as exc:
+                notices.append(("warning", f"A key press was not applied: {exc}"))
+        done(event["seq"])
+
+
+def show_notices() -> None:
+    """What the last presses met, in a container that is always there: the key queue below keeps its place on the
+    page (an element that came and went above it would make the browser build it anew)."""
+    with st.container():
+        for kind, text in st.session_state.pop(NOTICES_KEY, []):
+            getattr(st, kind)(markdown_text(text))
+
+
+def candidate_cells(candidates: CandidateSet, index: int, context: str | None, table: pd.DataFrame) -> list:
+    """One candidate's key columns (and the chosen context column), as (name, text) pairs."""
+    cells = [("candidate", str(index))]
+    if candidates.keys is not None:
+        cells += [(str(name), str(value)) for name, value in candidates.keys.iloc[index].items()]
     if context is not None and context in table.columns:
-        row[f"{context} (context)"] = [str(table[context].iloc[int(candidates.rows[index]) - 1]
-                                           if candidates.rows is not None else table[context].iloc[index])]
-    row.insert(0, "candidate", [index])
-    return row.astype(str)
+        row = int(candidates.rows[index]) - 1 if candidates.rows is not None else index
+        cells.append((f"{context} (context)", str(table[context].iloc[row])))
+    return cells
 
+
+def marking(v: ViewSettings, info, who: str, candidates: CandidateSet, table: pd.DataFrame) -> None:
+    """The candidate on screen and the key queue: the next places to annotate, the recent changes (for undo),
+    what the server has applied."""
+    if APPLY_LOCK_KEY not in st.session_state:
+        st.session_state[APPLY_LOCK_KEY] = threading.Lock()
+    store, dataset = db(), db_id(v.dataset)
+    done, total = store.progress(dataset, info.name, who)
+
+    def item(position: int, candidate: int) -> dict:
+        row = int(candidates.rows[candidate]) if candidates.rows is not None else candidate + 1
+        return {"position": position, "candidate": candidate, "title": f"Candidate {position + 1:,} of {total:,} (data row {row}):",
+                "cells": candidate_cells(candidates, candidate, v.ann_context, table)}
+
+    items = [item(p, c) for p, c in store.upcoming(dataset, info.name, who, WINDOW)]
+    recent = [{**item(p, c), "reopens": reopens} for p, c, reopens in store.recent(dataset, info.name, who, RECENT)]
+    applied = st.session_state.get(APPLIED_KEY, {})
+    value = st.session_state.get(QUEUE_KEY)
+    client = value.get("client") if isinstance(value, dict) else None
+    st.progress(done / total, text=f"{done} of {total} annotated by you")
+    key_queue(items, recent=recent, total=total, done=done, acked={"client": client, "seq": applied.get(client, 0)},
+              context=_context(info.name, who), key=QUEUE_KEY)
+    if not items and done >= total:
+        st.success("You have annotated every candidate of the sample. Draw a larger one with the same seed to go on.")
+
+
+# ---------------------------------------------------------------- agreement, whose labels, export
 
 def agreement(table: pd.DataFrame, level: float):
     """Kappa on the candidates marked by more than one annotator; None when there is nothing to agree on."""
@@ -97,6 +238,42 @@ def agreement(table: pd.DataFrame, level: float):
     if shared.empty:
         return None
     return annotator_agreement(shared, confidence_level=level)
+
+
+def whose(v: ViewSettings, labels: pd.DataFrame) -> str | None:
+    """The annotator whose labels the rule "annotator" uses: the link's (by token), else the first."""
+    if not labels.shape[1]:
+        return None
+    return annotator_by_token(labels.columns, v.ann_of) or labels.columns[0]
+
+
+def whose_select(v: ViewSettings, labels: pd.DataFrame) -> None:
+    """With the rule "annotator": whose labels count, among the annotators (names shown on the page; the link
+    carries a token, never a name)."""
+    from ui.common import update
+
+    key = "w_ann_of"
+    if st.session_state.get(key) != whose(v, labels):
+        st.session_state[key] = whose(v, labels)
+    st.selectbox("Whose labels", list(labels.columns), key=key,
+                 on_change=lambda: update(ann_of=annotator_token(st.session_state[key])))
+
+
+def rule_changed() -> None:
+    """Choosing "one annotator's labels" picks this session's annotator where none is chosen yet."""
+    from ui.common import update, view
+
+    rule = st.session_state.get("w_ann_rule")
+    update(ann_rule=rule)
+    if rule == "annotator" and view().ann_of is None and annotator() is not None:
+        update(ann_of=annotator_token(annotator()))
+
+
+def export_file(v: ViewSettings, info, labels: pd.DataFrame, candidates: CandidateSet, data: pd.DataFrame,
+                fmt: str) -> bytes:
+    """The annotated set as a file (made when the download is asked for, not on every run)."""
+    return write_export(export_table(candidates, labels, info, data=data, rule=v.ann_rule, annotator=whose(v, labels),
+                                     label_column=v.label), fmt)
 
 
 def safe(fn, *args):
@@ -110,6 +287,18 @@ def safe(fn, *args):
         stop()
 
 
+# ---------------------------------------------------------------- import
+
+def _source_bytes(dataset: str) -> int | None:
+    """The data set's own file size (an export of it is at most a few times that)."""
+    from evalcore.io.store import DatasetStore
+
+    try:
+        return DatasetStore().get(dataset).size
+    except (EvalcoreError, OSError, AttributeError):
+        return None
+
+
 def reimport(v: ViewSettings) -> None:
     """The uploader's callback: import an exported annotated set (CSV, TSV or Parquet) into the database, after
     checking that it is of this data set (:func:`evalcore.annotations.import_export`); the view then names its
@@ -120,23 +309,19 @@ def reimport(v: ViewSettings) -> None:
     if upload is None:
         return
     fmt = PurePath(upload.name).suffix.lower().lstrip(".")
+    shown = upload.name if len(upload.name) <= 60 else upload.name[:60] + "…"
     if fmt not in EXPORT_FORMATS:
-        st.session_state["import_message"] = ("error", f"{upload.name}: import a file exported here, as "
+        st.session_state["import_message"] = ("error", f"{shown}: import a file exported here, as "
                                               f"{', '.join(f.upper() for f in EXPORT_FORMATS)}.")
         return
-    data = upload.getvalue()
-    name = "imported-" + hashlib.sha256(data).hexdigest()[:10]  # CSV and TSV do not keep the sample's name
     try:
-        info = import_export(db(), db_id(v.dataset), data, fmt, name=None if fmt == "parquet" else name,
-                             candidates=base(v))
-    except EvalcoreError as exc:
-        st.session_state["import_message"] = ("error", f"{upload.name}: {exc}")
-    except (ValueError, KeyError, OSError) as exc:  # not a table at all (pandas, pyarrow)
-        st.session_state["import_message"] = ("error", f"{upload.name} could not be read as an exported "
-                                              f"annotated set ({type(exc).__name__}: {exc}).")
-    else:
+        info = import_export(db(), db_id(v.dataset), upload.getvalue(), fmt, candidates=base(v),
+                             source_bytes=_source_bytes(v.dataset), label=shown)
         labels = db().table(db_id(v.dataset), info.name)
-        st.session_state["import_message"] = ("success", f"Imported sample {info.name} from {upload.name}: "
+    except EvalcoreError as exc:
+        st.session_state["import_message"] = ("error", str(exc))
+    else:
+        st.session_state["import_message"] = ("success", f"Imported sample {info.name} from {shown}: "
                                               f"{info.size:,} candidates, {int(labels.notna().sum().sum()):,} "
                                               f"labels by {labels.shape[1]} annotator(s).")
         update(ann_sample=info.name)

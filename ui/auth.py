@@ -262,19 +262,9 @@ def gate() -> None:
         _only(_refusal(why))
     if _return_to_link():
         _only(_going_back)
-    _pin_annotator(identity())
     with st.sidebar:
         st.caption(esc(f"Signed in as {identity()}"))
         st.button("Sign out", key="signout", on_click=st.logout, icon=":material/logout:")
-
-
-def _pin_annotator(who: str | None) -> None:
-    """The signed-in user is the annotator on every page (the Annotate page's marks, the estimates from "your
-    labels"); an ``annotator`` in a link counts for nothing."""
-    from ui import common
-
-    if who is not None and common.view().annotator != who:
-        common.update(annotator=who)
 
 
 def report_annotators(names) -> "Annotators":

@@ -21,11 +21,12 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import estimates
-from evalcore.annotations import AnnotationStore, annotated_candidate_set
+from evalcore.annotations import AnnotationStore, annotated_candidate_set, annotator_by_token, default_path
 from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError
 from evalcore.estimates import SamplingFrame
 from evalcore.io import load_annotated_sample
+from evalcore.io.store import DatasetStore
 from evalcore.io.annotated import AnnotatedSample
 from evalcore.names import SAMPLE_INTERVAL_LABELS
 from evalcore.ranking import Ranking, rank
@@ -41,9 +42,22 @@ MORE = (0, 25, 50, 100, 200, 400, 800)  # "how many more": the numbers of furthe
 
 # ---------------------------------------------------------------- the annotation database
 
+_STORES: dict = {}  # one AnnotationStore per database file: it keeps one open connection per thread
+
+
+def _reserve(nbytes: int, what: str):
+    """Room in the store's quota for a draw or an import (the database counts in it), as the store is now."""
+    return DatasetStore().reserve(nbytes, what=what)
+
+
 def db() -> AnnotationStore:
-    """The annotation database in the store folder (EVALCORE_STORE), opened per call (cheap for SQLite)."""
-    return AnnotationStore()
+    """The annotation database in the store folder (EVALCORE_STORE); a draw or an import first reserves its bytes in
+    the store's quota."""
+    path = default_path()
+    store = _STORES.get(path)
+    if store is None:
+        store = _STORES[path] = AnnotationStore(path, reserve=_reserve if hasattr(DatasetStore, "reserve") else None)
+    return store
 
 
 def db_id(dataset: str) -> str:
@@ -175,13 +189,12 @@ def data_section(table: pd.DataFrame) -> None:
 # ---------------------------------------------------------------- the sample's labels, rankings and frame
 
 def labels_key(v: ViewSettings) -> tuple:
-    """What the estimates' labels depend on: () for the file's labels; else the annotation sample, the rule, the
-    annotator and a digest of the sample's labels in the database (so the cache follows every new mark)."""
+    """What the estimates' labels depend on: () for the file's labels; else the annotation sample, the rule, whose
+    labels (a token, :func:`evalcore.annotations.annotator_token`) and the sample's version in the database, a
+    number that grows with every mark (so the cache follows every new mark without reading the marks)."""
     if v.ann_sample is None:
         return ()
-    table = db().table(db_id(v.dataset), v.ann_sample)
-    digest = hashlib.sha256(table.to_csv().encode()).hexdigest()
-    return (v.ann_sample, v.ann_rule, v.annotator or "", digest)
+    return (v.ann_sample, v.ann_rule, v.ann_of or "", db().version(db_id(v.dataset), v.ann_sample))
 
 
 @cached.cache(max_entries=8, show_spinner="Reading the annotations ...")
@@ -189,14 +202,14 @@ def _labelled(roles: Roles, labels: tuple) -> tuple[CandidateSet, SamplingFrame,
     candidates = annotated_sample(roles.dataset, roles.label, roles.scores, roles.keys, roles.lower).candidates
     if not labels:
         return candidates, SamplingFrame(), "the file's labels"
-    name, rule, annotator = labels[:3]
+    name, rule, token = labels[:3]
     store, dataset = db(), db_id(roles.dataset)
     info = store.sample(dataset, name)
     table = store.table(dataset, name)
     if table.shape[1] == 0:
         candidates = candidates.with_annotations(np.array([], np.int64), np.array([], bool))
     else:
-        who = annotator if annotator in table.columns else table.columns[0]
+        who = annotator_by_token(table.columns, token) or table.columns[0]
         candidates = annotated_candidate_set(candidates, table, rule, who)
     return candidates, info.frame, f"the labels of annotation sample {name} so far"
 

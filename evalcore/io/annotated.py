@@ -11,13 +11,16 @@ This is the other way of reading empty labels besides ``exclude_unlabelled`` of
 :func:`evalcore.io.load_candidates`, which leaves those rows out (the candidate set is then the
 annotated rows only, and nothing is estimated); without either, an empty label is an error.
 
-An evalcore annotation export (:func:`evalcore.annotations.export_table`: ``candidate``, ``row``,
-``sample_position`` and ``annotator:<name>`` columns beside the data) reads as the data set it
-came from: its bookkeeping columns are neither scores nor keys.
+An evalcore annotation export (:func:`evalcore.annotations.export_table`: ``evalcore:candidate``,
+``evalcore:sample_position``, ``evalcore:design`` and ``annotator:<name>`` columns beside the data; an
+export of evalcore up to 04183db had ``candidate``, ``row`` and ``sample_position``) reads as the data set
+it came from: its bookkeeping columns are neither scores nor keys, and the spreadsheet guard's quotes of a
+CSV or TSV export are taken off again (:func:`unguard`, the inverse of :func:`guard`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -26,6 +29,7 @@ import pandas as pd
 
 from ..candidates import CandidateSet
 from ..errors import ColumnError, LabelError, ParameterError
+from ..text import FORMULA_STARTS
 from .build import _build, _names, _require, parse_labels
 from .limits import Limits
 from .cells import LABEL_VOCABULARY
@@ -37,17 +41,60 @@ if TYPE_CHECKING:  # evalcore.estimates imports scipy: imported when a frame is 
     from ..estimates import SamplingFrame
     from ..ranking import Ranking
 
-__all__ = ["AnnotatedSample", "ANNOTATION_STATES", "EXPORT_BOOKKEEPING", "build_annotated_sample",
-           "load_annotated_sample"]
+__all__ = ["AnnotatedSample", "ANNOTATION_STATES", "EXPORT_BOOKKEEPING", "build_annotated_sample", "guard",
+           "load_annotated_sample", "unguard"]
 
 ANNOTATION_STATES = ("full", "partial", "none")
 """Every candidate annotated; some; none (no label column, or one empty in every row)."""
 
 EXPORT_BOOKKEEPING = ("candidate", "row", "sample_position")
-"""Columns of an evalcore annotation export that are neither scores nor keys."""
+"""Columns of an annotation export of evalcore up to 04183db that are neither scores nor keys (today's exports
+name theirs ``evalcore:...``)."""
 
-ANNOTATOR_PREFIX = "annotator:"  # as evalcore.annotations.ANNOTATOR_PREFIX (not imported: it imports this package)
+ANNOTATOR_PREFIX = "annotator:"  # an export's column of one annotator's labels (evalcore.annotations.exchange)
+BOOKKEEPING_PREFIX = "evalcore:"  # an export's own columns (the candidate's index, its place in the sample, ...)
 _NO_LABEL = "__evalcore_unannotated__"  # stands in for the label column while the scores are built
+
+
+# ---------------------------------------------------------------- the spreadsheet guard of an export
+_QUOTED_FORMULA = re.compile("^'+[" + re.escape("".join(FORMULA_STARTS)) + "]")
+
+
+def _text_columns(table: pd.DataFrame):
+    for i, (_, column) in enumerate(table.items()):
+        if not (pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_datetime64_any_dtype(column.dtype)):
+            yield i, column
+
+
+def _requoted(value):
+    return "'" + value if isinstance(value, str) and _QUOTED_FORMULA.match(value) else value
+
+
+def _unquoted(value):
+    return value[1:] if isinstance(value, str) and _QUOTED_FORMULA.match(value) else value
+
+
+def guard(table: pd.DataFrame) -> pd.DataFrame:
+    """What the CSV and TSV of an annotation export hold, before :func:`evalcore.text.spreadsheet_csv` writes them:
+    that adds a ``'`` before every text cell and column name that starts like a formula (``=``, ``+``, ``-``,
+    ``@``, tab, carriage return); this adds one more before those that already start with quotes and then such a
+    character, so that :func:`unguard` is the exact inverse of both."""
+    out = table.copy()
+    for i, column in _text_columns(table):
+        out.isetitem(i, column.astype(object).map(_requoted).astype(column.dtype))
+    out.columns = [_requoted(c) for c in table.columns]
+    return out
+
+
+def unguard(table: pd.DataFrame, *, names: bool = True) -> pd.DataFrame:
+    """The exact inverse of the guard: one ``'`` off every text cell (and column name, with ``names``) that starts
+    with quotes and then a formula character; nothing else changes."""
+    out = table.copy()
+    for i, column in _text_columns(table):
+        out.isetitem(i, column.astype(object).map(_unquoted).astype(column.dtype))
+    if names:
+        out.columns = [_unquoted(c) for c in table.columns]
+    return out
 
 
 @dataclass(frozen=True)
@@ -186,8 +233,12 @@ def build_annotated_sample(
         _require(df, [label], "label", source)
     else:
         label = _label_column(df, roles.label)
-    export = any(str(c).startswith(ANNOTATOR_PREFIX) for c in df.columns)
-    bookkeeping = {c for c in df.columns if export and (c in EXPORT_BOOKKEEPING or str(c).startswith(ANNOTATOR_PREFIX))}
+    legacy = any(str(c).startswith(ANNOTATOR_PREFIX) for c in df.columns)
+    bookkeeping = {c for c in df.columns if str(c).startswith((BOOKKEEPING_PREFIX, ANNOTATOR_PREFIX))
+                   or (legacy and c in EXPORT_BOOKKEEPING)}
+    export = bool(bookkeeping)
+    if export and df.attrs.get("format") == "text":  # a CSV or TSV export: the guard's quotes in cells go (the
+        df = unguard(df, names=False)                 # column names stay as the pages show and the links name them)
     if scores is None:
         scores = tuple(c for c in roles.scores if c != label and c not in bookkeeping and c not in _names(keys))
         if not scores:

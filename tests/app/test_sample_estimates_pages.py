@@ -233,14 +233,13 @@ def test_reimport_of_an_exported_annotated_set(krenn_sample, tmp_path, monkeypat
     dataset, candidates = krenn_sample
     table, _ = hidden_table()
     truth = pd.read_csv(KRENN, sep="\t")["is.colloc"].to_numpy(bool)
-    at = app({"dataset": dataset, "ann_seed": "5", "ann_size": "12", "annotator": "ann"}, "pages/annotate.py")
+    at = app({"dataset": dataset, "ann_seed": "5", "ann_size": "12"}, "pages/annotate.py")
     at.button(key="draw_sample").click()
     at.run()
     store = AnnotationStore()
     info = store.sample(sample.db_id(dataset), "s5")
-    for c in info.candidates[:6]:
-        at.button(key="mark_TP" if truth[c] else "mark_FP").click()
-        at.run()
+    for position, c in enumerate(info.candidates[:6]):
+        store.mark(sample.db_id(dataset), "s5", position, int(c), "ann", "TP" if truth[c] else "FP")
     assert not at.exception
     labels = store.table(sample.db_id(dataset), "s5")
     base = sample.annotated_sample(dataset, "is.colloc", tuple(candidates.measures), ("PP", "verb"), ()).candidates
@@ -248,7 +247,8 @@ def test_reimport_of_an_exported_annotated_set(krenn_sample, tmp_path, monkeypat
     for fmt in ("tsv", "parquet"):
         monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / f"other_{fmt}"))
         DatasetStore().put(table.to_csv(sep="\t", index=False).encode(), "krenn_sample.tsv")  # the same id
-        page = app({"dataset": dataset, "annotator": "ann"}, "pages/annotate.py")
+        page = app({"dataset": dataset}, "pages/annotate.py")
+        page.text_input(key="w_annotator_name").set_value("ann").run()
         page.get("file_uploader")  # (present before any sample is drawn)
         page.file_uploader(key="import_annotations").set_value(
             (f"annotated.{fmt}", write_export(export, fmt, info), "application/octet-stream")).run()

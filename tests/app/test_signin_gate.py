@@ -103,14 +103,16 @@ def test_a_member_annotates_under_the_identity_whatever_the_link_says():
     assert at.header[0].value == "Annotate a random sample"
     assert "Annotating as bob@members.example" in [t.value for t in at.text]
     assert not [t for t in at.text_input if t.label == "Your name (annotator)"]
-    assert at.session_state["view"].annotator == "bob@members.example"
+    assert not [b for b in at.button if b.label == "Change name"]  # (ui/annotate.annotator() is the identity)
+    assert "annotator" not in at.query_params and "mallory" not in str(dict(at.query_params))
     assert [b.label for b in at.sidebar.button][0] == "Sign out"
 
 
 def test_without_auth_the_name_is_typed():
     at = run("pages/annotate.py", {}, {"evalcore": {"allowed_users": ["alice@lab.example"]}}, admitted=True)
     assert [t.label for t in at.text_input][0] == "Your name (annotator)"
-    assert at.session_state["view"].annotator == "mallory"  # as today: the link's name (issue 18 removes it)
+    assert at.text_input[0].value in ("", None)  # not the link's name: names never travel in links (issue 18)
+    assert "annotator" not in at.query_params
 
 
 def test_a_secrets_file_that_cannot_be_read_counts_as_sign_in_on(tmp_path, monkeypatch):

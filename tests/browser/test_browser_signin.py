@@ -194,9 +194,10 @@ def test_a_deep_link_survives_sign_in_the_user_annotates_whatever_the_link_says_
     expect(page.get_by_label("Your name (annotator)")).to_have_count(0)
     with rerun(page):
         page.get_by_role("button", name="Draw the sample").click()
+    keys = page.frame_locator('iframe[data-testid="stCustomComponentV1"]')  # the key queue (ui/components)
     for i in range(2):
-        with rerun(page):
-            page.get_by_role("button", name=re.compile(r"^TP\b")).click()
+        expect(keys.get_by_test_id("keyqueue-title")).to_contain_text(f"Candidate {i + 1} of 3")
+        keys.get_by_role("button", name=re.compile(r"^TP")).click()
         expect(page.get_by_test_id("stProgress")).to_contain_text(f"{i + 1} of 3 annotated by you")
     store = AnnotationStore(signin_store / "annotations.sqlite3")
     (sample,) = store.samples(db_id(DATASET))["sample"]
