@@ -75,8 +75,13 @@ def curves_section(page: str) -> None:
                                     method_label=f"{SAMPLE_INTERVAL_LABELS[v.sample_interval]}, from the sample")
     st.plotly_chart(fig, key=f"{page}_estimates_chart", theme=None)
     cached.downloads(fig, table, f"{page}_estimates")
-    st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = {baseline.estimate:.2%} "
-            f"[{baseline.lower:.2%}, {baseline.upper:.2%}]")
+    if s.pooled:
+        st.text(f"Baseline from the pooled design: {baseline.estimate:.2%} [{baseline.lower:.2%}, "
+                f"{baseline.upper:.2%}] ({baseline.k:,} TPs among {baseline.m:,} annotated, the pool's weighed as "
+                "known and the sample's as a sample of the rest)")
+    else:
+        st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = {baseline.estimate:.2%} "
+                f"[{baseline.lower:.2%}, {baseline.upper:.2%}]")
     if page == "precision":
         if v.n_at is None:
             common.update(n_at=n_max)
@@ -87,7 +92,12 @@ def curves_section(page: str) -> None:
                                convert=int))
     else:
         at = n_max
-    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough"]]
+    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough"]
+                                   + (["pooled", "pooled_tp", "rest", "rest_m", "rest_k", "regime"] if s.pooled else [])]
+    if s.pooled:
+        st.caption("pooled / pooled_tp: the list's candidates in the pool and their TPs (known); rest / rest_m / "
+                   "rest_k: its candidates outside the pool, the sampled ones and their TPs; regime: exact (the list "
+                   "lies inside the pool) or estimated (beyond it).")
     st.caption(f"At n = {at:,}: m annotated candidates in each n-best list, k of them TPs; greyed out ('enough' "
                f"False) where fewer than {v.min_annotated} annotated candidates carry the estimate.")
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows))
@@ -134,8 +144,8 @@ def threshold_section() -> None:
         gamma = widgets.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma", options=positions,
                               format_func=lambda g: f"{g:.6g}", convert=float)
     v = common.view()
-    row = estimates.acceptance_estimates(ranking, [gamma], frame=s.mask, confidence_level=v.level,
-                                         interval=v.sample_interval, min_annotated=v.min_annotated)
+    row = s.strata.acceptance(ranking, [gamma], confidence_level=v.level, interval=v.sample_interval,
+                              min_annotated=v.min_annotated)
     s.note()
     r = row.iloc[0]
     m1, m2, m3, m4 = st.columns(4)
@@ -162,6 +172,10 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     same counts (:func:`evalcore.estimates.newcombe_difference_interval`)."""
     v = s.view
     sizes = np.arange(n_range[0], n_range[1] + 1)
+    if s.pooled:  # the pooled counts with the sampled stratum (evalcore.pooling.pooled_compare)
+        table = s.strata.compare(s.ranking(a), s.ranking(b), sizes, confidence_level=v.level,
+                                 min_annotated=v.min_annotated)
+        return s.strata.with_difference(table, v.level)
     table = estimates.compare_estimates(s.ranking(a), s.ranking(b), sizes, frame=s.mask, confidence_level=v.level,
                                         min_annotated=v.min_annotated)
     return estimates.with_difference_interval(table, v.level)
