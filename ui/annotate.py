@@ -411,8 +411,9 @@ def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.Data
     progress = pool_progress(labelled, pool)
     st.progress(progress.annotated / max(progress.size, 1),
                 text=f"The pool: {progress.annotated:,} of {progress.size:,} annotated TP or FP")
+    # (the same elements whatever the progress: the key queue below keeps its place on the page, and its focus)
     if progress.complete:
-        st.success("The pool is annotated whole: the Precision, Confidence, Threshold and Significance pages show "
+        st.caption("The pool is annotated whole: the Precision, Confidence, Threshold and Significance pages show "
                    "the pooled estimates (exact inside the pool" + (", estimated beyond it)." if design.rest_sampled
                                                                    else ")."))
     else:
