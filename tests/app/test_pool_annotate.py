@@ -106,6 +106,25 @@ def test_a_pool_and_sample_design_is_drawn_annotated_and_estimated(unlabelled):
     assert shown.loc["log_like", "estimate"] == shown.loc["log_like", "lower"] == hidden[top].mean()
     annotate_page = app(link)
     assert "The pool is annotated whole" in texts(annotate_page)
+    # the other estimate pages: the pooled comparison says each n's regime; the threshold's set is estimated
+    significance = app({**link, "a": "log_like", "b": "t_score", "n_min": "10", "n_max": "200"},
+                       "pages/significance.py")
+    rows = significance.dataframe[-1].value
+    inside = rows[rows["n"] <= 40]
+    assert set(inside["regime"]) == {"exact"}
+    assert set(rows[rows["n"] > 150]["regime"]) <= {"estimated", "uncovered"}  # (uncovered: no sampled candidate)
+    a, b = (rank(labelled, m, ties="stable", seed=view.seed) for m in ("log_like", "t_score"))
+    full = [rank(base.with_annotations(np.arange(base.n_candidates), hidden), m, ties="stable", seed=view.seed)
+            for m in ("log_like", "t_score")]
+    from evalcore.pooling import pooled_compare
+    from evalcore import estimates
+    got = pooled_compare(a, b, inside["n"].to_numpy(), pool=pool)
+    want = estimates.compare_estimates(*full, inside["n"].to_numpy())
+    np.testing.assert_allclose(inside["p_value"].to_numpy(float), want["p_value"].to_numpy(float), rtol=1e-9)
+    np.testing.assert_allclose(got["p_value"].to_numpy(float), want["p_value"].to_numpy(float), rtol=1e-9)
+    threshold = app({**link, "t_measure": "log_like", "t_mode": "n", "t_n": "30"}, "pages/threshold.py")
+    assert any("pooled design" in i.value for i in threshold.info)
+    assert [m.value for m in threshold.metric][:1] == ["30"]
 
 
 def test_the_planner_proposes_a_design_and_the_page_takes_it(unlabelled):
