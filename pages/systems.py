@@ -36,23 +36,20 @@ st.markdown(f"**{esc(m.label)}** on {result.n_items:,} {unit}, {len(names)} syst
             f"{len(result.pairs)}** pairs differ significantly (paired bootstrap by the rule of {RULE_NAMES[settings.rule]}, "
             f"{settings.resamples:,} resamples, seed {settings.seed}; Holm over the pairs, alpha = {alpha:g}).")
 
-left, right = st.columns(2)
-with left:
-    st.subheader("Scores")
-    st.plotly_chart(ui.figure(result, "scores"), key="sys_scores_chart", theme=None)
-    st.dataframe(ui.scores_table(result), hide_index=True, key="sys_scores_table")
-with right:
-    st.subheader("p-values of every pair")
-    column = widgets.bound(st.radio, "p-values shown", "sys_matrix", horizontal=True,
-                           options=["p_adjusted", "p_bootstrap", "p_randomization"],
-                           format_func={"p_adjusted": "bootstrap, Holm", "p_bootstrap": "bootstrap",
-                                        "p_randomization": "randomization"}.get)
-    st.plotly_chart(ui.figure(result, "pvalues", column), key="sys_pvalue_chart", theme=None)
-st.caption("Scores")
-ui.downloads(ui.figure(result, "scores"), result.systems, "systems_scores", signature)
-st.caption("p-values")
-ui.downloads(ui.figure(result, "pvalues", column), result.pvalue_matrix(column).reset_index(names="system"),
-             "systems_pvalues", signature)
+st.subheader("Scores")
+scores = ui.figure(result, "scores")
+st.plotly_chart(scores, key="sys_scores_chart", theme=None)
+ui.downloads(scores, result.systems, "systems_scores", signature)
+st.dataframe(ui.scores_table(result), hide_index=True, key="sys_scores_table")
+
+st.subheader("p-values of every pair")
+column = widgets.bound(st.radio, "p-values shown", "sys_matrix", horizontal=True,
+                       options=["p_adjusted", "p_bootstrap", "p_randomization"],
+                       format_func={"p_adjusted": "bootstrap, Holm", "p_bootstrap": "bootstrap",
+                                    "p_randomization": "randomization"}.get)
+pvalues = ui.figure(result, "pvalues", column)
+st.plotly_chart(pvalues, key="sys_pvalue_chart", theme=None)
+ui.downloads(pvalues, result.pvalue_matrix(column).reset_index(names="system"), "systems_pvalues", signature)
 
 st.subheader("Every pair")
 st.dataframe(ui.pairs_table(result, similar), hide_index=True, key="sys_pairs_table")

@@ -67,6 +67,10 @@ def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, kr
     index = _grid_index(page, "row")
     grid = page.get_by_test_id("stDataFrame").nth(index)
     grid.scroll_into_view_if_needed()
+    # the grid fills its accessible table after it draws (cells are blank for a moment, under load for longer)
+    page.wait_for_function(f"""([index]) => {{ const rows = ({GRID_ROWS})([index]);
+        return rows && rows.length > 1 && rows.every(r => r.length > 0 && r[0].trim() !== ''); }}""",
+                           arg=[index], timeout=FIRST_RUN_MS)
     before = page.evaluate(GRID_ROWS, [index])
     assert [int(r[0].replace(",", "")) for r in before] == members["row"].tolist()[:len(before)]
     assert sorted(r[0] for r in before) != [r[0] for r in before]  # not in order yet, as text or as numbers
