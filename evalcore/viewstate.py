@@ -561,6 +561,7 @@ class AnnotateView(Group):
     ann_design: str = setting("sample", "ann_design", "str", choices=ANN_DESIGNS, what="annotation design")
     # the Annotate page's planner of a pooled design (evalcore.pooling.plan_pool): the budget B of annotations, the
     # list size n whose interval width it minimises, and the TP rate assumed where no annotation tells
+    ann_plan: bool = setting(False, "ann_plan", "bool")  # the planner shown (and computed)
     ann_budget: int = setting(500, "ann_budget", "int", clamp=(1, 10**9), what="annotation budget")
     ann_plan_n: int = setting(500, "ann_plan_n", "int", clamp=(1, 10**9), what="n of the plan")
     ann_guess: float = setting(0.1, "ann_guess", "float", clamp=(0.0, 1.0), what="TP rate assumed")

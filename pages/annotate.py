@@ -55,8 +55,11 @@ with st.expander("Sample to annotate", expanded=v.ann_sample is None):
     st.button("Draw the sample", key="draw_sample", type="primary", on_click=annotate.draw_clicked, args=(v,))
 v = common.view()
 if v.ann_design != "sample":
-    with st.expander("Plan the pooled design: depth K and sample size m for a budget"):
-        annotate.planner(v, candidates)
+    # (computed only when asked for: with the annotations so far as its pilot it would be planned anew at every mark)
+    widgets.bound(st.toggle, "Plan the pooled design: depth K and sample size m for a budget", "ann_plan")
+    if common.view().ann_plan:
+        with st.container(border=True):
+            annotate.planner(common.view(), candidates)
     v = common.view()
 with st.expander("Import an exported annotated set"):
     st.file_uploader("An annotated set exported here (CSV, TSV or Parquet) of this data set", key=annotate.IMPORT_KEY,

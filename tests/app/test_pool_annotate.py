@@ -19,11 +19,10 @@ from evalcore.io.store import DatasetStore
 from evalcore.pooling import Design, draw_design, plan_pool, pooled_precision, rankings_for
 from evalcore.ranking import rank
 from ui import annotate, sample
+from test_annotate import app, ok  # (tests/app/test_annotate.py: the app opened on a page by its link, no exception)
 
 REPO = Path(__file__).resolve().parents[2]
-APP = str(REPO / "app.py")
 SIM = REPO / "sample_data" / "collocations_sim.tsv"
-PAGE = "pages/annotate.py"
 POOL = ("log_like", "t_score")
 SCORES = ("freq", "log_like", "t_score", "chisq", "MI")
 
@@ -36,20 +35,6 @@ def unlabelled():
     hidden = table["is_tp"].to_numpy(bool)
     table["is_tp"] = ""
     return DatasetStore().put(table.to_csv(sep="\t", index=False).encode(), "unlabelled.tsv"), hidden
-
-
-def ok(at: AppTest) -> AppTest:
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def app(params: dict, page: str = PAGE) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page(page)
-    return ok(at.run())
 
 
 def texts(at: AppTest) -> str:
@@ -65,6 +50,7 @@ def test_a_pool_and_sample_design_is_drawn_annotated_and_estimated(unlabelled):
     at.text_input(key="w_annotator_name").set_value("ann")
     ok(at.run())
     assert "and a random sample of 30 of the other candidates" in texts(at).replace("simple random", "random")
+    assert "Depth K" not in [m.label for m in at.metric]  # (no plan unless asked for)
     at.button(key="draw_sample").click()
     ok(at.run())
     view = at.session_state["view"]
@@ -130,7 +116,7 @@ def test_a_pool_and_sample_design_is_drawn_annotated_and_estimated(unlabelled):
 def test_the_planner_proposes_a_design_and_the_page_takes_it(unlabelled):
     dataset, _ = unlabelled
     at = app({"dataset": dataset, "ann_design": "pool+sample", "ann_k": "40", "ann_m": list(POOL),
-              "ties": "stable", "ann_budget": "300", "ann_plan_n": "100", "ann_guess": "0.15"})
+              "ties": "stable", "ann_budget": "300", "ann_plan_n": "100", "ann_guess": "0.15", "ann_plan": "1"})
     base = sample.annotated_sample(dataset, "is_tp", SCORES, ("w1", "w2"), ()).candidates
     view = at.session_state["view"]
     rankings = rankings_for(base, SamplingFrame(POOL, 1, ties="stable", seed=view.seed))
