@@ -19,9 +19,9 @@ from evalcore.io.store import DatasetStore
 from evalcore.pooling import Design, draw_design, plan_pool, pooled_precision, rankings_for
 from evalcore.ranking import rank
 from ui import annotate, sample
-from test_annotate import app, ok  # (tests/app/test_annotate.py: the app opened on a page by its link, no exception)
 
 REPO = Path(__file__).resolve().parents[2]
+APP = str(REPO / "app.py")
 SIM = REPO / "sample_data" / "collocations_sim.tsv"
 POOL = ("log_like", "t_score")
 SCORES = ("freq", "log_like", "t_score", "chisq", "MI")
@@ -35,6 +35,21 @@ def unlabelled():
     hidden = table["is_tp"].to_numpy(bool)
     table["is_tp"] = ""
     return DatasetStore().put(table.to_csv(sep="\t", index=False).encode(), "unlabelled.tsv"), hidden
+
+
+def ok(at: AppTest) -> AppTest:
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def app(params: dict, page: str = "pages/annotate.py") -> AppTest:
+    """The app opened by a link on a page (as tests/app/test_annotate.py opens it)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(page)
+    return ok(at.run())
 
 
 def texts(at: AppTest) -> str:
