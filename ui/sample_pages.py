@@ -92,8 +92,8 @@ def curves_section(page: str) -> None:
                                convert=int))
     else:
         at = n_max
-    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough"]
-                                   + (["pooled", "pooled_tp", "rest", "rest_m", "rest_k", "regime"] if s.pooled else [])]
+    strata = ["pooled", "pooled_tp", "rest", "rest_m", "rest_k", "regime"] if s.pooled else []
+    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough"] + strata]
     if s.pooled:
         st.caption("pooled / pooled_tp: the list's candidates in the pool and their TPs (known); rest / rest_m / "
                    "rest_k: its candidates outside the pool, the sampled ones and their TPs; regime: exact (the list "

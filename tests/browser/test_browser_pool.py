@@ -75,7 +75,8 @@ def test_a_pool_and_sample_design_is_drawn_annotated_and_estimated(new_page, kre
             page.wait_for_timeout(wait * 1000)  # the pace of a person typing, not a wait for the page
         page.keyboard.press("t" if hidden[c] else "f")
     expect(queue(page).get_by_test_id("keyqueue-status")).to_contain_text("every mark saved", timeout=FIRST_RUN_MS)
-    expect(progress(page).filter(has_text="annotated by you")).to_contain_text(f"{size} of {size} annotated by you", timeout=FIRST_RUN_MS)
+    mine = progress(page).filter(has_text="annotated by you")
+    expect(mine).to_contain_text(f"{size} of {size} annotated by you", timeout=FIRST_RUN_MS)
     expect(page.get_by_text("The pool is annotated whole")).to_be_visible(timeout=FIRST_RUN_MS)
 
     labels = store.table(dataset, sample)
