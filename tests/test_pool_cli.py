@@ -109,3 +109,21 @@ def test_pool_plan_from_the_pilot_and_from_a_guess(krenn_tsv, pooled):
     table = pd.read_csv(io.StringIO(out))
     assert {"depth", "pool_size", "sample_size", "objective", "exact"} <= set(table.columns)
     assert "gives the narrowest intervals at n = 1,000" in err
+
+
+def test_the_signature_carries_the_pooled_design_and_reproduces_it(pooled, tmp_path):
+    _, _, path = pooled
+    pool = ("--annotated-sample", "--pool", "log.like,t.score:120", "--pool-sample", 150, "--ties", "stable")
+    sig = tmp_path / "sig.txt"
+    code, out, err = run("curves", path, "--label", "is.colloc", "--measure", "log.like", "--measure", "t.score", "--n", "100,500", *pool,
+                         "--signature", sig)
+    assert code == 0, err
+    line = sig.read_text().strip()
+    assert "|pool log.like%2Ct.score:120|" in line  # (a comma inside an item is encoded) and "|pool-sample 150|" in line
+    code, out, err = run("reproduce", line, path)
+    assert code == 0, err
+    code, _, err = run("curves", path, "--label", "is.colloc", "--measure", "log.like", "--measure", "t.score", "--n", "100,500",
+                       "--annotated-sample", "--pool", "log.like,t.score:120", "--pool-sample", 149, "--ties",
+                       "stable", "--signature", tmp_path / "other.txt")
+    assert code == 0, err
+    assert (tmp_path / "other.txt").read_text().strip() != line
