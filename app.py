@@ -5,7 +5,8 @@ import streamlit as st
 from evalcore.text import markdown_text as esc
 from ui import auth, cached, common, present, report, systems
 
-st.set_page_config(page_title="evalcore", page_icon=":material/insights:", layout="wide")
+st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
+# page icon is fetched from fonts.gstatic.com)
 auth.gate()  # with sign-in configured, nothing below runs before it (ui/auth.py)
 
 common.PAGES.update({

@@ -574,8 +574,10 @@ class PairwiseResult:
 
 
 def pairwise(rankings: dict[str, Ranking], n: int, *, confidence_level: float = 0.95, correction: str = "none",
-             interval: str = "clopper_pearson") -> PairwiseResult:
-    """Fisher's exact test on the difference regions of every pair of measures at one n (Evert 2004, §3.3)."""
+             interval: str = "clopper_pearson", difference_method: str = "newcombe") -> PairwiseResult:
+    """Fisher's exact test on the difference regions of every pair of measures at one n (Evert 2004, §3.3), with
+    the effect sizes (the interval of the difference of precision by `difference_method`, a key of
+    ``names.DIFFERENCE_INTERVALS``)."""
     check_correction(correction)
     names = list(rankings)
     rows = []
@@ -587,7 +589,7 @@ def pairwise(rankings: dict[str, Ranking], n: int, *, confidence_level: float = 
     if len(pairs):
         pairs["p_adjusted"] = adjust_pvalues(pairs["p_value"].to_numpy(float), correction)
         pairs["significant"] = pairs["p_adjusted"] < 1 - confidence_level
-        effects = effect_sizes(pairs, confidence_level)
+        effects = effect_sizes(pairs, confidence_level, difference_method)
         for column in EFFECT_COLUMNS:
             pairs[column] = effects[column].to_numpy()
     matrix = pd.DataFrame(np.nan, index=names, columns=names)

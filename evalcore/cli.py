@@ -706,6 +706,28 @@ COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc
             "systems": _cmd_systems, "pool-plan": pool_cli.cmd_pool_plan}
 
 
+def run(argv: Sequence[str] | None = None) -> None:
+    """``python -m evalcore`` and the ``evalcore`` script: :func:`main`, then a clean end of the process.
+
+    The output is flushed and the process ends at once (``os._exit``), without Python's interpreter teardown:
+    native thread pools (pyarrow's CPU and I/O pools, numba's OpenMP threads) may still hold work when a
+    command ends early on a bad input, and a pool thread that needs the interpreter while it is being torn down
+    is ended by it in the middle of C++ code, which aborts the process ("terminate called without an active
+    exception", exit code 134) instead of the command's message and exit code 2.
+    """
+    import logging
+    import os
+
+    code = main(argv)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (``| head``) or stream: nothing more can be said
+            pass
+    logging.shutdown()
+    os._exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     code = None

@@ -693,18 +693,87 @@ def compare_estimates(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | Non
 
 
 # -------------------------------------------------------------------------------- how many more
-def with_difference_interval(comparison: pd.DataFrame, confidence_level: float = 0.95) -> pd.DataFrame:
+def with_difference_interval(comparison: pd.DataFrame, confidence_level: float = 0.95,
+                             method: str = "newcombe") -> pd.DataFrame:
     """:func:`compare_estimates`' table with the difference of the regions' TP rates and its interval.
 
     Adds ``difference`` (``estimate_d1 - estimate_d2``) and ``difference_low``, ``difference_high``:
-    Newcombe's hybrid score interval (:func:`newcombe_difference_interval`) on the annotated counts
-    (k_d1 of m_d1, k_d2 of m_d2); NaN where a region holds no annotated candidate.
+    :func:`difference_interval` with ``method`` (Newcombe's hybrid score interval by default) on the
+    annotated counts (k_d1 of m_d1, k_d2 of m_d2); NaN where a region holds no annotated candidate.
     """
     k1, m1, k2, m2 = (comparison[c].to_numpy(float) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        low, high = newcombe_difference_interval(k1, m1, k2, m2, confidence_level)
+    low, high = difference_interval(k1, m1, k2, m2, confidence_level, method)
     return comparison.assign(difference=comparison["estimate_d1"] - comparison["estimate_d2"], difference_low=low,
                              difference_high=high)
+
+
+def _agresti_caffo_difference(k1, m1, k2, m2, z):
+    """Agresti & Caffo (2000): Wald's interval after adding one success and one failure to each group."""
+    q1, q2 = (k1 + 1) / (m1 + 2), (k2 + 1) / (m2 + 2)
+    half = z * np.sqrt(q1 * (1 - q1) / (m1 + 2) + q2 * (1 - q2) / (m2 + 2))
+    return np.maximum(q1 - q2 - half, -1.0), np.minimum(q1 - q2 + half, 1.0)
+
+
+def difference_interval(k1, m1, k2, m2, confidence_level: float = 0.95,
+                        method: str = "newcombe") -> tuple[np.ndarray, np.ndarray]:
+    """An interval for ``p1 - p2`` of two independent proportions ``k1 / m1`` and ``k2 / m2`` (any sizes).
+
+    Parameters
+    ----------
+    k1, m1, k2, m2 : array_like
+        Successes and sizes of the two groups (the annotated TPs and candidates of D1 and D2).
+    confidence_level : float
+    method : {"newcombe", "agresti_caffo"}
+        Newcombe's hybrid score interval (1998, method 10; :func:`newcombe_difference_interval`) or
+        Agresti and Caffo's (2000), as :data:`evalcore.names.DIFFERENCE_INTERVALS`.
+
+    Returns
+    -------
+    (low, high) : ndarray
+        NaN where a group is empty (m = 0): nothing is estimated there.
+
+    Notes
+    -----
+    Agresti-Caffo: ``q_i = (k_i + 1) / (m_i + 2)``, ``q1 - q2 +- z sqrt(q1 (1 - q1) / (m1 + 2) + q2 (1 - q2) /
+    (m2 + 2))``, clipped to [-1, 1] (statsmodels' ``confint_proportions_2indep(method="agresti-caffo")``).
+    """
+    from .stats.effect import check_difference_method
+
+    check_difference_method(method)
+    level = check_confidence_level(confidence_level)
+    k1, m1, k2, m2 = (np.asarray(x, dtype=float) for x in (k1, m1, k2, m2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if method == "newcombe":
+            low, high = newcombe_difference_interval(k1, m1, k2, m2, level)
+        else:
+            low, high = _agresti_caffo_difference(k1, m1, k2, m2, special.ndtri(1 - (1 - level) / 2))
+    empty = (m1 <= 0) | (m2 <= 0)
+    return np.where(empty, np.nan, low), np.where(empty, np.nan, high)
+
+
+def tested_comparison(a: Ranking, b: Ranking, n=None, *, frame: np.ndarray | None = None,
+                      confidence_level: float = 0.95, correction: str = "none", min_annotated: int = MIN_ANNOTATED,
+                      difference_method: str = "newcombe") -> pd.DataFrame:
+    """Fisher's test on the annotated candidates of D1 and D2 at every n, as a page and a report show it.
+
+    :func:`compare_estimates` with :func:`with_difference_interval` (``difference_method``); the n tested
+    are those with ``enough`` annotated candidates (inside the frame, at least ``min_annotated`` in each of
+    D1 and D2); ``p_adjusted`` corrects their p-values for testing them all (``correction``, as R's
+    ``p.adjust``; NaN at the n not tested), and ``significant`` is ``p_adjusted < 1 - confidence_level`` at
+    a tested n.
+    """
+    from .stats.multitest import adjust_pvalues
+
+    table = with_difference_interval(compare_estimates(a, b, n, frame=frame, confidence_level=confidence_level,
+                                                       min_annotated=min_annotated),
+                                     confidence_level, difference_method)
+    tested = table["enough"].to_numpy(bool)
+    adjusted = np.full(len(table), np.nan)
+    adjusted[tested] = adjust_pvalues(table.loc[tested, "p_value"].to_numpy(float), correction)
+    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+    with np.errstate(invalid="ignore"):
+        table["significant"] = tested & (adjusted < 1.0 - check_confidence_level(confidence_level))
+    return table
 
 
 def _wilson(k, m, z):

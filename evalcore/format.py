@@ -410,3 +410,89 @@ def across_tests_table(table: pd.DataFrame) -> pd.DataFrame:
     shown = _by_row(shown.assign(**{c: table[c] for c in ("estimate", "low", "high")}), ("estimate", "low", "high"),
                     kinds)
     return shown.rename(columns={"estimate": "estimate (points; sign test: share)"})
+
+
+# ---------------------------------------------------------------------------------------------
+# numbers that cannot be estimated: why, in words (never "nan" or "None")
+
+
+def no_estimate_reason(n: int, m: int, in_frame: bool = True, *, region: str | None = None) -> str | None:
+    """Why an estimate from an annotated sample cannot be made, in words; None when it can.
+
+    Parameters
+    ----------
+    n : int
+        The list size.
+    m : int
+        Annotated candidates in the list (or in the region).
+    in_frame : bool
+        Whether the list lies inside the part of the candidates the sample was drawn from.
+    region : str, optional
+        ``"D1"`` or ``"D2"`` for a difference region of two n-best lists.
+
+    Examples
+    --------
+    >>> no_estimate_reason(40, 0, region="D1")
+    'no annotated candidate in D1 at n = 40'
+    >>> no_estimate_reason(6000, 12, in_frame=False)
+    'the 6,000-best list reaches outside the part of the candidates the sample was drawn from'
+    >>> no_estimate_reason(40, 3) is None
+    True
+    """
+    if not in_frame:
+        return (f"the {count(n)}-best list{'s reach' if region else ' reaches'} outside the part of the candidates "
+                "the sample was drawn from")
+    if int(m) == 0:
+        return f"no annotated candidate in {region} at n = {count(n)}" if region else \
+            f"no annotated candidate in the {count(n)}-best list"
+    return None
+
+
+def comparison_reason(row: Mapping, min_annotated: int = 0) -> str | None:
+    """Why Fisher's test on the annotated candidates of D1 and D2 is not made at a row of
+    :func:`evalcore.estimates.compare_estimates` (``n, m_d1, m_d2, in_frame``), in words; None when it is.
+
+    Examples
+    --------
+    >>> comparison_reason({"n": 40, "m_d1": 0, "m_d2": 5, "in_frame": True}, 10)
+    'no annotated candidate in D1 at n = 40'
+    >>> comparison_reason({"n": 40, "m_d1": 3, "m_d2": 12, "in_frame": True}, 10)
+    'too few annotated candidates at n = 40: 3 in D1 and 12 in D2, fewer than 10 in D1'
+    """
+    n, m1, m2 = int(row["n"]), int(row["m_d1"]), int(row["m_d2"])
+    reason = no_estimate_reason(n, 0, bool(row["in_frame"]), region="D1")
+    if not bool(row["in_frame"]):
+        return reason
+    empty = [r for r, m in (("D1", m1), ("D2", m2)) if m == 0]
+    if empty:
+        return f"no annotated candidate in {' or '.join(empty)} at n = {count(n)}"
+    few = [r for r, m in (("D1", m1), ("D2", m2)) if m < min_annotated]
+    if few:
+        return (f"too few annotated candidates at n = {count(n)}: {count(m1)} in D1 and {count(m2)} in D2, fewer "
+                f"than {count(min_annotated)} in {' and '.join(few)}")
+    return None
+
+
+def estimate_with_interval(estimate: float | None, lower: float | None, upper: float | None,
+                           reason: str | None = None, *, kind: str = "percent") -> str:
+    """``44.44% [24.00%, 67.00%]`` (``kind="points"``: ``+16.67 [-41.12, +56.35]``), or where the estimate or a
+    bound is missing, why in words (``reason``; else "cannot be estimated here")."""
+    values = (estimate, lower, upper)
+    if reason is not None or any(_missing(v) for v in values):
+        return f"cannot be estimated: {reason}" if reason else "cannot be estimated here"
+    write = FORMATTERS[kind]
+    return f"{write(estimate)} [{write(lower)}, {write(upper)}]"
+
+
+def estimate_notes(table: pd.DataFrame) -> list[str]:
+    """For each row of an estimates table (``n, m, in_frame``, :func:`evalcore.estimates.precision_estimates`):
+    why it has no estimate, in words, or ``""``."""
+    return [no_estimate_reason(n, m, f) or "" for n, m, f in zip(table["n"], table["m"], table["in_frame"])]
+
+
+def comparison_notes(table: pd.DataFrame, min_annotated: int = 0) -> list[str]:
+    """For each row of :func:`evalcore.estimates.compare_estimates`: why it is not tested, in words, or ``""``."""
+    return [comparison_reason(row, min_annotated) or "" for row in table.to_dict(orient="records")]
+
+
+__all__ += ["no_estimate_reason", "comparison_reason", "estimate_with_interval", "estimate_notes", "comparison_notes"]

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from evalcore import format as fmt
+from evalcore import names
 from evalcore.figures import pairwise as pairfigures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES
@@ -19,7 +20,7 @@ with c1:
 with c2:
     widgets.bound(st.selectbox, "Correction across the pairs", "correction", options=list(CORRECTIONS),
                  format_func=CORRECTIONS.get)
-c3, c4 = st.columns(2)
+c3, c4, c5 = st.columns(3)
 if common.view().pairs_n is None:
     common.update(pairs_n=min(1000, candidates.n_candidates))
 with c3:
@@ -28,19 +29,23 @@ with c3:
 with c4:
     widgets.bound(st.slider, "Confidence level (alpha = 1 - level)", "level", min_value=LEVEL_MIN,
                  max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
+with c5:
+    widgets.bound(st.selectbox, "Interval of the difference", "difference_method",
+                  options=list(names.DIFFERENCE_INTERVALS), format_func=names.DIFFERENCE_INTERVALS.get)
 v = common.view()
 if len(v.measures) < 2:
     st.info("Choose at least two measures.")
     common.stop()
 
-result = cached.pairwise(v.data, v.ranking, v.display, v.measures, n, v.level, v.correction, v.interval)
+result = cached.pairwise(v.data, v.ranking, v.display, v.measures, n, v.level, v.correction, v.interval,
+                         v.difference_method)
 alpha = 1 - v.level
 pairs = result.pairs
 st.markdown(f"At n = {n:,}, **{int(pairs['significant'].sum())} of {len(pairs)}** pairs differ significantly "
             f"(alpha = {alpha:.3g}, correction: {CORRECTIONS[v.correction]}).")
 fig = pairfigures.pvalue_heatmap(result.matrix, alpha=alpha, n=n, correction_label=CORRECTIONS[v.correction])
 st.plotly_chart(fig, key="pairwise_chart", theme=None)
-cached.downloads(fig, pairs, "pairwise")
+cached.downloads(fig, pairs.assign(difference_interval=v.difference_method), "pairwise")
 left, right = st.columns([1, 1])
 with left:
     st.markdown(f"**Precision of each {n:,}-best list** ({fmt.level(v.level)} interval)")
@@ -56,6 +61,7 @@ with right:
 present.table("pairwise", "pairs", pairs[["a", "b", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2",
                                           "p_value", "p_adjusted", "significant", "diff", "diff_low", "diff_high",
                                           "odds_ratio", "or_low", "or_high"]])
-st.caption(f"diff = Π\\_A − Π\\_B with its {100 * v.level:g}% interval (Newcombe's score method, scaled by d/n); odds ratio of "
+st.caption(f"diff = Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
+           f"({names.DIFFERENCE_INTERVALS[v.difference_method]}, scaled by d/n); odds ratio of "
            "TPs in D1 against D2 (conditional MLE) with its exact interval, as R's fisher.test. Intervals are not "
            "corrected across the pairs.")

@@ -162,7 +162,9 @@ def test_table_cells_show_the_numbers(archive, data_json):
     pairwise = archive.read("tables/pairwise.md").decode()
     rows = [line for line in pairwise.splitlines() if line.startswith("| G² | X² |")]
     # effect sizes as evalcore.stats.effect computes them (R's fisher.test: odds ratio 3.113 [1.406, 7.144] at n = 100)
-    assert rows[0] == r"| G² | X² | 100 | 32 / 36 | 15 / 53 | 0.004† | +17.0 \[+6.1, +26.7\] | 3.11 \[1.41, 7.14\] |"
+    # and the minimum detectable difference at 80% power (evalcore.stats.power.detectable_differences, d = 68)
+    assert rows[0] == (r"| G² | X² | 100 | 32 / 36 | 15 / 53 | 0.004† | +17.0 \[+6.1, +26.7\] | 3.11 \[1.41, 7.14\] | "
+                       r"±16.2 |")
     assert rows[3].startswith("| G² | X² | 2,000 | 9 / 67 | 8 / 68 | 1.000 | +0.1 \\[")
 
 
@@ -339,12 +341,12 @@ def test_tables_carry_the_effect_sizes_and_take_more(krenn):
     from evalcore.stats.effect import effect_sizes
 
     results = report_results(krenn, SMALL)
-    expected = effect_sizes(results.pairs, SMALL.level)
+    expected = effect_sizes(results.pairs, SMALL.level, SMALL.difference_interval)
     for column in ("diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high"):
         assert np.array_equal(results.pairs[column].to_numpy(), expected[column].to_numpy(), equal_nan=True)
     assert results.pairs.loc[0, "diff"] == pytest.approx((42 - 38) / 100)  # Pi_A - Pi_B = (T_A - T_B) / n
 
-    def difference(pairs: pd.DataFrame, level: float) -> pd.DataFrame:
+    def difference(pairs: pd.DataFrame, settings) -> pd.DataFrame:
         return pd.DataFrame({"difference": (pairs["tp_a"] - pairs["tp_b"]) / pairs["n"]})
 
     results = report_results(krenn, SMALL, effects=(("difference", difference),))

@@ -254,9 +254,9 @@ def uir(roles: Roles, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas
 
 @cache(max_entries=32, show_spinner="Testing every pair ...")
 def pairwise(roles: Roles, ranking: RankingChoice, display: Display, measures: tuple, n: int, level: float,
-             correction: str, interval: str):
+             correction: str, interval: str, difference_method: str = "newcombe"):
     return analysis.pairwise(rankings(roles, measures, ranking, display), n, confidence_level=level,
-                             correction=correction, interval=interval)
+                             correction=correction, interval=interval, difference_method=difference_method)
 
 
 @cache(max_entries=16, show_spinner="Computing the curves ...")

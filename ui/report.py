@@ -29,7 +29,7 @@ from evalcore.report.build import report_signature
 from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.report.signature import file_sha256
 from evalcore.viewstate import SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
-from ui import cached, common
+from ui import cached, common, sample
 
 REPORT_FILE = "evalcore-report.zip"
 
@@ -54,9 +54,12 @@ def data_sha256(dataset: str) -> str:
     return dataset
 
 
-def report_settings(v: ViewSettings, candidates) -> ReportSettings:
-    """The report's settings for a view of a candidate set (see the module's docstring)."""
-    measures = [m for m in v.measures or () if m in candidates.measures] or list(cached.quality(v.data)[:4])
+def report_settings(v: ViewSettings, candidates, design=None) -> ReportSettings:
+    """The report's settings for a view of a candidate set (see the module's docstring); with a sample design
+    (``design``, :func:`ui.sample.report_parts`), Fisher's test on the annotated candidates, which is the one test
+    the sample pages use."""
+    measures = [m for m in v.measures or () if m in candidates.measures] or (
+        list(cached.quality(v.data)[:4]) if design is None else list(candidates.measures[:4]))
     pair = [m for m in (v.a, v.b) if m in candidates.measures]
     measures += [m for m in pair if m not in measures]
     if len(pair) != 2 or pair[0] == pair[1]:
@@ -67,8 +70,9 @@ def report_settings(v: ViewSettings, candidates) -> ReportSettings:
         pair=tuple(pair), lower=tuple(m for m in measures if not candidates.higher_is_better(m)),
         exclude_unlabelled=v.exclude_unlabelled,
         sample_column=v.sample_column if candidates.samples is not None else None,
-        sample=v.sample, ties=v.ties, seed=v.seed, test=v.test, correction=v.correction, level=v.level,
-        interval=v.interval, resamples=v.resamples)
+        sample=v.sample, ties=v.ties, seed=v.seed, test=v.test if design is None else "fisher",
+        correction=v.correction, level=v.level, interval=v.interval, resamples=v.resamples,
+        difference_interval=v.difference_method, power=v.power, design=design)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...",
@@ -82,8 +86,30 @@ def results(roles: Roles, settings: ReportSettings, ranking: RankingChoice):
 
 def current() -> tuple[CurrentReport | None, str]:
     """The report of the current view, or None and why there is none (worked out once per view: the sidebar and
-    every download of a page ask for it)."""
-    return _current(common.view())
+    every download of a page ask for it; with a sample, once per view and state of its labels)."""
+    v = common.view()
+    if v.dataset is not None and sample.mode(v) == "sample":
+        return _current_sample(v, sample.labels_key(v))
+    return _current(v)
+
+
+def sample_results(v: ViewSettings, labels: tuple):
+    """The candidates and the report's numbers of a view that estimates from a sample (ui/sample.py)."""
+    candidates, frame, design = sample.report_parts(v)
+    if len(candidates.measures) < 2:
+        raise EvalcoreError("A report compares at least two measures; choose more score columns on the Data page.")
+    settings = report_settings(v, candidates, design)
+    return candidates, sample.report_numbers(v.data, labels, v.ranking, settings, candidates, frame)
+
+
+@functools.lru_cache(maxsize=64)
+def _current_sample(v: ViewSettings, labels: tuple) -> tuple[CurrentReport | None, str]:
+    try:
+        candidates, results_ = sample_results(v, labels)
+        sha = data_sha256(v.dataset)
+        return CurrentReport(results_.settings, sha, str(report_signature(results_, sha))), ""
+    except EvalcoreError as exc:
+        return None, f"No report for these settings: {exc}"
 
 
 @functools.lru_cache(maxsize=64)
@@ -102,11 +128,19 @@ def _current(v: ViewSettings) -> tuple[CurrentReport | None, str]:
         return None, f"No report for these settings: {exc}"
 
 
-def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: dict, sha: str, link: str) -> bytes:
+def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: dict, sha: str, link: str,
+         view: ViewSettings | None = None) -> bytes:
     """The report ZIP (called when the button is clicked: it draws the figures, a few seconds), with the measures'
     display names."""
-    candidates = cached.candidates_for(roles)
     names = {m: t for m, t in names.items() if m in settings.measures}
+    if settings.design is not None:  # estimates from a sample: its candidates and numbers (ui/sample.py)
+        from ui import auth
+
+        candidates, numbers = sample_results(view, sample.labels_key(view))
+        who = sample.annotator_names(view)
+        return build_report(candidates, numbers.settings, data_sha256=sha, link=link, names=names or None,
+                            results=numbers, annotators=auth.report_annotators(who) if who else None).zip_bytes()
+    candidates = cached.candidates_for(roles)
     return build_report(candidates, settings, data_sha256=sha, link=link, names=names or None,
                         results=results(roles, settings, ranking)).zip_bytes()
 
@@ -124,7 +158,7 @@ def sidebar() -> None:
     v = common.view()
     link = common.share_link()
     st.download_button("Report (ZIP)", data=lambda: _zip(v.data, report.settings, v.ranking, v.display.mapping,
-                                                         report.data_sha256, link),
+                                                         report.data_sha256, link, v),
                        file_name=REPORT_FILE, mime="application/zip", on_click="ignore", key="report_zip",
                        icon=":material/description:",
                        help="Figures for a paper (PDF, SVG, PNG), LaTeX and Markdown tables, a methods paragraph "

@@ -13,6 +13,7 @@ there are; the pages that need every candidate annotated say so in one line (:fu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 
@@ -32,6 +33,7 @@ from evalcore.names import SAMPLE_INTERVAL_LABELS
 from evalcore.pooling.design import Design
 from evalcore.pooling.strata import Strata
 from evalcore.ranking import Ranking, rank
+from evalcore.report import ReportSettings, report_results
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
                                 check_columns, with_roles)
@@ -318,6 +320,51 @@ class Sample:
                 f"{d.describe(self.strata.pool_size)}.")
 
 
+@cached.cache(max_entries=8, show_spinner="Computing the report's numbers ...",
+              hash_funcs={**cached.FAST_KEYS, ReportSettings: repr})
+def report_numbers(roles: Roles, labels: tuple, ranking: RankingChoice, settings: ReportSettings, _candidates,
+                   _frame):
+    """The report's numbers from a sample (:func:`evalcore.report.report_results` with the sample's frame), on the
+    sample pages' cached rankings; ``_candidates`` and ``_frame`` are :func:`report_parts`' for the same view."""
+    rankings = {m: _ranking(roles, labels, m, ranking) for m in settings.measures}
+    return report_results(_candidates, settings, rankings=rankings, frame=_frame)
+
+
+def annotator_names(v: ViewSettings) -> tuple[str, ...]:
+    """The annotators of the view's annotation sample (none for the file's labels), as the database keeps them."""
+    if v.ann_sample is None:
+        return ()
+    return tuple(map(str, db().table(db_id(v.dataset), v.ann_sample).columns))
+
+
+RULE_WORDS = {"annotator": "one annotator's labels", "majority": "the majority of the annotators",
+              "agreed": "the labels all annotators agree on"}
+
+
+def report_parts(v: ViewSettings):
+    """What the report needs from a view that estimates from a sample: the candidates with the labels so far, the
+    frame the sample was drawn from, and the :class:`evalcore.report.SampleDesign` (frame, interval, fewest
+    annotated, the draw's seed and the annotation sample where the labels come from the database)."""
+    from evalcore.report.settings import SampleDesign
+
+    labels = labels_key(v)
+    candidates, frame, _ = _labelled(v.data, labels)
+    if _design_of(v.data, labels).pooled:  # (evalcore.report takes a random sample of a frame, not two strata yet)
+        raise EvalcoreError("The report does not cover pooled designs (a pool annotated whole and a sample of the "
+                            "rest) yet; the Precision, Confidence, Threshold and Significance pages show their "
+                            "estimates.")
+    seed, annotations = None, None
+    if v.ann_sample is not None:
+        seed = db().sample(db_id(v.dataset), v.ann_sample).seed
+        who = RULE_WORDS[v.ann_rule]  # (names never travel with a view since issue 19: the rule, not the name)
+        annotations = f"{v.ann_sample} ({who})"
+    design = SampleDesign(frame=frame.measures, frame_k=frame.k, frame_ties=frame.ties if frame.measures else None,
+                          frame_seed=frame.seed if frame.measures and frame.ties == "random" else None,
+                          interval=v.sample_interval, min_annotated=v.min_annotated, draw_seed=seed,
+                          annotations=annotations)
+    return candidates, frame, design
+
+
 def require() -> Sample:
     """The sample the view estimates from; without data or annotations, say where to get them and stop."""
     v = view()
@@ -418,7 +465,8 @@ def pair_select(s: Sample, columns) -> tuple[str, str]:
 
 def how_many_more(s: Sample, measures, n: int) -> pd.DataFrame:
     """For the n-best lists: the expected width of each measure's precision interval, and of the interval for
-    pi_D1 - pi_D2 of the first two measures, after annotating k more candidates of the frame
+    pi_D1 - pi_D2 of the first two measures (the view's interval of a difference), after annotating k more
+    candidates of the frame
     (:func:`evalcore.estimates.expected_precision_width`, :func:`~evalcore.estimates.expected_difference_width`).
     """
     v = s.view
@@ -433,8 +481,9 @@ def how_many_more(s: Sample, measures, n: int) -> pd.DataFrame:
         table[f"precision interval width: {v.display.of(m)}"] = width["expected_width"].to_numpy()
     if len(measures) >= 2:
         a, b = measures[:2]
+        method = functools.partial(estimates.difference_interval, method=v.difference_method)  # the view's
         width = estimates.expected_difference_width(s.ranking(a), s.ranking(b), n, extra, frame=s.mask,
-                                                    confidence_level=v.level)
+                                                    confidence_level=v.level, difference_interval=method)
         table[f"difference interval width: {v.display.of(a)} − {v.display.of(b)}"] = width["expected_width"].to_numpy()
     return table
 
@@ -456,5 +505,8 @@ def how_many_more_section(s: Sample, measures, n: int) -> None:
     st.caption(f"At n = {n:,}: the expected width of each interval (at level {s.view.level:g}) after annotating k "
                "more candidates drawn at random from the unannotated ones of the frame; k = 0 is now. Stop when "
                "the widths are small enough for the question.")
-    st.dataframe(table, hide_index=True,
-                 column_config={c: st.column_config.NumberColumn(c, format="%.3f") for c in table.columns[1:]})
+    missing = table.iloc[:, 1:].isna().to_numpy().any()
+    st.dataframe(table.style.format({c: "{:.3f}" for c in table.columns[1:]}, na_rep="–"), hide_index=True)
+    if missing:
+        st.caption("–: no width can be expected there: a list (or a difference region of the two lists) would "
+                   "still hold no annotated candidate.")

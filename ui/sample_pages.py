@@ -14,10 +14,12 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import analysis, estimates
+from evalcore import format as fmt
 from evalcore.compare import significant_up_to
 from evalcore.figures import paper as figures
-from evalcore.names import SAMPLE_INTERVAL_LABELS
+from evalcore.names import DIFFERENCE_INTERVALS, PAIR_TESTS, SAMPLE_INTERVAL_LABELS
 from evalcore.stats.effect import odds_ratio
+from evalcore.stats.multitest import CORRECTIONS
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, n_options
 from ui import cached, common, sample, widgets
@@ -28,14 +30,20 @@ GREY = "color: #9e9e9e; background-color: #f3f3f3"
 
 
 def _percent(table: pd.DataFrame) -> dict:
-    return {c: st.column_config.NumberColumn(c, format="percent") for c in PERCENT if c in table.columns}
+    """Percent columns are shown through the Styler of :func:`_greyed` (its display values)."""
+    return {}
 
 
 def _greyed(table: pd.DataFrame):
-    """The table with the rows of too few annotated candidates (``enough`` False) greyed out."""
+    """The table with the rows of too few annotated candidates (``enough`` False) greyed out; percentages as
+    ``44.44%``, and where a number cannot be estimated an en dash, the row's ``why`` column saying why in words
+    (the cells keep their numbers, so columns sort as numbers)."""
     grey = np.where(table["enough"].to_numpy(bool), "", GREY)
-    return table.style.apply(lambda t: pd.DataFrame(np.repeat(grey[:, None], t.shape[1], axis=1), index=t.index,
-                                                    columns=t.columns), axis=None)
+    styled = table.style.apply(lambda t: pd.DataFrame(np.repeat(grey[:, None], t.shape[1], axis=1), index=t.index,
+                                                      columns=t.columns), axis=None)
+    columns = {c: (fmt.points if c.startswith("difference") else fmt.percent) for c in PERCENT if c in table.columns}
+    columns.update({c: fmt.p_value for c in ("p_value", "p_adjusted") if c in table.columns})
+    return styled.format(columns, na_rep=fmt.MISSING)
 
 
 def _level_slider(label: str = "Confidence level") -> None:
@@ -76,12 +84,14 @@ def curves_section(page: str) -> None:
     st.plotly_chart(fig, key=f"{page}_estimates_chart", theme=None)
     cached.downloads(fig, table, f"{page}_estimates")
     if s.pooled:
-        st.text(f"Baseline from the pooled design: {baseline.estimate:.2%} [{baseline.lower:.2%}, "
-                f"{baseline.upper:.2%}] ({baseline.k:,} TPs among {baseline.m:,} annotated, the pool's weighed as "
-                "known and the sample's as a sample of the rest)")
+        st.text(f"Baseline from the pooled design ({baseline.k:,} TPs among {baseline.m:,} annotated, the pool's "
+                "known and the sample's a sample of the rest): "
+                + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
+                                             None if baseline.m else "no candidate is annotated"))
     else:
-        st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = {baseline.estimate:.2%} "
-                f"[{baseline.lower:.2%}, {baseline.upper:.2%}]")
+        st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = "
+                + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
+                                             None if baseline.m else "no candidate is annotated"))
     if page == "precision":
         if v.n_at is None:
             common.update(n_at=n_max)
@@ -93,13 +103,16 @@ def curves_section(page: str) -> None:
     else:
         at = n_max
     strata = ["pooled", "pooled_tp", "rest", "rest_m", "rest_k", "regime"] if s.pooled else []
-    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough"] + strata]
+    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough", "in_frame"]
+                                   + strata]
+    rows = rows.assign(why=fmt.estimate_notes(rows)).drop(columns="in_frame")
     if s.pooled:
         st.caption("pooled / pooled_tp: the list's candidates in the pool and their TPs (known); rest / rest_m / "
                    "rest_k: its candidates outside the pool, the sampled ones and their TPs; regime: exact (the list "
                    "lies inside the pool) or estimated (beyond it).")
     st.caption(f"At n = {at:,}: m annotated candidates in each n-best list, k of them TPs; greyed out ('enough' "
-               f"False) where fewer than {v.min_annotated} annotated candidates carry the estimate.")
+               f"False) where fewer than {v.min_annotated} annotated candidates carry the estimate; 'why' says why "
+               "a number cannot be estimated.")
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows))
     if page == "precision":
         sample.how_many_more_section(s, measures, at)
@@ -152,33 +165,47 @@ def threshold_section() -> None:
     m1.metric("Accepted", f"{int(r['size']):,}")
     m2.metric("Annotated in it", f"{int(r['m']):,}")
     m3.metric("TPs among them", f"{int(r['k']):,}")
-    m4.metric("Estimated precision", "-" if np.isnan(r["estimate"]) else f"{r['estimate']:.2%}")
-    if r["in_frame"]:
-        st.text(f"{v.level:.1%} interval for the precision of the {int(r['size']):,} accepted candidates: "
-                f"{r['lower']:.2%} to {r['upper']:.2%}, from {int(r['m']):,} annotated ({int(r['k']):,} TPs).")
+    why = fmt.no_estimate_reason(int(r["size"]), int(r["m"]), bool(r["in_frame"]))
+    m4.metric("Estimated precision", fmt.percent(r["estimate"]) if why is None else "not estimated")
+    if why is not None and r["in_frame"]:
+        st.text(f"No estimate for the {int(r['size']):,} accepted candidates: {why}.")
+    elif r["in_frame"]:
+        st.text(f"{fmt.level(v.level)} interval for the precision of the {int(r['size']):,} accepted candidates: "
+                f"{fmt.percent(r['lower'])} to {fmt.percent(r['upper'])}, from {int(r['m']):,} annotated "
+                f"({int(r['k']):,} TPs).")
     else:
         st.info("The acceptance set reaches outside the part of the candidates the sample was drawn from: the sample "
                 "says nothing about it. Choose a stricter threshold.")
     if not r["enough"]:
         st.caption(f"Fewer than {v.min_annotated} annotated candidates carry this estimate: it is greyed out.")
-    st.dataframe(_greyed(row.assign(measure=widgets.shown(v.threshold_measure))), hide_index=True,
-                 column_config=_percent(row))
+    shown = row.assign(measure=widgets.shown(v.threshold_measure), n=row["size"])
+    shown = shown.assign(why=fmt.estimate_notes(shown)).drop(columns="n")
+    st.dataframe(_greyed(shown), hide_index=True, column_config=_percent(row))
 
 
 # ---------------------------------------------------------------- Significance
 
 def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd.DataFrame:
-    """:func:`evalcore.estimates.compare_estimates` over the range, with the interval for pi_D1 - pi_D2 on the
-    same counts (:func:`evalcore.estimates.newcombe_difference_interval`)."""
+    """Fisher's test on the annotated candidates of D1 and D2 over the range, as the report computes it
+    (:func:`evalcore.estimates.tested_comparison`): the view's correction over the n tested (those with enough
+    annotated candidates), the view's interval of the difference of the regions' TP rates."""
     v = s.view
     sizes = np.arange(n_range[0], n_range[1] + 1)
-    if s.pooled:  # the pooled counts with the sampled stratum (evalcore.pooling.pooled_compare)
-        table = s.strata.compare(s.ranking(a), s.ranking(b), sizes, confidence_level=v.level,
-                                 min_annotated=v.min_annotated)
-        return s.strata.with_difference(table, v.level)
-    table = estimates.compare_estimates(s.ranking(a), s.ranking(b), sizes, frame=s.mask, confidence_level=v.level,
-                                        min_annotated=v.min_annotated)
-    return estimates.with_difference_interval(table, v.level)
+    if s.pooled:  # the pooled counts with the sampled stratum (evalcore.pooling.pooled_compare), tested as above
+        from evalcore.stats.multitest import adjust_pvalues
+
+        table = s.strata.with_difference(s.strata.compare(s.ranking(a), s.ranking(b), sizes, confidence_level=v.level,
+                                                          min_annotated=v.min_annotated), v.level, v.difference_method)
+        tested = table["enough"].to_numpy(bool)
+        adjusted = np.full(len(table), np.nan)
+        adjusted[tested] = adjust_pvalues(table.loc[tested, "p_value"].to_numpy(float), v.correction)
+        table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+        with np.errstate(invalid="ignore"):
+            table["significant"] = tested & (adjusted < 1.0 - v.level)
+        return table
+    return estimates.tested_comparison(s.ranking(a), s.ranking(b), sizes, frame=s.mask, confidence_level=v.level,
+                                       correction=v.correction, min_annotated=v.min_annotated,
+                                       difference_method=v.difference_method)
 
 
 def _grey_runs(fig, n: np.ndarray, enough: np.ndarray, most: int = 40) -> None:
@@ -199,20 +226,34 @@ def significance_section() -> None:
     with c3:
         _level_slider("Confidence level (alpha = 1 - level)")
     n_min, n_max = widgets.n_range_slider("Range of n (every n in it is tested)", s.candidates.n_candidates)
-    widgets.bound(st.number_input, "Grey out n where D1 or D2 holds fewer annotated candidates than", "min_annotated",
-                  min_value=0, max_value=1000, step=1, convert=int)
+    c4, c5, c6 = st.columns(3)
+    with c4:
+        widgets.bound(st.number_input, "Test only n where D1 and D2 each hold at least this many annotated",
+                      "min_annotated", min_value=0, max_value=1000, step=1, convert=int)
+    with c5:
+        widgets.bound(st.selectbox, "Correction for testing every n", "correction", options=list(CORRECTIONS),
+                      format_func=CORRECTIONS.get)
+    with c6:
+        widgets.bound(st.selectbox, "Interval of the difference", "difference_method",
+                      options=list(DIFFERENCE_INTERVALS), format_func=DIFFERENCE_INTERVALS.get)
     s = _refresh(s)
     v = s.view
+    if v.test != "fisher":
+        st.info(f"With a sample of annotations the test is Fisher's exact test on the annotated candidates of D1 and "
+                f"D2, the one test that needs only a random sample of each region; the chosen test "
+                f"({esc(PAIR_TESTS[v.test])}) needs every candidate annotated and is used on the full data. The "
+                "report and the downloads of this page record Fisher's test.", icon=":material/info:")
     table = comparison(s, a, b, (n_min, n_max))
     name_a, name_b = v.display.of(a), v.display.of(b)
     s.note()
     tested = table[table["enough"]]
-    marked = table.assign(significant=table["significant"] & table["enough"])
+    marked = table
     up_to = significant_up_to(marked)
+    correction = "" if v.correction == "none" else f" after the {CORRECTIONS[v.correction]} correction over them"
     st.markdown(f"Fisher's exact test (two-sided) on the annotated candidates of D1 = A \\ B and D2 = B \\ A: "
-                f"significant at **{int(tested['significant'].sum()):,} of {len(tested):,}** n with enough annotated "
-                f"candidates (n from {n_min:,} to {n_max:,}); {len(table) - len(tested):,} n are greyed out, with "
-                f"fewer than {v.min_annotated} annotated candidates in D1 or D2.")
+                f"significant{correction} at **{int(tested['significant'].sum()):,} of {len(tested):,}** n tested "
+                f"(n from {n_min:,} to {n_max:,}); {len(table) - len(tested):,} n are greyed out and not tested, with "
+                f"fewer than {v.min_annotated} annotated candidates in D1 or D2 (or outside the sampling frame).")
     curves = s.curves((a, b), (n_min, n_max))
     curves = curves[curves["in_frame"]].dropna(subset=["precision"])
     sizes = marked["n"].to_numpy()
@@ -223,31 +264,50 @@ def significance_section() -> None:
                                       alpha=1 - v.level)
     _grey_runs(fig, table["n"].to_numpy(), table["enough"].to_numpy(bool))
     st.plotly_chart(fig, key="significance_sample_chart", theme=None)
-    cached.downloads(fig, table, "significance_sample")
+    cached.downloads(fig, table.assign(test="fisher", correction=v.correction,
+                                       difference_interval=v.difference_method), "significance_sample")
     at = widgets.look_n_slider(n_min, n_max, up_to)
     _look_at(table[table["n"] == at].iloc[0], v, name_a, name_b)
     grid = [n for n in n_options(s.candidates.n_candidates) if n_min <= n <= n_max]
     rows = table[table["n"].isin(grid)].drop(columns=["log10_p"])
+    rows = rows.assign(why=fmt.comparison_notes(rows, v.min_annotated))
     st.caption("At every n of the slider: the annotated candidates (m) and TPs (k) of D1 and D2 the test rests on; "
-               "greyed out where too few.")
+               "greyed out where too few, and 'why' says why an n is not tested.")
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows), height=300)
 
 
 def _look_at(row, v, name_a: str, name_b: str) -> None:
-    """The 2x2 table of the annotated candidates at one n, its p-value and the effect sizes on the same counts."""
+    """The 2x2 table of the annotated candidates at one n, its p-value and the effect sizes on the same counts; where
+    a number cannot be computed, why in words."""
     k1, m1, k2, m2 = (int(row[c]) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
+    n = int(row["n"])
     t1, t2 = st.columns([1, 2])
     with t1:
         st.dataframe({"": [f"D1: only {name_a}", f"D2: only {name_b}"], "in the region": [int(row["size_d"])] * 2,
                       "annotated": [m1, m2], "TPs": [k1, k2], "FPs": [m1 - k1, m2 - k2]}, hide_index=True)
     with t2:
-        p = f"{row['p_value']:.4g}" if row["p_value"] > 0 else f"10^{row['log10_p']:.1f}"
-        st.text(f"At n = {int(row['n']):,} the test rests on {m1 + m2:,} annotated candidates ({m1:,} in D1, "
-                f"{m2:,} in D2): p = {p}, " + ("significant" if row["significant"] else "not significant")
-                + f" at alpha = {1 - v.level:.3g}.")
-        if not row["enough"]:
-            st.caption(f"Greyed out: fewer than {v.min_annotated} annotated candidates in D1 or D2.")
-        ratio = odds_ratio(k1, m1 - k1, k2, m2 - k2, confidence_level=v.level)
-        st.text(f"pi_D1 - pi_D2 = {row['difference']:.1%} [{row['difference_low']:.1%}, {row['difference_high']:.1%}]"
-                f" (Newcombe); odds ratio {float(ratio.estimate):.3g} [{float(ratio.low):.3g}, {float(ratio.high):.3g}]"
-                f" (conditional, as Fisher's test), {v.level:.1%} intervals.")
+        why = fmt.comparison_reason(row, v.min_annotated)
+        if not row["in_frame"]:
+            st.text(f"At n = {n:,} there is no test: {why}.")
+        else:
+            adjusted = "" if v.correction == "none" or np.isnan(row["p_adjusted"]) else \
+                f" (adjusted {fmt.p_value(row['p_adjusted'])})"
+            verdict = (f"not tested: {why}" if not row["enough"] else
+                       ("significant" if row["significant"] else "not significant") + f" at alpha = {1 - v.level:.3g}")
+            st.text(f"At n = {n:,} the test rests on {m1 + m2:,} annotated candidates ({m1:,} in D1, {m2:,} in D2): "
+                    f"{fmt.p_statement(row['p_value'], row['log10_p'])}{adjusted}, {verdict}.")
+        empty = fmt.no_estimate_reason(n, 0, region=" or ".join(r for r, m in (("D1", m1), ("D2", m2)) if m == 0)) \
+            if 0 in (m1, m2) else None
+        difference = fmt.estimate_with_interval(row["difference"], row["difference_low"], row["difference_high"],
+                                                empty or (None if row["in_frame"] else why), kind="points")
+        if not difference.startswith("cannot"):
+            difference += " points"
+        method = DIFFERENCE_INTERVALS[v.difference_method].split(" (")[0].split(":")[0]
+        if empty is None and row["in_frame"]:
+            ratio = odds_ratio(k1, m1 - k1, k2, m2 - k2, confidence_level=v.level)
+            odds = fmt.estimate_with_interval(float(ratio.estimate), float(ratio.low), float(ratio.high),
+                                              kind="number")
+        else:
+            odds = f"cannot be estimated: {empty or why}"
+        st.text(f"pi_D1 - pi_D2 = {difference} ({method}); odds ratio {odds} (conditional, as Fisher's test), "
+                f"{fmt.level(v.level)} intervals.")

@@ -8,7 +8,6 @@ nulls or of one repeated value compresses to almost nothing) is refused in milli
 
 from __future__ import annotations
 
-import io as _io
 from typing import Any
 
 import pandas as pd
@@ -18,6 +17,21 @@ from .cells import tidy
 from .limits import Limits, Handover
 
 __all__ = ["read_parquet"]
+
+
+def _arrow_copy(pa, data) -> "pa.Buffer":
+    """The bytes in a buffer of Arrow's own memory.
+
+    pyarrow's threads read the file: from a Python file object (``BytesIO``) they call into Python, and a
+    buffer that wraps Python bytes needs the interpreter to be released. On a broken file the read ends early
+    while a pool thread may still hold such a buffer or a pending read; if the process then ends, that thread
+    meets an interpreter being torn down and aborts the process (issue 18, "terminate called without an active
+    exception"). Arrow's own memory needs no interpreter, and ``pre_buffer=False`` starts no read-ahead on the
+    I/O pool: nothing of the read outlives it in Python's hands.
+    """
+    buffer = pa.allocate_buffer(len(data))
+    memoryview(buffer).cast("B")[:] = memoryview(data).cast("B")
+    return buffer
 
 
 def read_parquet(
@@ -44,7 +58,7 @@ def read_parquet(
     if size > limits.max_bytes:
         raise limits.refuse(source, "max_bytes", f"declares {size:,} bytes of uncompressed data")
     try:
-        df = pd.read_parquet(_io.BytesIO(data))
+        df = pd.read_parquet(pa.BufferReader(_arrow_copy(pa, data)), pre_buffer=False)
     except Exception as e:  # pyarrow raises ArrowInvalid, OSError, ...
         raise FileFormatError(f"{source}: cannot read as a Parquet file ({type(e).__name__}: {e})") from None
     return tidy(df, source, "parquet", "index")

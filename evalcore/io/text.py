@@ -319,10 +319,26 @@ class _ViewReader(_io.RawIOBase):
 _CSV_CHUNK = 1 << 16  # records turned into pyarrow columns at a time
 
 
+def _csv_fields_within(limits: Limits) -> None:
+    """Let the csv module read any field of a line the limits allow (its own default stops at 131,072
+    characters, with a traceback): the limits (:func:`check_lines`, :func:`evalcore.io.cells.check_fields`)
+    decide, with a message. Only ever raised (the setting is the process's)."""
+    csv.field_size_limit(max(csv.field_size_limit(), limits.max_line_bytes + 1, limits.max_field_bytes + 1))
+
+
+def _check_header_fields(header: list[str], source: str, limits: Limits) -> None:
+    """Refuse a header field (a column name) longer than ``max_field_bytes``, as any other value."""
+    for i, name in enumerate(header):
+        size = len(name.encode("utf-8"))
+        if size > limits.max_field_bytes:
+            raise limits.refuse(source, "max_field_bytes", f"the header's field {i + 1} (a column name "
+                                                           f"starting {name[:40]!r}) is {size:,} bytes long")
+
+
 def _parse_csv(data: Any, delimiter: str, source: str, limits: Limits) -> _Parsed:
     """Read with the csv module: any text, exact messages for broken quoting. Streams the text
     and turns every 65,536 records into pyarrow columns, so memory stays near the file's size."""
-    csv.field_size_limit(max(csv.field_size_limit(), limits.max_field_bytes + 1))  # (only ever raised)
+    _csv_fields_within(limits)
     text = _io.TextIOWrapper(_io.BufferedReader(_ViewReader(data), 1 << 20), encoding="utf-8", newline="")
     reader = csv.reader(text, delimiter=delimiter, strict=True)
     header: list[str] | None = None
@@ -401,6 +417,7 @@ def read_text(
         )
     data, encoding = to_utf8(data, source, encoding)
     lines = check_lines(data, source, limits)
+    _csv_fields_within(limits)  # (a line within the limits may hold one field longer than the csv module's default)
     delimiter = _sniff_delimiter(data, ext)
     _check_header_width(data, delimiter, lines, source, limits)
     parsed = None
@@ -408,6 +425,7 @@ def read_text(
         parsed = _parse_simple(data, delimiter) or _parse_layout(data, delimiter, source)
     header, columns, rows = parsed or _parse_csv(data, delimiter, source, limits)
     del data
+    _check_header_fields(header, source, limits)
     check_fields(header, columns, rows, source, limits)
     df = frame(header, columns, rows, source)
     df.attrs.update(format="text", encoding=encoding, delimiter=delimiter)

@@ -8,6 +8,7 @@ methods paragraph cites (:func:`evalcore.report.methods.methods_paragraph` retur
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from ..errors import ParameterError
 
@@ -23,6 +24,22 @@ class BibEntry:
     fields: tuple[tuple[str, str], ...]
     label: str            # "Evert 2004": how the text names it
     reference: str        # one formatted line for a Markdown references list
+
+    def field(self, name: str) -> str | None:
+        """A BibTeX field's value, or None."""
+        return dict(self.fields).get(name)
+
+    @property
+    def doi(self) -> str | None:
+        return self.field("doi")
+
+    @property
+    def link(self) -> str | None:
+        """Where the work is found: its DOI as a https://doi.org/ address (characters other than letters, digits
+        and ``/.:-_`` percent-encoded), else its stable URL (ACL Anthology, JSTOR, the publisher), else None."""
+        if self.doi:
+            return "https://doi.org/" + quote(self.doi, safe="/.:-_")
+        return self.field("url")
 
     def bibtex(self) -> str:
         width = max(len(name) for name, _ in self.fields)
@@ -40,81 +57,111 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
            "International Conference on Computational Linguistics (COLING 2004)*, pages 945–951, Geneva, Switzerland.",
            author="Evert, Stefan", title="Significance Tests for the Evaluation of Ranking Methods",
            booktitle="Proceedings of the 20th International Conference on Computational Linguistics (COLING 2004)",
-           pages="945--951", address="Geneva, Switzerland", year="2004", url="https://aclanthology.org/C04-1136"),
+           pages="945--951", address="Geneva, Switzerland", year="2004",
+           url="https://aclanthology.org/C04-1136"),
     _entry("evert2005", "article", "Evert & Krenn 2005",
            "Evert, S. and Krenn, B. (2005). Using small random samples for the manual evaluation of statistical "
            "association measures. *Computer Speech & Language* 19(4), 450–466.",
            author="Evert, Stefan and Krenn, Brigitte",
            title="Using Small Random Samples for the Manual Evaluation of Statistical Association Measures",
-           journal="Computer Speech \\& Language", volume="19", number="4", pages="450--466", year="2005"),
+           journal="Computer Speech \\& Language", volume="19", number="4", pages="450--466", year="2005",
+           url="https://www.sciencedirect.com/science/article/pii/S0885230805000082"),
     _entry("fisher1922", "article", "Fisher 1922",
            "Fisher, R. A. (1922). On the interpretation of χ² from contingency tables, and the calculation of P. "
            "*Journal of the Royal Statistical Society* 85(1), 87–94.",
            author="Fisher, Ronald A.",
            title="On the Interpretation of $\\chi^2$ from Contingency Tables, and the Calculation of {P}",
            journal="Journal of the Royal Statistical Society", volume="85", number="1", pages="87--94",
-           year="1922"),
+           year="1922",
+           doi="10.2307/2340521"),
     _entry("clopper1934", "article", "Clopper & Pearson 1934",
            "Clopper, C. J. and Pearson, E. S. (1934). The use of confidence or fiducial limits illustrated in the "
            "case of the binomial. *Biometrika* 26(4), 404–413.",
            author="Clopper, C. J. and Pearson, E. S.",
            title="The Use of Confidence or Fiducial Limits Illustrated in the Case of the Binomial",
-           journal="Biometrika", volume="26", number="4", pages="404--413", year="1934"),
+           journal="Biometrika", volume="26", number="4", pages="404--413", year="1934",
+           doi="10.1093/biomet/26.4.404"),
     _entry("wilson1927", "article", "Wilson 1927",
            "Wilson, E. B. (1927). Probable inference, the law of succession, and statistical inference. *Journal "
            "of the American Statistical Association* 22(158), 209–212.",
            author="Wilson, Edwin B.",
            title="Probable Inference, the Law of Succession, and Statistical Inference",
            journal="Journal of the American Statistical Association", volume="22", number="158",
-           pages="209--212", year="1927"),
-    _entry("newcombe1998", "article", "Newcombe 1998",
+           pages="209--212", year="1927",
+           doi="10.1080/01621459.1927.10502953"),
+    _entry("newcombe1998a", "article", "Newcombe 1998a",
            "Newcombe, R. G. (1998). Two-sided confidence intervals for the single proportion: comparison of seven "
            "methods. *Statistics in Medicine* 17(8), 857–872.",
            author="Newcombe, Robert G.",
            title="Two-Sided Confidence Intervals for the Single Proportion: Comparison of Seven Methods",
-           journal="Statistics in Medicine", volume="17", number="8", pages="857--872", year="1998"),
+           journal="Statistics in Medicine", volume="17", number="8", pages="857--872", year="1998",
+           doi="10.1002/(SICI)1097-0258(19980430)17:8<857::AID-SIM777>3.0.CO;2-E"),
+    _entry("newcombe1998b", "article", "Newcombe 1998b",
+           "Newcombe, R. G. (1998). Interval estimation for the difference between independent proportions: "
+           "comparison of eleven methods. *Statistics in Medicine* 17(8), 873–890.",
+           author="Newcombe, Robert G.",
+           title="Interval Estimation for the Difference Between Independent Proportions: Comparison of Eleven "
+                 "Methods",
+           journal="Statistics in Medicine", volume="17", number="8", pages="873--890", year="1998",
+           doi="10.1002/(SICI)1097-0258(19980430)17:8<873::AID-SIM779>3.0.CO;2-I"),
+    _entry("agresti2000", "article", "Agresti & Caffo 2000",
+           "Agresti, A. and Caffo, B. (2000). Simple and effective confidence intervals for proportions and "
+           "differences of proportions result from adding two successes and two failures. *The American "
+           "Statistician* 54(4), 280–288.",
+           author="Agresti, Alan and Caffo, Brian",
+           title="Simple and Effective Confidence Intervals for Proportions and Differences of Proportions Result "
+                 "from Adding Two Successes and Two Failures",
+           journal="The American Statistician", volume="54", number="4", pages="280--288", year="2000",
+           doi="10.1080/00031305.2000.10474560"),
     _entry("agresti1998", "article", "Agresti & Coull 1998",
            "Agresti, A. and Coull, B. A. (1998). Approximate is better than \"exact\" for interval estimation of "
            "binomial proportions. *The American Statistician* 52(2), 119–126.",
            author="Agresti, Alan and Coull, Brent A.",
            title="Approximate Is Better than ``Exact'' for Interval Estimation of Binomial Proportions",
-           journal="The American Statistician", volume="52", number="2", pages="119--126", year="1998"),
+           journal="The American Statistician", volume="52", number="2", pages="119--126", year="1998",
+           doi="10.1080/00031305.1998.10480550"),
     _entry("brown2001", "article", "Brown, Cai & DasGupta 2001",
            "Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval estimation for a binomial proportion. "
            "*Statistical Science* 16(2), 101–133.",
            author="Brown, Lawrence D. and Cai, T. Tony and DasGupta, Anirban",
            title="Interval Estimation for a Binomial Proportion", journal="Statistical Science", volume="16",
-           number="2", pages="101--133", year="2001"),
+           number="2", pages="101--133", year="2001",
+           doi="10.1214/ss/1009213286"),
     _entry("holm1979", "article", "Holm 1979",
            "Holm, S. (1979). A simple sequentially rejective multiple test procedure. *Scandinavian Journal of "
            "Statistics* 6(2), 65–70.",
            author="Holm, Sture", title="A Simple Sequentially Rejective Multiple Test Procedure",
-           journal="Scandinavian Journal of Statistics", volume="6", number="2", pages="65--70", year="1979"),
+           journal="Scandinavian Journal of Statistics", volume="6", number="2", pages="65--70", year="1979",
+           url="https://www.jstor.org/stable/4615733"),
     _entry("benjamini1995", "article", "Benjamini & Hochberg 1995",
            "Benjamini, Y. and Hochberg, Y. (1995). Controlling the false discovery rate: a practical and powerful "
            "approach to multiple testing. *Journal of the Royal Statistical Society, Series B* 57(1), 289–300.",
            author="Benjamini, Yoav and Hochberg, Yosef",
            title="Controlling the False Discovery Rate: A Practical and Powerful Approach to Multiple Testing",
            journal="Journal of the Royal Statistical Society, Series B (Methodological)", volume="57",
-           number="1", pages="289--300", year="1995"),
+           number="1", pages="289--300", year="1995",
+           doi="10.1111/j.2517-6161.1995.tb02031.x"),
     _entry("dietterich1998", "article", "Dietterich 1998",
            "Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised classification learning "
            "algorithms. *Neural Computation* 10(7), 1895–1923.",
            author="Dietterich, Thomas G.",
            title="Approximate Statistical Tests for Comparing Supervised Classification Learning Algorithms",
-           journal="Neural Computation", volume="10", number="7", pages="1895--1923", year="1998"),
+           journal="Neural Computation", volume="10", number="7", pages="1895--1923", year="1998",
+           doi="10.1162/089976698300017197"),
     _entry("yates1934", "article", "Yates 1934",
            "Yates, F. (1934). Contingency tables involving small numbers and the χ² test. *Supplement to the Journal "
            "of the Royal Statistical Society* 1(2), 217–235.",
            author="Yates, Frank", title=r"Contingency Tables Involving Small Numbers and the $\chi^2$ Test",
            journal="Supplement to the Journal of the Royal Statistical Society", volume="1", number="2",
-           pages="217--235", year="1934"),
+           pages="217--235", year="1934",
+           doi="10.2307/2983604"),
     _entry("mcnemar1947", "article", "McNemar 1947",
            "McNemar, Q. (1947). Note on the sampling error of the difference between correlated proportions or "
            "percentages. *Psychometrika* 12(2), 153–157.",
            author="McNemar, Quinn",
            title="Note on the Sampling Error of the Difference between Correlated Proportions or Percentages",
-           journal="Psychometrika", volume="12", number="2", pages="153--157", year="1947"),
+           journal="Psychometrika", volume="12", number="2", pages="153--157", year="1947",
+           doi="10.1007/BF02295996"),
     _entry("pearson1900", "article", "Pearson 1900",
            "Pearson, K. (1900). On the criterion that a given system of deviations from the probable in the case "
            "of a correlated system of variables is such that it can be reasonably supposed to have arisen from "
@@ -124,7 +171,8 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
                  "System of Variables is Such that it Can Be Reasonably Supposed to Have Arisen from Random "
                  "Sampling",
            journal="The London, Edinburgh, and Dublin Philosophical Magazine and Journal of Science, Series 5",
-           volume="50", number="302", pages="157--175", year="1900"),
+           volume="50", number="302", pages="157--175", year="1900",
+           doi="10.1080/14786440009463897"),
     _entry("krenn2000", "book", "Krenn 2000",
            "Krenn, B. (2000). *The Usual Suspects: Data-Oriented Models for the Identification and Representation "
            "of Lexical Collocations*. Volume 7 of Saarbrücken Dissertations in Computational Linguistics and "
@@ -142,7 +190,8 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
            author="Yeh, Alexander",
            title="More Accurate Tests for the Statistical Significance of Result Differences",
            booktitle="Proceedings of the 18th International Conference on Computational Linguistics (COLING 2000)",
-           pages="947--953", address="Saarbr{\\\"u}cken, Germany", year="2000"),
+           pages="947--953", address="Saarbr{\\\"u}cken, Germany", year="2000",
+           url="https://aclanthology.org/C00-2137"),
     _entry("bergkirkpatrick2012", "inproceedings", "Berg-Kirkpatrick et al. 2012",
            "Berg-Kirkpatrick, T., Burkett, D. and Klein, D. (2012). An empirical investigation of statistical "
            "significance in NLP. In *Proceedings of the 2012 Joint Conference on Empirical Methods in Natural "
@@ -152,7 +201,8 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
            title="An Empirical Investigation of Statistical Significance in {NLP}",
            booktitle="Proceedings of the 2012 Joint Conference on Empirical Methods in Natural Language Processing "
                      "and Computational Natural Language Learning",
-           pages="995--1005", address="Jeju Island, Korea", year="2012"),
+           pages="995--1005", address="Jeju Island, Korea", year="2012",
+           url="https://aclanthology.org/D12-1091"),
     _entry("delong1988", "article", "DeLong et al. 1988",
            "DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas under two or more "
            "correlated receiver operating characteristic curves: a nonparametric approach. *Biometrics* 44(3), "
@@ -160,7 +210,28 @@ BIBLIOGRAPHY: dict[str, BibEntry] = {e.key: e for e in (
            author="DeLong, Elizabeth R. and DeLong, David M. and Clarke-Pearson, Daniel L.",
            title="Comparing the Areas under Two or More Correlated Receiver Operating Characteristic Curves: "
                  "A Nonparametric Approach",
-           journal="Biometrics", volume="44", number="3", pages="837--845", year="1988"),
+           journal="Biometrics", volume="44", number="3", pages="837--845", year="1988",
+           doi="10.2307/2531595"),
+    _entry("robin2011", "article", "Robin et al. 2011",
+           "Robin, X., Turck, N., Hainard, A., Tiberti, N., Lisacek, F., Sanchez, J.-C. and Müller, M. (2011). "
+           "pROC: an open-source package for R and S+ to analyze and compare ROC curves. *BMC Bioinformatics* 12, "
+           "77.",
+           author="Robin, Xavier and Turck, Natacha and Hainard, Alexandre and Tiberti, Natalia and Lisacek, "
+                  "Fr{\\'e}d{\\'e}rique and Sanchez, Jean-Charles and M{\\\"u}ller, Markus",
+           title="{pROC}: An Open-Source Package for {R} and {S+} to Analyze and Compare {ROC} Curves",
+           journal="BMC Bioinformatics", volume="12", pages="77", year="2011", doi="10.1186/1471-2105-12-77"),
+    _entry("cohen1960", "article", "Cohen 1960",
+           "Cohen, J. (1960). A coefficient of agreement for nominal scales. *Educational and Psychological "
+           "Measurement* 20(1), 37–46.",
+           author="Cohen, Jacob", title="A Coefficient of Agreement for Nominal Scales",
+           journal="Educational and Psychological Measurement", volume="20", number="1", pages="37--46",
+           year="1960", doi="10.1177/001316446002000104"),
+    _entry("fleiss1971", "article", "Fleiss 1971",
+           "Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological Bulletin* "
+           "76(5), 378–382.",
+           author="Fleiss, Joseph L.", title="Measuring Nominal Scale Agreement among Many Raters",
+           journal="Psychological Bulletin", volume="76", number="5", pages="378--382", year="1971",
+           doi="10.1037/h0031619"),
 )}
 
 
@@ -248,10 +319,20 @@ def bibtex(keys) -> str:
     return "\n".join(e.bibtex() for e in _entries(keys))
 
 
+def _where(entry: BibEntry) -> str:
+    """`` doi:10.…`` or the stable URL, as a Markdown link (the DOI's ``<`` and ``>`` escaped in its text)."""
+    if entry.link is None:
+        return ""
+    text = f"doi:{entry.doi}" if entry.doi else entry.link
+    shown = "".join("\\" + ch if ch in "\\`*_[]<>" else ch for ch in text)
+    return f" [{shown}]({entry.link})"
+
+
 def reference_list(keys) -> str:
-    """The works of ``keys`` as a Markdown list, sorted by their labels (as a references section)."""
+    """The works of ``keys`` as a Markdown list, sorted by their labels (as a references section), each with its
+    DOI (or stable URL) as a link."""
     entries = sorted(_entries(keys), key=lambda e: e.reference)
-    return "\n".join(f"- {e.reference} [{e.key}]" for e in entries) + ("\n" if entries else "")
+    return "\n".join(f"- {e.reference}{_where(e)} [{e.key}]" for e in entries) + ("\n" if entries else "")
 
 
 def cite_text(keys) -> str:

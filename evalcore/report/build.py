@@ -55,6 +55,30 @@ Made by evalcore {version}. Signature (also in signature.txt; check the numbers 
 """
 
 
+COLUMNS = {
+    "precision": "measure, n, tp, fp, precision = tp / n, lower and upper bound of the interval",
+    "pairs": "a, b, n, tp_a, tp_b (TPs in the n-best lists of A and B), tp_d1, fp_d1 (only in A's), tp_d2, fp_d2 "
+             "(only in B's), p_value, log10_p, p_adjusted (correction over every row), significant (p_adjusted < "
+             "1 - level), diff, diff_low, diff_high (precision of A minus B and its interval, settings' "
+             "difference_interval), odds_ratio, or_low, or_high (TPs in D1 against D2, exact conditional interval), "
+             "mdd_pi, mdd (the smallest difference of the regions' TP rates, and of precision, that the test finds "
+             "with the settings' power at alpha = 1 - level)",
+    "figure3": "the pair's test at every n of the range: how many n are significant, and up to which n every one is",
+}
+SAMPLE_COLUMNS = {
+    "precision": "measure, n, m (annotated candidates in the n-best list), k (TPs among them), estimate = k / m, "
+                 "lower and upper bound of the interval for the list's precision, in_frame (the list lies in the "
+                 "sampling frame), enough (m >= min_annotated)",
+    "pairs": "a, b, n, size_d (|D1| = |D2|), m_d1, k_d1, m_d2, k_d2 (annotated candidates and TPs in D1 and D2), "
+             "annotated, estimate_d1, estimate_d2 (TP rates of the annotated), p_value, log10_p (Fisher's test on the "
+             "annotated counts), p_adjusted (correction over the tested rows), significant, in_frame, enough (tested: "
+             "both regions hold at least min_annotated annotated candidates), difference, difference_low, "
+             "difference_high (estimate_d1 - estimate_d2 and its interval, settings' difference_interval)",
+    "figure3": "the pair's test at every n of the range: how many n are tested (enough annotated) and significant, "
+               "and up to which n every one is",
+}
+
+
 def share_link(settings: ReportSettings, data_sha256: str, base: str = "http://localhost:8501",
                page: str = "significance", names: Mapping[str, str] | None = None) -> str:
     """The dashboard link that shows this analysis (the data set id is the file's SHA-256, as in the store), with
@@ -67,7 +91,11 @@ def share_link(settings: ReportSettings, data_sha256: str, base: str = "http://l
         measures=settings.measures, n_min=settings.n_range[0], n_max=settings.n_range[1], level=settings.level,
         interval=settings.interval, a=settings.pair[0], b=settings.pair[1], test=settings.test,
         correction=settings.correction, resamples=settings.resamples, sample_column=settings.sample_column,
-        sample=settings.sample)
+        sample=settings.sample, difference_method=settings.difference_interval, power=settings.power)
+    design = settings.design
+    if design is not None:
+        view = view.set(sample_interval=design.interval, min_annotated=design.min_annotated,
+                        ann_sample=design.annotations)
     return f"{base.rstrip('/')}/{page}?{urlencode(to_query(view), doseq=True)}"
 
 
@@ -166,14 +194,10 @@ def build_report(candidates: CandidateSet, settings: ReportSettings, *, data_sha
         **({"annotators": {"names": list(annotators.names), "signed_in": annotators.signed_in}} if annotators
            else {}),
         "numbers": numbers_json(report_numbers(results)),
-        "columns": {
-            "precision": "measure, n, tp, fp, precision = tp / n, lower and upper bound of the interval",
-            "pairs": "a, b, n, tp_a, tp_b (TPs in the n-best lists of A and B), tp_d1, fp_d1 (only in A's), tp_d2, "
-                     "fp_d2 (only in B's), p_value, log10_p, p_adjusted (correction over every row), significant "
-                     "(p_adjusted < 1 - level)",
-            "figure3": "the pair's test at every n of the range: how many n are significant, and up to which n "
-                       "every one is",
-        },
+        "columns": SAMPLE_COLUMNS if settings.design is not None else COLUMNS,
     }
+    if settings.design is None:
+        data["power"] = {"power": settings.power, "alpha": settings.alpha, "test": settings.power_test,
+                         "difference_interval": settings.difference_interval}
     files["data.json"] = (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode()
     return Report(files=files, signature=signature, results=results, methods=methods)

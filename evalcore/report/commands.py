@@ -24,6 +24,7 @@ import pandas as pd
 from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..io import load_candidates
+from ..names import DEFAULT_POWER
 from ..nspec import parse_n_spec
 from ..ranking import resolve_seed
 from ..stats.intervals import INTERVAL_METHODS
@@ -32,7 +33,8 @@ from ..stats.pairtests import PAIR_TESTS
 from ..viewstate import default_n_range
 from .build import build_report, share_link
 from .results import report_results, results_digest
-from .settings import ReportSettings, default_sizes, parse_names, settings_from_signature
+from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names,
+                       settings_from_signature)
 from .signature import Signature, compare_signatures, evalcore_version, file_sha256, numbers_digest, parse_signature
 from .parsers import SIGNATURE_HELP, TABLE_COMMANDS, add_parsers
 
@@ -158,7 +160,14 @@ def run_signed(args: argparse.Namespace, commands: Mapping[str, Callable], parse
 # ------------------------------------------------------------------------------------------------ report
 
 def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
-    """Read a data file as a report's settings say: label, measures, directions, excluded rows, sample."""
+    """Read a data file as a report's settings say: label, measures, directions, excluded rows, sample; with a
+    sample design, the rows with an empty label as unannotated candidates."""
+    if settings.design is not None:
+        from ..io import load_annotated_sample
+
+        return load_annotated_sample(path, label=settings.label, scores=list(settings.measures),
+                                     lower_is_better=settings.lower, min_annotated=1, encoding=settings.encoding,
+                                     sheet=settings.sheet, where="cli").candidates
     candidates = load_candidates(path, label=settings.label, scores=list(settings.measures),
                                  lower_is_better=settings.lower, exclude_unlabelled=settings.exclude_unlabelled,
                                  encoding=settings.encoding, sheet=settings.sheet,
@@ -169,10 +178,47 @@ def load_report_candidates(path: str, settings: ReportSettings) -> CandidateSet:
     return candidates
 
 
+def _design(args: argparse.Namespace) -> SampleDesign | None:
+    """The sample design of ``--annotated-sample`` and its options (None without it; its options alone are an
+    error)."""
+    given = [o for o, v in (("--sample-frame", args.sample_frame), ("--sample-seed", args.sample_seed),
+                            ("--sample-interval", args.sample_interval != "hypergeometric"),
+                            ("--min-annotated", args.min_annotated != 10)) if v]
+    if not args.annotated_sample:
+        if given:
+            raise ParameterError(f"{', '.join(given)} describe(s) an annotated sample; add --annotated-sample")
+        return None
+    if args.sample_column or args.sample:
+        raise ParameterError("--annotated-sample reads one partly annotated set; --sample-column and --sample are for "
+                             "an experiment with several fully annotated samples")
+    unused = [o for o, v in (("--interval", args.interval != "clopper_pearson"),
+                             ("--power", args.power != DEFAULT_POWER),
+                             ("--resamples", args.resamples != 1000)) if v]
+    if unused:  # the user's choice would change no number: say so rather than drop it
+        raise ParameterError(f"{', '.join(unused)} change(s) no number of a report from an annotated sample: its "
+                             "precision intervals are chosen with --sample-interval, its test is Fisher's exact test "
+                             "on the annotated candidates of D1 and D2, and it gives no minimum detectable difference")
+    frame, k = parse_frame_spec(args.sample_frame) if args.sample_frame else ((), 0)
+    return SampleDesign(frame=frame, frame_k=k, interval=args.sample_interval, min_annotated=args.min_annotated,
+                        draw_seed=args.sample_seed)
+
+
 def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, CandidateSet]:
-    probe = load_candidates(args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
-                            exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
-                            sample=args.sample_column or False, where="cli")
+    design = _design(args)
+    if design is not None:
+        from ..io import load_annotated_sample
+
+        if args.exclude_unlabelled:
+            raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
+                                 "keeps them as unannotated candidates of a random sample; choose one")
+        probe = load_annotated_sample(args.file, label=args.label, scores=args.measure,
+                                      lower_is_better=tuple(args.lower_is_better), min_annotated=1,
+                                      encoding=args.encoding, sheet=args.sheet, where="cli").candidates
+    else:
+        probe = load_candidates(args.file, label=args.label, scores=args.measure,
+                                lower_is_better=tuple(args.lower_is_better), exclude_unlabelled=args.exclude_unlabelled,
+                                encoding=args.encoding, sheet=args.sheet, sample=args.sample_column or False,
+                                where="cli")
     if args.sample is not None:
         probe = probe.subset(probe.sample_mask(args.sample), source=f"{probe.source}, sample {args.sample}")
     n = probe.n_candidates
@@ -197,8 +243,14 @@ def _report_settings(args: argparse.Namespace) -> tuple[ReportSettings, Candidat
         pair=tuple(args.pair) if args.pair else None, lower=tuple(args.lower_is_better),
         exclude_unlabelled=args.exclude_unlabelled, sample_column=args.sample_column, sample=args.sample,
         encoding=args.encoding, sheet=args.sheet, ties=args.ties, seed=seed, test=args.test,
-        correction=args.correction, level=args.confidence_level, interval=args.interval, resamples=args.resamples)
+        correction=args.correction, level=args.confidence_level, interval=args.interval, resamples=args.resamples,
+        difference_interval=args.difference_interval, power=args.power, design=design)
     return settings, probe
+
+
+def _up_to(up_to: int) -> str:
+    """Figure 3's line in words: 0 means the first tested n already is not significant (no line)."""
+    return f"at every n up to {up_to}" if up_to else "not at the first tested n"
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -211,7 +263,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     Path(out).write_bytes(report.zip_bytes())
     r = report.results
     print(f"evalcore: report written to {out} ({len(report.files)} files); {settings.pair[0]} vs {settings.pair[1]}: "
-          f"significant at {r.n_significant} of {r.n_figure_tests} n, at every n up to {r.up_to}", file=sys.stderr)
+          f"significant at {r.n_significant} of {r.n_figure_tests} n, {_up_to(r.up_to)}", file=sys.stderr)
     if args.signature is not None:
         _emit_signature(report.signature, args.signature)
 
@@ -261,6 +313,11 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
             digest = reproduce_digest(signature, files)
     elif signature.command == "report":
         settings = settings_from_signature(signature.settings)
+        if settings.design is not None and settings.design.annotations is not None:
+            raise ParameterError(f"the signature's labels come from the annotation sample "
+                                 f"{settings.design.annotations!r} of a dashboard's database, not from the data file, "
+                                 "so they cannot be recomputed from it; export the annotated set on the Annotate page "
+                                 "and make the report from that file (evalcore report --annotated-sample)")
         with redirect_stderr(io.StringIO()):
             results = report_results(load_report_candidates(files[0], settings), settings)
         digest = results_digest(results)

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from ..errors import EvalcoreError
 from ..figures import paper
 from ..figures.style import PRINT_DPI, for_print
-from .phrases import CORRECTION_NAMES, INTERVAL_NAMES, TEST_NAMES, alpha_text, level_text
+from .phrases import CORRECTION_NAMES, INTERVAL_NAMES, SAMPLE_INTERVAL_NAMES, TEST_NAMES, alpha_text, level_text
 from .results import ReportResults, report_curves
 from .text import Rich, number, plain
 
@@ -63,14 +63,15 @@ def report_figures(results: ReportResults, names: Mapping[str, str] | None = Non
     styles = {shown[m]: i for i, m in enumerate(s.measures)}
     curves = _named(report_curves(results) if curves is None else curves, shown)
     pair = [shown[m] for m in s.pair]
+    comparison = results.comparison if results.sample is None else _sample_comparison(results, curves, pair)
     figs = {
         "precision": paper.precision_figure(curves, baseline=results.baseline, n_range=s.n_range,
                                             measure_styles=styles),
         "confidence": paper.confidence_figure(curves[curves["measure"].isin(pair)], baseline=results.baseline,
-                                              level=s.level, method_label=INTERVAL_NAMES[s.interval],
+                                              level=s.level, method_label=_interval_name(results),
                                               n_range=s.n_range, measure_styles=styles),
         "significance": paper.significance_figure(
-            curves[curves["measure"] == pair[0]], curves[curves["measure"] == pair[1]], results.comparison,
+            curves[curves["measure"] == pair[0]], curves[curves["measure"] == pair[1]], comparison,
             up_to=results.up_to, alpha=s.alpha, max_triangles=80 if look == "screen" else PRINT_MAX_TRIANGLES,
             measure_styles=styles),
     }
@@ -79,27 +80,50 @@ def report_figures(results: ReportResults, names: Mapping[str, str] | None = Non
     return figs
 
 
+def _interval_name(results: ReportResults) -> str:
+    s = results.settings
+    if results.sample is None:
+        return INTERVAL_NAMES[s.interval]
+    return f"{SAMPLE_INTERVAL_NAMES[s.design.interval]}, from the sample"
+
+
+def _sample_comparison(results: ReportResults, curves: pd.DataFrame, pair) -> pd.DataFrame:
+    """Figure 3's test with a sample, as the significance figure draws it: the estimated TPs of each list (its
+    estimated precision times n), and p = 1 where an n was not tested."""
+    comparison = results.comparison
+    sizes = comparison["n"].to_numpy()
+    est = {m: curves[curves["measure"] == m].set_index("n")["precision"].reindex(sizes).fillna(0.0).to_numpy()
+           for m in pair}
+    return comparison.assign(tp_a=est[pair[0]] * sizes, tp_b=est[pair[1]] * sizes).fillna(
+        {"p_value": 1.0, "log10_p": 0.0})
+
+
 def figure_captions(results: ReportResults, names: Mapping[str, str] | None = None) -> dict[str, Rich]:
     """A caption for each figure, saying what its lines, bands and markers are."""
     s = results.settings
     shown = {m: (names or {}).get(m, m) for m in s.measures}
     a, b = (plain(shown[m]) for m in s.pair)
     lo, hi = (number(v) for v in s.n_range)
-    interval = level_text(s.level) + " " + plain(INTERVAL_NAMES[s.interval]) + " confidence intervals"
+    interval = level_text(s.level) + " " + plain(_interval_name(results)) + " confidence intervals"
     correction = plain(CORRECTION_NAMES[s.correction])
     if s.correction != "none":
         correction = correction + plain(f" over the {number(results.n_figure_tests)} tested n")
     up_to = results.up_to
     line = (plain(f"; the vertical line: every n from {lo} up to {number(up_to)} differs significantly")
             if up_to else plain(""))
+    estimated = plain("Estimated precision" if results.sample is not None else "Precision")
+    tested = plain("")
+    if results.sample is not None:
+        tested = plain(f" (at the n where D1 and D2 each hold at least {number(s.design.min_annotated)} annotated "
+                       "candidates)")
     return {
-        "precision": ("Precision of the n-best lists of every measure for n from " + plain(lo) + " to " + plain(hi)
-                      + "; the horizontal line is the baseline (the precision of a random selection)."),
-        "confidence": ("Precision of " + a + " and " + b + " with " + interval + " (shaded), n from " + plain(lo)
+        "precision": (estimated + " of the n-best lists of every measure for n from " + plain(lo) + " to "
+                      + plain(hi) + "; the horizontal line is the baseline (the precision of a random selection)."),
+        "confidence": (estimated + " of " + a + " and " + b + " with " + interval + " (shaded), n from " + plain(lo)
                        + " to " + plain(hi) + "."),
-        "significance": ("Precision of " + a + " and " + b + " with " + interval + "; grey triangles mark list "
-                         + "sizes n where the " + TEST_NAMES[s.test](s) + " is significant (" + alpha_text(s.alpha)
-                         + ", " + correction + ")" + line + "."),
+        "significance": (estimated + " of " + a + " and " + b + " with " + interval + "; grey triangles mark list "
+                         + "sizes n where the " + TEST_NAMES[s.test](s) + " is significant" + tested + " ("
+                         + alpha_text(s.alpha) + ", " + correction + ")" + line + "."),
     }
 
 

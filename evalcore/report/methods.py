@@ -13,11 +13,12 @@ from typing import Mapping
 
 from .annotators import Annotators
 from .bib import bibtex, reference_list
-from .phrases import (CORRECTION_PHRASES, INTERVAL_PHRASES, TEST_PHRASES, TIE_PHRASES, alpha_text, level_text,
-                      percent)
+from .phrases import (CORRECTION_PHRASES, DIFFERENCE_PHRASES, INTERVAL_PHRASES, POWER_NAMES, SAMPLE_INTERVAL_PHRASES,
+                      TEST_PHRASES, TIE_PHRASES, DIFFERENCE_REGIONS, alpha_text, level_text, percent, power_text)
+from .references import cite_method
 from .results import ReportResults
 from .tables import PAIRWISE_LABEL, PRECISION_LABEL
-from .text import Rich, and_list, cite, number, plain, sym
+from .text import Rich, and_list, cite, code_span, number, plain, sym
 
 __all__ = ["Methods", "methods_paragraph", "FIGURE_LABELS"]
 
@@ -55,7 +56,7 @@ class Methods:
 
     def markdown(self) -> str:
         """``methods.md``: the paragraph, the signature, and a references list of exactly the cited works."""
-        return (f"## Methods\n\n{self.paragraph.md}\n\nSignature: `{self.signature}`\n\n"
+        return (f"## Methods\n\n{self.paragraph.md}\n\nSignature: {code_span(self.signature)}\n\n"
                 f"### References\n\n{reference_list(self.cites)}")
 
     def latex(self) -> str:
@@ -66,6 +67,29 @@ class Methods:
     def bibtex(self) -> str:
         """``references.bib``: the BibTeX entries of exactly the cited keys."""
         return bibtex(self.cites)
+
+
+def _sample_design(results: ReportResults, shown: list[Rich], how_many: str) -> Rich:
+    """The first sentences with an annotated sample: the design (frame, its size, the seed if known), how many
+    candidates are annotated, and the baseline estimated from them."""
+    s = results.settings
+    d = s.design
+    sample = results.sample
+    if d.frame:
+        frame = ("the union of the top " + plain(number(d.frame_k)) + " candidates of " + and_list(
+            [plain(m) for m in d.frame]) + " (" + plain(number(sample.frame_size)) + " candidates)")
+    else:
+        frame = plain("all " + number(results.n_candidates) + " candidates")
+    drawn = plain(f" with seed {d.draw_seed}") if d.draw_seed is not None else plain("")
+    source = (plain(", as annotated in the annotation sample " + d.annotations) if d.annotations is not None
+              else plain(" (the rows of the column " + s.label + " that hold a label)"))
+    return ("We compare " + plain(how_many) + " ranking methods (" + and_list(shown)
+            + ") by the precision of their n-best lists" + cite("evert2004") + " on "
+            + plain(number(results.n_candidates)) + " candidates, of which " + plain(number(sample.m))
+            + " were annotated" + source + ": a simple random sample" + drawn + " of " + frame
+            + ", from which precision is estimated" + cite("evert2005") + ". " + plain(number(sample.k))
+            + " of the annotated candidates are true positives, an estimated baseline of " + percent(sample.estimate)
+            + " [" + percent(sample.lower) + ", " + percent(sample.upper) + "].")
 
 
 def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = None, *, signature: str,
@@ -101,11 +125,15 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
     a, b = s.pair
     lo, hi = s.n_range
 
+    sample = results.sample
     parts: list[Rich] = []
-    parts.append("We compare " + plain(words.get(k, number(k))) + " ranking methods (" + and_list(
-        [name[m] for m in s.measures]) + ") by the precision of their n-best lists" + cite("evert2004") + " on "
-        + plain(number(results.n_candidates)) + " candidates, " + plain(number(results.n_tp)) + " of which ("
-        + percent(results.baseline) + ") are true positives according to the column " + plain(s.label) + ".")
+    if sample is None:
+        parts.append("We compare " + plain(words.get(k, number(k))) + " ranking methods (" + and_list(
+            [name[m] for m in s.measures]) + ") by the precision of their n-best lists" + cite("evert2004") + " on "
+            + plain(number(results.n_candidates)) + " candidates, " + plain(number(results.n_tp)) + " of which ("
+            + percent(results.baseline) + ") are true positives according to the column " + plain(s.label) + ".")
+    else:
+        parts.append(_sample_design(results, [name[m] for m in s.measures], words.get(k, number(k))))
     if annotators:
         parts.append(annotators.sentence())
     if s.sample is not None:
@@ -121,8 +149,14 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
         parts.append("For " + and_list([name[m] if m in name else plain(m) for m in s.lower])
                      + ", lower scores rank first.")
     parts.append(TIE_PHRASES[s.ties](s))
-    parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " with " + level_text(s.level)
-                 + " " + INTERVAL_PHRASES[s.interval](s) + " confidence intervals.")
+    if sample is None:
+        parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " with "
+                     + level_text(s.level) + " " + INTERVAL_PHRASES[s.interval](s) + " confidence intervals.")
+    else:
+        parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " estimated from the "
+                     + "annotated candidates of each n-best list, with " + level_text(s.level) + " "
+                     + SAMPLE_INTERVAL_PHRASES[s.design.interval](s) + " confidence intervals (the annotated "
+                     + "candidates of a list taken as a simple random sample of it).")
     every_n = "at every n from " + plain(number(lo)) + " to " + plain(number(hi))
     if s.correction == "none":
         family = sym("", "")
@@ -132,17 +166,35 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
     else:
         family = ", applied to the tests of " + table_ref("pairwise") + " and, separately, to those " + every_n
     where = (figure_ref("significance") + ", ") if figures else sym("", "")
-    parts.append("Two n-best lists of the same size are compared with " + TEST_PHRASES[s.test](s) + " at "
-                 + alpha_text(s.alpha) + ", " + CORRECTION_PHRASES[s.correction](s) + family
-                 + ": every pair of measures at these n (" + table_ref("pairwise") + ", "
-                 + plain(number(results.n_tests)) + " tests) and " + name[a] + " against " + name[b] + " "
-                 + every_n + " (" + where + plain(number(results.n_figure_tests)) + " tests).")
-    parts.append(table_ref("pairwise") + " also gives how large each difference is: the difference of precision "
-                 + sym("Π_A − Π_B", r"$\Pi_A - \Pi_B$") + " with its " + level_text(s.level)
-                 + " interval by Newcombe's hybrid score method" + cite("newcombe1998")
-                 + ", and the conditional maximum-likelihood odds ratio of true positives in "
-                 + sym("D1 against D2", r"$D_1$ against $D_2$") + " with its exact conditional interval, as R's "
-                 + sym("`fisher.test`", r"\texttt{fisher.test}") + " reports them.")
+    if sample is None:
+        parts.append("Two n-best lists of the same size are compared with " + TEST_PHRASES[s.test](s) + " at "
+                     + alpha_text(s.alpha) + ", " + CORRECTION_PHRASES[s.correction](s) + family
+                     + ": every pair of measures at these n (" + table_ref("pairwise") + ", "
+                     + plain(number(results.n_tests)) + " tests) and " + name[a] + " against " + name[b] + " "
+                     + every_n + " (" + where + plain(number(results.n_figure_tests)) + " tests).")
+        parts.append(table_ref("pairwise") + " also gives how large each difference is: the difference of precision "
+                     + sym("Π_A − Π_B", r"$\Pi_A - \Pi_B$") + " with its " + level_text(s.level) + " interval by "
+                     + DIFFERENCE_PHRASES[s.difference_interval](s) + " on the difference regions, scaled by d/n, "
+                     + "and the conditional maximum-likelihood odds ratio of true positives in "
+                     + sym("D1 against D2", r"$D_1$ against $D_2$") + " with its exact conditional interval, as R's "
+                     + sym("`fisher.test`", r"\texttt{fisher.test}") + " reports them; and how large a difference "
+                     + "the data could show: the minimum detectable difference, the smallest difference of precision "
+                     + "that " + plain(POWER_NAMES[s.power_test]) + " finds with " + power_text(s.power) + " power at "
+                     + alpha_text(s.alpha) + " for the size and the pooled precision of the difference regions "
+                     + "observed at each n.")
+    else:
+        parts.append("Two n-best lists of the same size are compared with a two-sided Fisher's exact test"
+                     + cite_method("test", "fisher") + " on the annotated candidates of their difference regions "
+                     + DIFFERENCE_REGIONS + cite("evert2004") + ", random samples of the regions" + cite("evert2005")
+                     + ", at " + alpha_text(s.alpha) + ", " + CORRECTION_PHRASES[s.correction](s) + family
+                     + "; an n is tested "
+                     + "where each region holds at least " + plain(number(s.design.min_annotated))
+                     + " annotated candidates: every pair of measures at these n (" + table_ref("pairwise") + ", "
+                     + plain(number(results.n_tests)) + " tests) and " + name[a] + " against " + name[b] + " "
+                     + every_n + " (" + where + plain(number(results.n_figure_tests)) + " tests).")
+        parts.append(table_ref("pairwise") + " also gives the difference of the regions' true-positive rates with "
+                     + "its " + level_text(s.level) + " interval by " + DIFFERENCE_PHRASES[s.difference_interval](s)
+                     + " on the annotated counts.")
     if figures:
         parts.append(figure_ref("precision") + " shows the precision of every measure and "
                      + figure_ref("confidence") + " the confidence intervals of " + name[a] + " and " + name[b]

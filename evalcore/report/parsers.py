@@ -34,6 +34,27 @@ def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> N
                    help="over the tests of the pairwise table, and separately over Figure 3's n (default none)")
     p.add_argument("--resamples", type=int, default=1000, help="for bootstrap and randomization (default 1000)")
     p.add_argument("--interval", choices=list(names.INTERVAL_LABELS), default="clopper_pearson")
+    p.add_argument("--difference-interval", choices=list(names.DIFFERENCE_INTERVALS), default="newcombe",
+                   help="interval of a difference of precision: newcombe (default, Newcombe 1998, method 10) or "
+                        "agresti_caffo (Agresti & Caffo 2000)")
+    p.add_argument("--power", type=float, default=names.DEFAULT_POWER,
+                   help="power of the minimum detectable difference in the pairwise table (default 0.8; for "
+                        "Fisher's test on D1/D2, McNemar's with --test mcnemar, at alpha = 1 - level)")
+    p.add_argument("--annotated-sample", action="store_true",
+                   help="the label column is empty for unannotated candidates: estimate precision from the annotated "
+                        "ones, taken as a simple random sample (of the whole set, or of --sample-frame), and compare "
+                        "by Fisher's test on the annotated candidates of D1 and D2 (Evert & Krenn 2005)")
+    p.add_argument("--sample-frame", metavar="M1,M2:K",
+                   help="with --annotated-sample: the sample was drawn from the union of the top K of these measures "
+                        "(ranked with --ties/--seed); default: from the whole candidate set")
+    p.add_argument("--sample-interval", choices=list(names.SAMPLE_INTERVAL_LABELS), default="hypergeometric",
+                   help="with --annotated-sample: hypergeometric (default) or clopper_pearson")
+    p.add_argument("--min-annotated", type=int, default=10, metavar="M",
+                   help="with --annotated-sample: test an n only where D1 and D2 each hold at least M annotated "
+                        "candidates (default 10)")
+    p.add_argument("--sample-seed", type=int, metavar="S",
+                   help="with --annotated-sample: the seed the sample was drawn with, for the methods text (it "
+                        "changes no number)")
     p.add_argument("--sample-column", help="the column naming the samples of an experiment (default: none)")
     p.add_argument("--sample", help="report on this sample only (default: all samples pooled)")
     p.add_argument("--link-base", default="http://localhost:8501", metavar="URL",

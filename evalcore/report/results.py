@@ -26,7 +26,8 @@ from .settings import ReportSettings
 from .signature import numbers_digest
 
 __all__ = ["ReportResults", "report_results", "report_curves", "report_numbers", "pair_comparison_table",
-           "PAIR_EFFECTS", "PRECISION_COLUMNS", "PAIR_COLUMNS_BASE", "check_candidates"]
+           "PAIR_EFFECTS", "PRECISION_COLUMNS", "PAIR_COLUMNS_BASE", "check_candidates", "SampleSummary",
+           "design_frame"]
 
 PRECISION_COLUMNS = ("measure", "n", "tp", "fp", "precision", "lower", "upper")
 PAIR_COLUMNS_BASE = ("a", "b", "n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "log10_p",
@@ -34,20 +35,30 @@ PAIR_COLUMNS_BASE = ("a", "b", "n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "
 
 # Effect sizes of a pair at each n, added as columns of the pairs table (and so to data.json, the digest and,
 # through evalcore.report.tables.PAIR_COLUMNS, to the pairwise table). Each entry maps a name to a function
-# ``(pairs, confidence_level) -> DataFrame`` with one row per row of ``pairs`` (which has the counts tp_d1,
-# fp_d1, tp_d2, fp_d2 and tp_a, tp_b, n) and new, documented columns: the difference of precision
-# (diff, diff_low, diff_high; Newcombe's interval) and the odds ratio of TPs in D1 against D2 (odds_ratio,
-# or_low, or_high; conditional MLE, exact interval), evalcore.stats.effect.effect_sizes.
-EffectFunction = Callable[[pd.DataFrame, float], pd.DataFrame]
+# ``(pairs, settings) -> DataFrame`` with one row per row of ``pairs`` (which has the counts tp_d1, fp_d1, tp_d2,
+# fp_d2 and tp_a, tp_b, n) and new, documented columns: the difference of precision (diff, diff_low, diff_high;
+# the settings' difference_interval) and the odds ratio of TPs in D1 against D2 (odds_ratio, or_low, or_high;
+# conditional MLE, exact interval), evalcore.stats.effect.effect_sizes; the minimum detectable difference at the
+# settings' power and alpha (mdd_pi, mdd), evalcore.stats.power.detectable_differences.
+EffectFunction = Callable[[pd.DataFrame, ReportSettings], pd.DataFrame]
 
 
-def _effects(pairs: pd.DataFrame, confidence_level: float) -> pd.DataFrame:
+def _effects(pairs: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
     from ..stats.effect import EFFECT_COLUMNS, effect_sizes
 
-    return effect_sizes(pairs, confidence_level)[list(EFFECT_COLUMNS)].reset_index(drop=True)
+    return effect_sizes(pairs, settings.level, settings.difference_interval)[list(EFFECT_COLUMNS)].reset_index(
+        drop=True)
 
 
-PAIR_EFFECTS: tuple[tuple[str, EffectFunction], ...] = (("effect sizes", _effects),)
+def _detectable(pairs: pd.DataFrame, settings: ReportSettings) -> pd.DataFrame:
+    from ..stats.power import detectable_differences
+
+    found = detectable_differences(pairs, settings.alpha, settings.power, settings.power_test)
+    return pd.DataFrame({"mdd_pi": found["mdd_pi"].to_numpy(), "mdd": found["mdd"].to_numpy()})
+
+
+PAIR_EFFECTS: tuple[tuple[str, EffectFunction], ...] = (("effect sizes", _effects),
+                                                        ("minimum detectable difference", _detectable))
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +84,14 @@ class ReportResults:
         ``significant``, as :func:`evalcore.analysis.pair_comparison` computes them.
     rankings : mapping of str to Ranking
         The measures' rankings, for the figures' curves (:func:`report_curves`).
+    sample : SampleSummary or None
+        With an annotated sample (``settings.design``): the sample's size and frame and the baseline
+        estimated from it. ``precision`` then has the columns of
+        :func:`evalcore.estimates.precision_estimates` (``measure, n, m, k, estimate, lower, upper, in_frame,
+        enough``), and ``pairs`` and ``comparison`` those of :func:`evalcore.estimates.tested_comparison`
+        (with ``a, b`` in ``pairs``); ``n_tp`` counts the annotated TPs.
+    frame : ndarray of bool or None
+        The sampling frame over the candidates (None: the whole set, or no sample).
     """
 
     settings: ReportSettings
@@ -83,20 +102,25 @@ class ReportResults:
     pairs: pd.DataFrame
     comparison: pd.DataFrame
     rankings: Mapping
+    sample: "SampleSummary | None" = None
+    frame: np.ndarray | None = None
 
     @property
     def baseline(self) -> float:
-        return self.n_tp / self.n_candidates
+        """TPs / N, or with a sample the proportion of TPs among the annotated candidates (the estimate)."""
+        return self.sample.estimate if self.sample is not None else self.n_tp / self.n_candidates
 
     @property
     def n_tests(self) -> int:
-        """Tests in the pairwise table (pairs times table sizes): the family of its correction."""
-        return len(self.pairs)
+        """Tests in the pairwise table (pairs times table sizes; with a sample, those with enough annotated
+        candidates): the family of its correction."""
+        return int(self.pairs["enough"].sum()) if self.sample is not None else len(self.pairs)
 
     @property
     def n_figure_tests(self) -> int:
-        """Tests behind Figure 3 (every n of the range): the family of its correction."""
-        return len(self.comparison)
+        """Tests behind Figure 3 (every n of the range; with a sample, those with enough annotated candidates):
+        the family of its correction."""
+        return int(self.comparison["enough"].sum()) if self.sample is not None else len(self.comparison)
 
     @property
     def up_to(self) -> int:
@@ -106,6 +130,20 @@ class ReportResults:
     @property
     def n_significant(self) -> int:
         return int(self.comparison["significant"].sum())
+
+
+@dataclass(frozen=True)
+class SampleSummary:
+    """An annotated sample in numbers: where it was drawn (the frame's size, and how it is described), how
+    many candidates are annotated (m) and TPs (k), and the baseline estimated from them with its interval."""
+
+    frame_size: int
+    frame: str
+    m: int
+    k: int
+    estimate: float
+    lower: float
+    upper: float
 
 
 def check_candidates(candidates: CandidateSet, settings: ReportSettings) -> None:
@@ -137,7 +175,7 @@ def _pairs_table(rankings, settings: ReportSettings, sizes: np.ndarray,
     pairs["significant"] = pairs["p_adjusted"] < settings.alpha
     pairs = pairs[list(PAIR_COLUMNS_BASE)]
     for name, effect in effects:
-        extra = effect(pairs, settings.level)
+        extra = effect(pairs, settings)
         if len(extra) != len(pairs) or set(extra.columns) & set(pairs.columns):
             raise ParameterError(f"effect size {name!r} must give one row per pair and new column names; got "
                                  f"{len(extra)} rows and columns {', '.join(map(str, extra.columns))}")
@@ -162,7 +200,7 @@ def pair_comparison_table(rankings: Mapping, settings: ReportSettings) -> pd.Dat
 
 def report_results(candidates: CandidateSet, settings: ReportSettings, *,
                    effects: Sequence[tuple[str, EffectFunction]] = PAIR_EFFECTS, rankings: Mapping | None = None,
-                   comparison: pd.DataFrame | None = None) -> ReportResults:
+                   comparison: pd.DataFrame | None = None, frame=None) -> ReportResults:
     """Compute a report's numbers: precision with intervals, pairwise tests, Figure 3's tests.
 
     Parameters
@@ -176,6 +214,9 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
         Parts already computed for exactly these settings (the dashboard's caches): the rankings of the
         measures (:func:`evalcore.analysis.rankings_for`) and Figure 3's :func:`pair_comparison_table`
         (or :func:`evalcore.analysis.pair_comparison`'s ``comparison``).
+    frame : SamplingFrame, optional
+        With ``settings.design``: the frame the sample was drawn from, when known better than the design
+        says (the Annotate page's, with its own ties and seed); by default the design's.
 
     Returns
     -------
@@ -188,11 +229,17 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     compared by the settings' test on their n-best lists (Fisher's exact test on the difference regions
     D1 = A \\ B and D2 = B \\ A by default; Evert 2004, §3.3). The correction treats all tests of the
     pairwise table as one family and, separately, the tests of Figure 3 at every n of the range.
+
+    With an annotated sample (``settings.design``), precision is estimated from the annotated candidates of
+    each list with the design's interval, and pairs are compared by Fisher's exact test on the annotated
+    candidates of D1 and D2 (Evert & Krenn 2005), at the n where both hold at least ``min_annotated``.
     """
     check_candidates(candidates, settings)
     if rankings is None:
         rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
     rankings = {m: rankings[m] for m in settings.measures}
+    if settings.design is not None:
+        return _sample_results(candidates, settings, rankings, frame)
     sizes = np.array(settings.sizes, dtype=np.int64)
     precision = pd.concat([precision_curve(rankings[m], sizes, confidence_level=settings.level,
                                            interval=settings.interval) for m in settings.measures],
@@ -207,20 +254,88 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
                          rankings=rankings)
 
 
+def design_frame(settings: ReportSettings):
+    """The :class:`evalcore.estimates.SamplingFrame` of a report's sample design (its frame ranked with the
+    design's ties and seed, else the report's)."""
+    from ..estimates import SamplingFrame
+
+    d = settings.design
+    if not d.frame:
+        return SamplingFrame()
+    ties = d.frame_ties or settings.ties
+    seed = d.frame_seed if d.frame_ties is not None else settings.seed
+    return SamplingFrame(measures=d.frame, k=d.frame_k, ties=ties, seed=seed if ties == "random" else None)
+
+
+def _sample_results(candidates: CandidateSet, settings: ReportSettings, rankings: Mapping, frame) -> ReportResults:
+    from .. import estimates
+
+    d = settings.design
+    frame = design_frame(settings) if frame is None else frame
+    mask = frame.mask(candidates, rankings)
+    sizes = np.array(settings.sizes, dtype=np.int64)
+    level = settings.level
+    precision = pd.concat([estimates.precision_estimates(rankings[m], sizes, frame=mask, confidence_level=level,
+                                                         interval=d.interval, min_annotated=d.min_annotated)
+                           for m in settings.measures], ignore_index=True)
+    precision["measure"] = precision["measure"].astype(str)
+
+    def tested(a: str, b: str, n) -> pd.DataFrame:
+        return estimates.tested_comparison(rankings[a], rankings[b], n, frame=mask, confidence_level=level,
+                                           correction="none", min_annotated=d.min_annotated,
+                                           difference_method=settings.difference_interval)
+
+    pairs = pd.concat([tested(a, b, sizes).assign(a=a, b=b) for a, b in settings.pairs], ignore_index=True)
+    pairs = pairs[["a", "b", *[c for c in pairs.columns if c not in ("a", "b")]]]
+    _correct(pairs, settings)
+    lo, hi = settings.n_range
+    comparison = tested(*settings.pair, np.arange(lo, hi + 1))
+    _correct(comparison, settings)
+    base = estimates.baseline_estimate(rankings[settings.measures[0]], frame=mask, confidence_level=level,
+                                       interval=d.interval)
+    summary = SampleSummary(frame_size=base.population, frame=frame.describe(), m=base.m, k=base.k,
+                            estimate=base.estimate, lower=base.lower, upper=base.upper)
+    return ReportResults(settings=settings, n_candidates=candidates.n_candidates, n_tp=base.k,
+                         excluded_unlabelled=candidates.excluded_unlabelled, precision=precision, pairs=pairs,
+                         comparison=comparison, rankings=rankings, sample=summary, frame=mask)
+
+
+def _correct(table: pd.DataFrame, settings: ReportSettings) -> None:
+    """The settings' correction over the tested rows of a sample comparison (``enough``), in place."""
+    tested = table["enough"].to_numpy(bool)
+    adjusted = np.full(len(table), np.nan)
+    adjusted[tested] = adjust_pvalues(table.loc[tested, "p_value"].to_numpy(float), settings.correction)
+    table["p_adjusted"] = adjusted
+    with np.errstate(invalid="ignore"):
+        table["significant"] = tested & (adjusted < settings.alpha)
+
+
 def report_curves(results: ReportResults) -> pd.DataFrame:
     """Every measure at every n of the range with its interval: the data of Figures 1-3
-    (:func:`evalcore.analysis.curves`)."""
+    (:func:`evalcore.analysis.curves`); with a sample, the estimates (``precision`` = k / m, ``tp`` = k) at the
+    n inside the frame where the list holds an annotated candidate."""
     s = results.settings
     lo, hi = s.n_range
-    return curves(results.rankings, range(lo, hi + 1), confidence_level=s.level, interval=s.interval)
+    if s.design is None:
+        return curves(results.rankings, range(lo, hi + 1), confidence_level=s.level, interval=s.interval)
+    from .. import estimates
+
+    sizes = np.arange(lo, hi + 1)
+    table = pd.concat([estimates.precision_estimates(results.rankings[m], sizes, frame=results.frame,
+                                                     confidence_level=s.level, interval=s.design.interval,
+                                                     min_annotated=s.design.min_annotated)
+                       for m in s.measures], ignore_index=True)
+    table = table[table["in_frame"]].dropna(subset=["estimate"])
+    return table.assign(measure=table["measure"].astype(str), precision=table["estimate"], tp=table["k"])
 
 
 def figure_summary(results: ReportResults) -> dict:
-    """Figure 3 in numbers: the pair, the tested range, how many n are significant, and up to which n all are."""
+    """Figure 3 in numbers: the pair, the tested range, how many n are tested and significant, and up to which n
+    all are."""
     comparison = results.comparison
     a, b = results.settings.pair
     return {"a": a, "b": b, "first_n": int(comparison["n"].iloc[0]), "last_n": int(comparison["n"].iloc[-1]),
-            "tested": int(len(comparison)), "significant": results.n_significant,
+            "tested": results.n_figure_tests, "significant": results.n_significant,
             "significant_up_to": results.up_to}
 
 
@@ -230,9 +345,20 @@ def report_numbers(results: ReportResults) -> dict[str, object]:
     Returns
     -------
     dict
-        ``data`` (N, TPs, baseline, rows excluded), ``precision`` and ``pairs`` (the DataFrames of
-        :class:`ReportResults`), ``figure3`` (:func:`figure_summary`).
+        ``data`` (N, TPs, baseline, rows excluded; with a sample: N, the frame's size, the annotated
+        candidates and TPs, and the baseline estimated with its interval), ``precision`` and ``pairs`` (the
+        DataFrames of :class:`ReportResults`), ``figure3`` (:func:`figure_summary`).
     """
+    if results.sample is not None:
+        sample = results.sample
+        return {
+            "data": {"candidates": results.n_candidates, "frame": sample.frame_size, "annotated": sample.m,
+                     "annotated_true_positives": sample.k, "baseline": sample.estimate,
+                     "baseline_lower": sample.lower, "baseline_upper": sample.upper},
+            "precision": results.precision,
+            "pairs": results.pairs,
+            "figure3": figure_summary(results),
+        }
     return {
         "data": {"candidates": results.n_candidates, "true_positives": results.n_tp,
                  "baseline": results.baseline, "excluded_unlabelled": results.excluded_unlabelled},

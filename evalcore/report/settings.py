@@ -12,17 +12,100 @@ import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from .. import names as method_names
 from ..errors import ParameterError
 from ..ranking import check_ties
 from ..stats.intervals import INTERVAL_METHODS, check_confidence_level
 from ..stats.multitest import check_correction
 from ..stats.pairtests import check_test
 
-__all__ = ["ReportSettings", "RESAMPLING_TESTS", "default_sizes", "display_names", "parse_names",
-           "settings_from_signature"]
+__all__ = ["ReportSettings", "SampleDesign", "RESAMPLING_TESTS", "default_sizes", "display_names", "parse_names",
+           "settings_from_signature", "frame_spec", "parse_frame_spec", "SIGNATURE_READERS"]
 
 RESAMPLING_TESTS = ("bootstrap", "randomization")
 DEFAULT_RESAMPLES = 1000
+DEFAULT_MIN_ANNOTATED = 10  # as evalcore.estimates.MIN_ANNOTATED (not imported: this module stays light)
+
+
+def _whole(value, what: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ParameterError(f"`{what}` must be a whole number >= {low}; got {value!r}")
+    return value
+
+
+def frame_spec(measures, k: int) -> str:
+    """A top-K sampling frame as the command line writes it: ``log.like,t.score:500``."""
+    return f"{','.join(measures)}:{int(k)}"
+
+
+def parse_frame_spec(text: str) -> tuple[tuple[str, ...], int]:
+    """``M1,M2:K`` -> ((M1, M2), K); the inverse of :func:`frame_spec`."""
+    measures, sep, k = str(text).rpartition(":")
+    chosen = tuple(m for m in measures.split(",") if m)
+    try:
+        k_value = int(k)
+    except ValueError:
+        k_value = 0
+    if not sep or not chosen or k_value < 1:
+        raise ParameterError(f"a sampling frame is MEASURE[,MEASURE...]:K with K >= 1, e.g. log.like:1000; got "
+                             f"{text!r}")
+    return chosen, k_value
+
+
+@dataclass(frozen=True)
+class SampleDesign:
+    """How a partly annotated candidate set was sampled and is estimated from (Evert & Krenn 2005).
+
+    The annotated candidates are taken as a simple random sample of the whole candidate set, or of the
+    union of the top ``frame_k`` candidates of ``frame`` (ranked with ``frame_ties`` and ``frame_seed``).
+
+    Attributes
+    ----------
+    frame : tuple of str
+        The measures whose top-K lists make up the sampling frame; () for the whole set.
+    frame_k : int
+        K (0 for the whole set).
+    frame_ties, frame_seed : str, int or None
+        How the frame's rankings broke ties (the report's ties and seed when None).
+    interval : {"hypergeometric", "clopper_pearson"}
+        The interval of an estimated precision (:data:`evalcore.names.SAMPLE_INTERVAL_LABELS`).
+    min_annotated : int
+        Fewest annotated candidates in D1 and in D2 for an n to be tested (and for an estimate to count as
+        carried by enough candidates).
+    draw_seed : int or None
+        The seed the sample was drawn with, where known (the Annotate page's); it changes no number.
+    annotations : str or None
+        The annotation sample of the dashboard's database the labels come from (None: the data file's labels);
+        such labels are not in the data file, so ``evalcore reproduce`` cannot recompute them from it.
+    """
+
+    frame: tuple[str, ...] = ()
+    frame_k: int = 0
+    frame_ties: str | None = None
+    frame_seed: int | None = None
+    interval: str = "hypergeometric"
+    min_annotated: int = DEFAULT_MIN_ANNOTATED
+    draw_seed: int | None = None
+    annotations: str | None = None
+
+    def __post_init__(self) -> None:
+        frame = _names(self.frame, "frame") if self.frame else ()
+        if bool(frame) != bool(self.frame_k):
+            raise ParameterError(f"a top-K sampling frame needs both its measures and K >= 1; got measures "
+                                 f"{', '.join(frame) or 'none'} and K = {self.frame_k!r}")
+        if frame:
+            _whole(self.frame_k, "frame_k", 1)
+        if self.frame_ties is not None:
+            check_ties(self.frame_ties)
+        for name in ("frame_seed", "draw_seed"):
+            value = getattr(self, name)
+            if value is not None:
+                _whole(value, name)
+        if self.interval not in method_names.SAMPLE_INTERVAL_LABELS:
+            raise ParameterError(f"`sample interval` must be one of {', '.join(method_names.SAMPLE_INTERVAL_LABELS)}; "
+                                 f"got {self.interval!r}")
+        _whole(self.min_annotated, "min_annotated")
+        object.__setattr__(self, "frame", frame)
 
 
 def _names(value, what: str) -> tuple[str, ...]:
@@ -75,6 +158,15 @@ class ReportSettings:
         Binomial interval method (see :data:`evalcore.stats.intervals.INTERVAL_METHODS`).
     resamples : int
         Resamples of the bootstrap and randomization tests (1,000 otherwise, unused).
+    difference_interval : {"newcombe", "agresti_caffo"}
+        The interval of a difference of precision (:data:`evalcore.names.DIFFERENCE_INTERVALS`).
+    power : float
+        The power, in (0, 1), of the minimum detectable difference in the pairwise table (at the level
+        ``alpha``, for Fisher's test on D1/D2, or McNemar's where that is the test).
+    sample : SampleDesign or None
+        Not None for a partly annotated set: precision is estimated from the annotated candidates, taken as
+        a random sample (Evert & Krenn 2005), and pairs are compared by Fisher's exact test on the annotated
+        candidates of D1 and D2. ``interval``, ``power`` and ``resamples`` are then unused.
     """
 
     measures: tuple[str, ...]
@@ -95,6 +187,9 @@ class ReportSettings:
     level: float = 0.95
     interval: str = "clopper_pearson"
     resamples: int = DEFAULT_RESAMPLES
+    difference_interval: str = "newcombe"
+    power: float = method_names.DEFAULT_POWER
+    design: SampleDesign | None = None
 
     def __post_init__(self) -> None:
         measures = _names(self.measures, "measures")
@@ -138,9 +233,33 @@ class ReportSettings:
                                  f"got {self.seed!r}")
         if self.sample is not None and not self.sample_column:
             raise ParameterError(f"`sample` {self.sample!r} needs `sample_column`, the column naming the samples")
+        if self.difference_interval not in method_names.DIFFERENCE_INTERVALS:
+            raise ParameterError(f"`difference_interval` must be one of "
+                                 f"{', '.join(method_names.DIFFERENCE_INTERVALS)}; got {self.difference_interval!r}")
+        try:
+            power = float(self.power)
+        except (TypeError, ValueError):
+            power = math.nan
+        if isinstance(self.power, bool) or not 0.0 < power < 1.0:
+            raise ParameterError(f"`power` must be a number in (0, 1), e.g. 0.8; got {self.power!r}")
+        if self.design is not None:
+            if not isinstance(self.design, SampleDesign):
+                raise ParameterError(f"`design` must be a SampleDesign; got {type(self.design).__name__}")
+            if self.test != "fisher":
+                raise ParameterError(f"with estimates from an annotated sample the test is Fisher's exact test on the "
+                                     f"annotated candidates of D1 and D2; the {self.test} test needs every candidate "
+                                     "annotated")
+            if self.exclude_unlabelled:
+                raise ParameterError("leaving out the rows with an empty label and estimating from them as "
+                                     "unannotated candidates of a random sample exclude each other; choose one")
+            unknown = [m for m in self.design.frame if m not in measures]
+            if unknown:
+                raise ParameterError(f"the sampling frame names {', '.join(map(repr, unknown))}, which the report "
+                                     f"does not compare ({', '.join(measures)})")
         for name, value in (("measures", measures), ("sizes", sizes), ("n_range", (lo, hi)), ("pair", pair),
                             ("lower", lower), ("level", level), ("seed", self.seed if needs_seed else None),
-                            ("resamples", self.resamples if resampling else DEFAULT_RESAMPLES)):
+                            ("resamples", self.resamples if resampling else DEFAULT_RESAMPLES),
+                            ("power", power)):
             object.__setattr__(self, name, value)
 
     @property
@@ -154,8 +273,18 @@ class ReportSettings:
         m = self.measures
         return tuple((a, b) for i, a in enumerate(m) for b in m[i + 1:])
 
+    @property
+    def power_test(self) -> str:
+        """The test the minimum detectable difference is computed for (its design): McNemar's where that is the
+        test, else Fisher's (:data:`evalcore.names.POWER_TESTS`)."""
+        return self.test if self.test in method_names.POWER_TESTS else "fisher"
+
     def signature_settings(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """The settings as signature fields (key, items); keys are the ``evalcore report`` options' names."""
+        """The settings as signature fields (key, items); keys are the ``evalcore report`` options' names.
+
+        Each setting that decides a number is named once; the settings a sample design leaves unused
+        (the binomial interval, power) are left out of a sample-mode signature, and its design's are added.
+        """
         fields: list[tuple[str, tuple[str, ...]]] = [("label", (self.label,)), ("measures", self.measures)]
         if self.lower:
             fields.append(("lower", self.lower))
@@ -173,7 +302,24 @@ class ReportSettings:
             fields.append(("resamples", (str(self.resamples),)))
         fields += [("level", (repr(self.level),)), ("n", tuple(str(n) for n in self.sizes)),
                    ("range", (f"{self.n_range[0]}:{self.n_range[1]}",)), ("pair", self.pair),
-                   ("corr", (self.correction,)), ("interval", (self.interval,))]
+                   ("corr", (self.correction,))]
+        d = self.design
+        if d is None:
+            fields += [("interval", (self.interval,)), ("diff-ci", (self.difference_interval,)),
+                       ("power", (repr(self.power),))]
+            return tuple(fields)
+        fields += [("annotated-sample", ("yes",)), ("sample-interval", (d.interval,)),
+                   ("diff-ci", (self.difference_interval,)), ("min-annotated", (str(d.min_annotated),))]
+        if d.frame:
+            fields.append(("sample-frame", (*d.frame[:-1], frame_spec(d.frame[-1:], d.frame_k))))
+            if d.frame_ties is not None:
+                fields.append(("frame-ties", (d.frame_ties,)))
+            if d.frame_seed is not None:
+                fields.append(("frame-seed", (str(d.frame_seed),)))
+        if d.draw_seed is not None:
+            fields.append(("sample-seed", (str(d.draw_seed),)))
+        if d.annotations is not None:
+            fields.append(("annotations", (d.annotations,)))
         return tuple(fields)
 
 
@@ -197,52 +343,99 @@ def _n_range(text: str) -> tuple[int, int]:
     return _integer(lo, "range"), _integer(hi, "range")
 
 
-def _level(text: str) -> float:
+def _number(text: str, key: str, example: str = "") -> float:
     try:
         value = float(text)
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise ParameterError(f"the signature's 'level' must be a number such as 0.95; got {text!r}")
+        such = f" such as {example}" if example else ""
+        raise ParameterError(f"the signature's {key!r} must be a number{such}; got {text!r}")
     return value
 
 
-# signature key -> (ReportSettings field, reader of the items)
-_READERS = {
-    "label": ("label", lambda v: _one(v, "label")),
-    "measures": ("measures", tuple),
-    "lower": ("lower", tuple),
-    "unlabelled": ("exclude_unlabelled", lambda v: _one(v, "unlabelled") == "excluded"),
-    "sample-column": ("sample_column", lambda v: _one(v, "sample-column")),
-    "sample": ("sample", lambda v: _one(v, "sample")),
-    "encoding": ("encoding", lambda v: _one(v, "encoding")),
-    "sheet": ("sheet", lambda v: _one(v, "sheet")),
-    "ties": ("ties", lambda v: _one(v, "ties")),
-    "seed": ("seed", lambda v: _integer(_one(v, "seed"), "seed")),
-    "test": ("test", lambda v: _one(v, "test")),
-    "resamples": ("resamples", lambda v: _integer(_one(v, "resamples"), "resamples")),
-    "level": ("level", lambda v: _level(_one(v, "level"))),
-    "n": ("sizes", lambda v: tuple(_integer(x, "n") for x in v)),
-    "range": ("n_range", lambda v: _n_range(_one(v, "range"))),
-    "pair": ("pair", tuple),
-    "corr": ("correction", lambda v: _one(v, "corr")),
-    "interval": ("interval", lambda v: _one(v, "interval")),
+def _yes(items: tuple[str, ...], key: str) -> bool:
+    if _one(items, key) != "yes":
+        raise ParameterError(f"the signature's {key!r} reads 'yes' where it is given; got {items[0]!r}")
+    return True
+
+
+def _frame(items: tuple[str, ...]) -> dict:
+    measures, k = parse_frame_spec(",".join(items))
+    return {"design.frame": measures, "design.frame_k": k}
+
+
+def _field(name: str, reader):
+    return lambda items: {name: reader(items)}
+
+
+#: Signature key -> a reader of its items that returns the settings it sets: ``{field: value}``, where a field
+#: ``design.X`` is the :class:`SampleDesign`'s. A new setting of the report is one line here (and its field).
+SIGNATURE_READERS = {
+    "label": _field("label", lambda v: _one(v, "label")),
+    "measures": _field("measures", tuple),
+    "lower": _field("lower", tuple),
+    "unlabelled": _field("exclude_unlabelled", lambda v: _one(v, "unlabelled") == "excluded"),
+    "sample-column": _field("sample_column", lambda v: _one(v, "sample-column")),
+    "sample": _field("sample", lambda v: _one(v, "sample")),
+    "encoding": _field("encoding", lambda v: _one(v, "encoding")),
+    "sheet": _field("sheet", lambda v: _one(v, "sheet")),
+    "ties": _field("ties", lambda v: _one(v, "ties")),
+    "seed": _field("seed", lambda v: _integer(_one(v, "seed"), "seed")),
+    "test": _field("test", lambda v: _one(v, "test")),
+    "resamples": _field("resamples", lambda v: _integer(_one(v, "resamples"), "resamples")),
+    "level": _field("level", lambda v: _number(_one(v, "level"), "level", "0.95")),
+    "n": _field("sizes", lambda v: tuple(_integer(x, "n") for x in v)),
+    "range": _field("n_range", lambda v: _n_range(_one(v, "range"))),
+    "pair": _field("pair", tuple),
+    "corr": _field("correction", lambda v: _one(v, "corr")),
+    "interval": _field("interval", lambda v: _one(v, "interval")),
+    "diff-ci": _field("difference_interval", lambda v: _one(v, "diff-ci")),
+    "power": _field("power", lambda v: _number(_one(v, "power"), "power")),
+    "annotated-sample": _field("design.", lambda v: _yes(v, "annotated-sample")),
+    "sample-interval": _field("design.interval", lambda v: _one(v, "sample-interval")),
+    "min-annotated": _field("design.min_annotated", lambda v: _integer(_one(v, "min-annotated"), "min-annotated")),
+    "sample-frame": _frame,
+    "frame-ties": _field("design.frame_ties", lambda v: _one(v, "frame-ties")),
+    "frame-seed": _field("design.frame_seed", lambda v: _integer(_one(v, "frame-seed"), "frame-seed")),
+    "sample-seed": _field("design.draw_seed", lambda v: _integer(_one(v, "sample-seed"), "sample-seed")),
+    "annotations": _field("design.annotations", lambda v: _one(v, "annotations")),
 }
 
 
 def settings_from_signature(settings: Mapping[str, tuple[str, ...]] | Sequence) -> ReportSettings:
     """The :class:`ReportSettings` a report signature's settings describe (the inverse of
-    :meth:`ReportSettings.signature_settings`)."""
+    :meth:`ReportSettings.signature_settings`).
+
+    Raises
+    ------
+    ParameterError
+        For a key this evalcore does not know, a value it cannot read or does not offer (an unknown test or
+        interval, a power outside (0, 1), ...), a sample setting without ``annotated-sample``: the message
+        names the key and the value.
+    """
     mapping = dict(settings)
-    unknown = [k for k in mapping if k not in _READERS]
+    unknown = [k for k in mapping if k not in SIGNATURE_READERS]
     if unknown:
         raise ParameterError(f"this evalcore does not know the report setting(s) {', '.join(unknown)} (a signature "
-                             f"from a newer version?); known: {', '.join(_READERS)}")
+                             f"from a newer version?); known: {', '.join(SIGNATURE_READERS)}")
     for required in ("label", "measures"):
         if required not in mapping:
             raise ParameterError(f"the report signature has no {required!r}; copy the whole signature")
-    values = {_READERS[k][0]: _READERS[k][1](v) for k, v in mapping.items()}
-    return ReportSettings(**values)
+    values: dict = {}
+    for key, items in mapping.items():
+        values.update(SIGNATURE_READERS[key](items))
+    design = {k.removeprefix("design."): v for k, v in values.items() if k.startswith("design.")}
+    values = {k: v for k, v in values.items() if not k.startswith("design.")}
+    marked = design.pop("", False)
+    if design and not marked:
+        keys = [k for k in mapping if any(f.startswith("design.") for f in SIGNATURE_READERS[k](mapping[k]))]
+        raise ParameterError(f"the signature's {', '.join(keys)} describe(s) an annotated sample, but it has no "
+                             "'annotated-sample yes'; copy the whole signature")
+    try:
+        return ReportSettings(**values, design=SampleDesign(**design) if marked else None)
+    except ParameterError as exc:
+        raise ParameterError(f"the signature describes a report this evalcore cannot compute: {exc}") from None
 
 
 def default_sizes(n_range: tuple[int, int]) -> tuple[int, ...]:

@@ -21,7 +21,8 @@ from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from .phrases import (CORRECTION_NAMES, INTERVAL_NAMES, TEST_NAMES, alpha_text, level_text, percent)
+from .phrases import (CORRECTION_NAMES, DIFFERENCE_NAMES, INTERVAL_NAMES, POWER_NAMES, SAMPLE_INTERVAL_NAMES,
+                      TEST_NAMES, alpha_text, level_text, percent, power_text)
 from .results import ReportResults
 from .text import Rich, capitalized, number, plain, sym
 
@@ -79,7 +80,9 @@ class Table:
         """A ``table*`` float (both columns of a two-column paper, the text width of a one-column one) with a
         booktabs ``tabular`` (needs ``\\usepackage{booktabs}``)."""
         spec = "".join(c.align for c in self.columns)
-        out = [r"\begin{table*}[tbp]", r"\centering", r"\small", r"\setlength{\tabcolsep}{4pt}",
+        wide = len(self.columns) > 8  # the pairwise table with its effect sizes: smaller, to fit the text width
+        out = [r"\begin{table*}[tbp]", r"\centering", r"\footnotesize" if wide else r"\small",
+               r"\setlength{\tabcolsep}{%dpt}" % (3 if wide else 4),
                rf"\caption{{{self.caption.tex}}}", rf"\label{{{self.label}}}",
                rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
                " & ".join(c.header.tex for c in self.columns) + r" \\", r"\midrule"]
@@ -136,9 +139,10 @@ def _better_than(results: ReportResults) -> dict[tuple[str, int], list[str]]:
     """(measure, n) -> measures it is significantly better than at n (more TPs, significant pair test)."""
     out: dict[tuple[str, int], list[str]] = {}
     for row in results.pairs.itertuples(index=False):
-        if not row.significant or row.tp_a == row.tp_b:
+        first, second = ((row.estimate_d1, row.estimate_d2) if results.sample is not None else (row.tp_a, row.tp_b))
+        if not row.significant or first == second:
             continue
-        winner, loser = (row.a, row.b) if row.tp_a > row.tp_b else (row.b, row.a)
+        winner, loser = (row.a, row.b) if first > second else (row.b, row.a)
         out.setdefault((winner, int(row.n)), []).append(loser)
     return out
 
@@ -176,8 +180,11 @@ def precision_table(results: ReportResults, names: Mapping[str, str] | None = No
     def cell_at(n: int) -> Callable[[pd.Series, TableContext], Rich]:
         def cell(row, c):
             r = by_key[(row["measure"], n)]
-            numbers = f"{100 * r.precision:.1f} [{100 * r.lower:.1f}, {100 * r.upper:.1f}]"
-            text = sym(numbers, numbers)
+            if results.sample is not None:
+                text = _estimate_cell(r)
+            else:
+                numbers = f"{100 * r.precision:.1f} [{100 * r.lower:.1f}, {100 * r.upper:.1f}]"
+                text = sym(numbers, numbers)
             marks = sorted(c.letters[m] for m in better.get((row["measure"], n), []))
             if marks:
                 text = text + sym(f"<sup>{','.join(marks)}</sup>", rf"\textsuperscript{{{','.join(marks)}}}")
@@ -189,6 +196,8 @@ def precision_table(results: ReportResults, names: Mapping[str, str] | None = No
                *(Column(_sizes_header(n), cell_at(n)) for n in s.sizes))
     frame = pd.DataFrame({"measure": list(s.measures)})
     rows = tuple(tuple(col.cell(row, ctx) for col in columns) for _, row in frame.iterrows())
+    if results.sample is not None:
+        return Table(PRECISION_LABEL, table_number, _sample_precision_caption(results), columns, rows)
     caption = ("Precision (%) of the n-best lists on " + plain(number(results.n_candidates)) + " candidates ("
                + plain(number(results.n_tp)) + " true positives, baseline " + percent(results.baseline) + "), with "
                + level_text(s.level) + " " + plain(INTERVAL_NAMES[s.interval]) + " confidence intervals in brackets. "
@@ -196,6 +205,32 @@ def precision_table(results: ReportResults, names: Mapping[str, str] | None = No
                + "same n (" + TEST_NAMES[s.test](s) + ", " + alpha_text(s.alpha) + ", " + _correction_words(results)
                + ").")
     return Table(PRECISION_LABEL, table_number, caption, columns, rows)
+
+
+def _estimate_cell(r) -> Rich:
+    """An estimated precision ``44.4 [24.0, 67.0] (8/18)`` in percent, with k TPs of m annotated; where there is no
+    estimate, why, in words."""
+    if not r.in_frame:
+        return plain("outside the frame")
+    if r.m == 0:
+        return plain("none annotated")
+    numbers = f"{100 * r.estimate:.1f} [{100 * r.lower:.1f}, {100 * r.upper:.1f}] ({int(r.k)}/{int(r.m)})"
+    return plain(numbers)
+
+
+def _sample_precision_caption(results: ReportResults) -> Rich:
+    s = results.settings
+    d = s.design
+    sample = results.sample
+    return ("Precision (%) of the n-best lists estimated from " + plain(number(sample.m)) + " annotated of "
+            + plain(number(results.n_candidates)) + " candidates (" + plain(number(sample.k))
+            + " true positives among them, estimated baseline " + percent(sample.estimate) + "), taken as "
+            + plain(sample.frame) + ", with " + level_text(s.level) + " " + plain(SAMPLE_INTERVAL_NAMES[d.interval])
+            + " confidence intervals in brackets and the annotated TPs of the list's annotated candidates (k/m) in "
+            + "parentheses; 'none annotated': the list holds no annotated candidate, 'outside the frame': it reaches "
+            + "past the candidates the sample was drawn from. A superscript letter names each measure that this "
+            + "measure is significantly better than at the same n (" + TEST_NAMES[s.test](s) + " on the annotated "
+            + "candidates, " + alpha_text(s.alpha) + ", " + _correction_words(results) + ").")
 
 
 def _counts(tp: str, fp: str) -> Callable[[pd.Series, TableContext], Rich]:
@@ -238,6 +273,49 @@ PAIR_COLUMNS: tuple[Column, ...] = (
         100 * row["diff"], 100 * row["diff_low"], 100 * row["diff_high"], "{:+.1f}")),
     Column(plain("odds ratio [CI]"), lambda row, c: _interval_cell(row["odds_ratio"], row["or_low"], row["or_high"],
                                                                    "{:.2f}")),
+    Column(plain("MDD"), lambda row, c: _value(100 * row["mdd"], "±{:.1f}")),
+)
+
+
+def _not_tested(row, c: TableContext) -> Rich:
+    """Why a sample comparison at an n was not tested, in words."""
+    if not row["in_frame"]:
+        return plain("outside the frame")
+    return plain(f"too few annotated (< {c.results.settings.design.min_annotated})")
+
+
+def _sample_p_cell(row, c: TableContext) -> Rich:
+    if not row["enough"]:
+        return _not_tested(row, c)
+    return _p_cell(row, c)
+
+
+def _sample_p_adjusted_cell(row, c: TableContext) -> Rich:
+    if not row["enough"]:
+        return sym("–", "--")
+    return _p_adjusted_cell(row, c)
+
+
+def _sample_difference(row, c: TableContext) -> Rich:
+    if row["m_d1"] == 0 or row["m_d2"] == 0:
+        empty = " and ".join(r for r, m in (("D1", row["m_d1"]), ("D2", row["m_d2"])) if m == 0)
+        return plain(f"none annotated in {empty}")
+    return _interval_cell(100 * row["difference"], 100 * row["difference_low"], 100 * row["difference_high"],
+                          "{:+.1f}")
+
+
+#: The pairwise table's columns with an annotated sample: annotated TPs of annotated candidates in D1 and D2, the
+#: test's p (or why it was not tested) and the difference of the regions' TP rates with its interval.
+SAMPLE_PAIR_COLUMNS: tuple[Column, ...] = (
+    Column(plain("A"), lambda row, c: c.name(row["a"]), "l"),
+    Column(plain("B"), lambda row, c: c.name(row["b"]), "l"),
+    Column(plain("n"), lambda row, c: plain(number(row["n"]))),
+    Column(sym("TP / annotated in D1", r"TP / annotated in $D_1$"),
+           lambda row, c: plain(f"{int(row['k_d1']):,} / {int(row['m_d1']):,}")),
+    Column(sym("TP / annotated in D2", r"TP / annotated in $D_2$"),
+           lambda row, c: plain(f"{int(row['k_d2']):,} / {int(row['m_d2']):,}")),
+    Column(plain("p"), _sample_p_cell),
+    Column(sym("Δ TP rate D1 − D2 [CI]", r"$\Delta$ TP rate $D_1 - D_2$ [CI]"), _sample_difference),
 )
 
 
@@ -263,10 +341,13 @@ def pairwise_table(results: ReportResults, names: Mapping[str, str] | None = Non
     """
     ctx = _context(results, names)
     s = results.settings
+    sample = results.sample is not None
+    if sample and columns is PAIR_COLUMNS:
+        columns = SAMPLE_PAIR_COLUMNS
     columns = list(columns)
     if s.correction != "none":
         at = next((i for i, c in enumerate(columns) if c.header.md == "p"), len(columns) - 1)
-        columns.insert(at + 1, Column(plain("p adjusted"), _p_adjusted_cell))
+        columns.insert(at + 1, Column(plain("p adjusted"), _sample_p_adjusted_cell if sample else _p_adjusted_cell))
     columns = tuple(columns)
     rows, starts, previous = [], [], None
     for i, (_, row) in enumerate(results.pairs.iterrows()):
@@ -275,9 +356,25 @@ def pairwise_table(results: ReportResults, names: Mapping[str, str] | None = Non
             previous = (row["a"], row["b"])
         rows.append(tuple(col.cell(row, ctx) for col in columns))
     marked = "an adjusted p" if s.correction != "none" else "p"
-    caption = (capitalized(TEST_NAMES[s.test](s)) + " for every pair of measures A and B at each n: true and false positives "
-               + "only in A's n-best list (D1) and only in B's (D2), and the p-value. " + DAGGER + " marks "
-               + plain(marked) + " below " + alpha_text(s.alpha) + " (" + _correction_words(results) + ").")
+    if sample:
+        caption = (capitalized(TEST_NAMES[s.test](s)) + " on the annotated candidates, for every pair of measures A "
+                   + "and B at each n: the annotated TPs among the annotated candidates only in A's n-best list (D1) "
+                   + "and only in B's (D2), and the p-value, where each region holds at least "
+                   + plain(number(s.design.min_annotated)) + " annotated candidates (the n tested). " + DAGGER
+                   + " marks " + plain(marked) + " below " + alpha_text(s.alpha) + " (" + _correction_words(results)
+                   + "). Δ TP rate: the difference of the TP rates of the annotated candidates of D1 and D2 in "
+                   + "percentage points, with its " + level_text(s.level) + " "
+                   + plain(DIFFERENCE_NAMES[s.difference_interval]) + " interval.")
+    else:
+        caption = (capitalized(TEST_NAMES[s.test](s)) + " for every pair of measures A and B at each n: true and "
+                   + "false positives only in A's n-best list (D1) and only in B's (D2), and the p-value. " + DAGGER
+                   + " marks " + plain(marked) + " below " + alpha_text(s.alpha) + " (" + _correction_words(results)
+                   + "). Δ precision: " + sym("Π_A − Π_B", r"$\Pi_A - \Pi_B$") + " in percentage points with its "
+                   + level_text(s.level) + " " + plain(DIFFERENCE_NAMES[s.difference_interval])
+                   + " interval; odds ratio of TPs in D1 against D2 with its exact conditional interval; MDD: the "
+                   + "smallest difference of precision (points) that " + plain(POWER_NAMES[s.power_test])
+                   + " finds with "
+                   + power_text(s.power) + " power at " + alpha_text(s.alpha) + ".")
     return Table(PAIRWISE_LABEL, table_number, caption, columns, tuple(rows), tuple(starts))
 
 

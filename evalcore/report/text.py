@@ -7,12 +7,17 @@ escapes it for each language, so a measure called ``a_b|c`` or ``50%`` never tur
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
-__all__ = ["Rich", "plain", "sym", "cite", "join", "md_escape", "tex_escape", "number", "and_list", "capitalized"]
+__all__ = ["Rich", "plain", "sym", "cite", "join", "md_escape", "tex_escape", "number", "and_list", "capitalized",
+           "code_span", "one_line", "LINE_BREAK"]
 
-_MD_SPECIAL = set("\\`*_[]<>|~$@#")
+_MD_SPECIAL = set("\\`*_[]<>|~$@#&^{}")
+#: What a line break inside user text becomes, so that a name stays on one line (of a paragraph, a table row).
+LINE_BREAK = "↵"
+_LINE_BREAKS = {"\r\n": LINE_BREAK, **{ch: LINE_BREAK for ch in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}}
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
                 "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\textasciitilde{}", "<": r"\textless{}",
                 ">": r"\textgreater{}", "|": r"\textbar{}"}
@@ -29,6 +34,7 @@ _TEX_UNICODE = {
     "·": r"\ensuremath{\cdot}", "≤": r"\ensuremath{\leq}", "≥": r"\ensuremath{\geq}", "±": r"\ensuremath{\pm}",
     "…": r"\dots{}", "‘": "`", "’": "'", "“": "``", "”": "''", "∖": r"\ensuremath{\setminus}",
     "†": r"\ensuremath{^\dagger}", "°": r"\ensuremath{^\circ}", "\u00a0": "~",
+    LINE_BREAK: r"\ensuremath{\hookleftarrow}",
 }
 # Latin-1 letters that pdflatex's default OT1 encoding cannot typeset (the others are composed from accents).
 _OT1_MISSING = set("ðÐþÞ¦¤¢¥§¶ª«¬®¯´¸º»¼½¾")
@@ -50,16 +56,43 @@ class Rich:
         return plain(other) + self
 
 
+def one_line(text: str) -> str:
+    """User text on one line: every line break (``\\r\\n``, ``\\n``, ``\\r``, U+2028, NEL, ...) as the visible
+    :data:`LINE_BREAK`, and any other control character (C0, DEL, C1) as its code point, ``[U+0085]``."""
+    text = str(text).replace("\r\n", LINE_BREAK)
+    out = []
+    for ch in text:
+        if ch in _LINE_BREAKS:
+            out.append(LINE_BREAK)
+        elif ch == "\t":
+            out.append(" ")
+        elif ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F:
+            out.append(f"[U+{ord(ch):04X}]")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def md_escape(text: str) -> str:
-    """Backslash-escape the Markdown (and pandoc) characters that would turn plain text into markup."""
-    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in str(text))
+    """Plain text as Markdown: on one line (:func:`one_line`), and every character that Markdown (CommonMark,
+    GitHub, pandoc) would read as markup, raw HTML or an entity (backticks, ``<``, ``&``, ...) backslash-escaped."""
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in one_line(text))
+
+
+def code_span(text: str) -> str:
+    """Text as a Markdown code span whatever it holds: fenced by more backticks than its longest run of them (and
+    padded with a space where it starts or ends with one), on one line (:func:`one_line`)."""
+    text = one_line(text)
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def tex_escape(text: str) -> str:
     """Plain text as LaTeX: specials escaped, common symbols (², α, −, ...) as commands that pdflatex typesets,
     and any other character it cannot typeset by default shown as its code point (``[U+4E2D]``)."""
     out = []
-    for ch in str(text):
+    for ch in one_line(text):
         if ch in _TEX_SPECIAL:
             out.append(_TEX_SPECIAL[ch])
         elif ch in _TEX_UNICODE:
