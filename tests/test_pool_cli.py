@@ -115,15 +115,15 @@ def test_the_signature_carries_the_pooled_design_and_reproduces_it(pooled, tmp_p
     _, _, path = pooled
     pool = ("--annotated-sample", "--pool", "log.like,t.score:120", "--pool-sample", 150, "--ties", "stable")
     sig = tmp_path / "sig.txt"
-    code, out, err = run("curves", path, "--label", "is.colloc", "--measure", "log.like", "--measure", "t.score", "--n", "100,500", *pool,
-                         "--signature", sig)
+    code, out, err = run("curves", path, "--label", "is.colloc", "--measure", "log.like", "--measure", "t.score",
+                         "--n", "100,500", *pool, "--signature", sig)
     assert code == 0, err
     line = sig.read_text().strip()
-    assert "|pool log.like%2Ct.score:120|" in line  # (a comma inside an item is encoded) and "|pool-sample 150|" in line
+    assert "|pool log.like%2Ct.score:120|" in line and "|pool-sample 150|" in line  # (a comma in an item: %2C)
     code, out, err = run("reproduce", line, path)
     assert code == 0, err
-    code, _, err = run("curves", path, "--label", "is.colloc", "--measure", "log.like", "--measure", "t.score", "--n", "100,500",
-                       "--annotated-sample", "--pool", "log.like,t.score:120", "--pool-sample", 149, "--ties",
-                       "stable", "--signature", tmp_path / "other.txt")
+    code, _, err = run("curves", path, "--label", "is.colloc", "--measure", "log.like", "--measure", "t.score",
+                       "--n", "100,500", "--annotated-sample", "--pool", "log.like,t.score:120", "--pool-sample", 149,
+                       "--ties", "stable", "--signature", tmp_path / "other.txt")
     assert code == 0, err
     assert (tmp_path / "other.txt").read_text().strip() != line
