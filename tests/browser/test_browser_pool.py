@@ -88,6 +88,7 @@ def test_a_pool_and_sample_design_is_drawn_annotated_and_estimated(new_page, kre
                          directions={m: "higher" for m in POOL}, annotated=np.zeros(len(table), bool))
     labelled = annotated_candidate_set(empty, labels, "majority")
     base = Strata.of(design, labelled).baseline(rank(labelled, POOL[0]))
-    expect(page.get_by_text(f"Baseline from the pooled design: {base.estimate:.2%} [{base.lower:.2%}, "
-                            f"{base.upper:.2%}]")).to_be_visible()
+    expect(page.get_by_text("Baseline from the pooled design")).to_contain_text(
+        f"{base.k} TPs among {base.m} annotated, the pool's known and the sample's a sample of the rest): "
+        f"{base.estimate:.2%} [{base.lower:.2%}, {base.upper:.2%}]")
     assert labelled.n_annotated == size and base.m == size
