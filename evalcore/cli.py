@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import names
 from .errors import EvalcoreError, ParameterError
+from .pooling import cli as pool_cli
 from .report import parsers as report_parsers
 from .systems import cli as systems_cli
 
@@ -171,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="write the TSV here instead of standard output")
     report_parsers.add_parsers(sub, _data_arguments, _ranking_arguments)
     systems_cli.add_parser(sub, _limit_argument)
+    pool_cli.add_parser(sub, _data_arguments, _ranking_arguments)
     return parser
 
 
@@ -184,6 +186,7 @@ def _sample_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample-interval", choices=list(names.SAMPLE_INTERVAL_LABELS), default="hypergeometric",
                    help="with --annotated-sample: hypergeometric (default; exact for the finite n-best list) or "
                         "clopper_pearson (on the annotated candidates)")
+    pool_cli.add_arguments(p)
 
 
 def _experiment_arguments(p: argparse.ArgumentParser) -> None:
@@ -393,7 +396,7 @@ def _cmd_auc_test(args) -> None:
 
 
 # ------------------------------------------------------------------ estimates from an annotated sample
-def _load_annotated_sample(args):
+def _load_annotated_sample(args, frame: bool = True):
     """The partly annotated candidate set and its sampling frame (evalcore.io.load_annotated_sample).
 
     The seed of random ties is fixed here (and kept in ``args.seed``), so that the rankings and
@@ -411,10 +414,12 @@ def _load_annotated_sample(args):
     sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
                                    lower_is_better=tuple(args.lower_is_better), min_annotated=1,
                                    encoding=args.encoding, sheet=args.sheet, limits=_limits(args), where="cli")
-    sample = dataclasses.replace(sample, frame=_sample_frame(args, sample.candidates.measures))
+    if frame:  # (a pooled design, --pool, describes itself: evalcore.pooling.cli)
+        sample = dataclasses.replace(sample, frame=_sample_frame(args, sample.candidates.measures))
     _note(f"{args.file}: {sample.n_annotated:,} of {sample.candidates.n_candidates:,} candidates annotated "
           f"({sample.n_annotated_tp:,} TPs); the others are unannotated (--annotated-sample)")
-    _note(f"assumed: the annotated candidates are {sample.frame.describe()}")
+    if frame:
+        _note(f"assumed: the annotated candidates are {sample.frame.describe()}")
     return sample
 
 
@@ -442,6 +447,8 @@ def _curves_from_sample(args) -> None:
     from . import estimates
     from .nspec import parse_n_spec
 
+    if args.pool or args.pool_sample is not None:
+        return pool_cli.curves(args)
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
     sample = _load_annotated_sample(args)
@@ -463,13 +470,12 @@ def _curves_from_sample(args) -> None:
 
 
 def _compare_from_sample(args) -> None:
-    import numpy as np
-
     from . import estimates
     from .compare import significant_up_to
     from .nspec import parse_n_spec
-    from .stats.multitest import adjust_pvalues
 
+    if args.pool or args.pool_sample is not None:
+        return pool_cli.compare(args)
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
                              "default) runs on the annotated candidates of D1 and D2")
@@ -480,18 +486,28 @@ def _compare_from_sample(args) -> None:
     mask = sample.frame_mask({a.measure: a, b.measure: b})
     table = estimates.compare_estimates(a, b, sizes, frame=mask, confidence_level=args.confidence_level,
                                         alternative=args.alternative)
-    inside = table["in_frame"].to_numpy()
-    adjusted = np.full(len(table), np.nan)
-    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
-    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
-    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
-    tested = table[inside]
+    tested = _adjust_in_frame(table, args)
     _note(f"{a.measure} vs {b.measure} on the annotated sample (Fisher's exact test on D1/D2, correction "
           f"{args.correction}): significant at {int(tested['significant'].sum())} of {len(tested)} list sizes; at "
           f"every tested n up to {significant_up_to(tested) if len(tested) else 0}; the test rests on "
           f"{int(tested['annotated'].min()) if len(tested) else 0} to {int(tested['annotated'].max()) if len(tested) else 0} "
           "annotated candidates of D1 and D2")
     _write(table, args.out)
+
+
+def _adjust_in_frame(table: pd.DataFrame, args) -> pd.DataFrame:
+    """Adjust the p-values of the n the sample covers (``in_frame``) by ``--correction``, in place (a column
+    ``p_adjusted`` before ``significant``, which it then decides); the rows tested."""
+    import numpy as np
+
+    from .stats.multitest import adjust_pvalues
+
+    inside = table["in_frame"].to_numpy()
+    adjusted = np.full(len(table), np.nan)
+    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
+    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
+    return table[inside]
 
 
 def _cmd_power(args) -> None:
@@ -719,7 +735,7 @@ def _cmd_systems(args) -> None:
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
             "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
             "simulate": _cmd_simulate, "power": _cmd_power, "report": _cmd_report, "reproduce": _cmd_reproduce,
-            "systems": _cmd_systems}
+            "systems": _cmd_systems, "pool-plan": pool_cli.cmd_pool_plan}
 
 
 def run(argv: Sequence[str] | None = None) -> None:

@@ -102,6 +102,7 @@ MAX_DISPLAY_CHARS = 40               # a display name's length
 CURVE_KINDS = ("roc", "det", "pr")
 AUC_METHODS = ("delong", "bootstrap")
 ANN_RULES = ("annotator", "majority", "agreed")
+ANN_DESIGNS = ("sample", "pool", "pool+sample")  # evalcore.pooling.DESIGN_KINDS (kept here free of numpy)
 KINDS = ("str", "int", "float", "bool", "list")
 
 
@@ -580,6 +581,15 @@ class AnnotateView(Group):
     ann_seed: int | None = setting(None, "ann_seed", "int", seed=True, what="Sample seed")
     ann_size: int = setting(100, "ann_size", "int")
     ann_k: int = setting(0, "ann_k", "int")   # 0: the whole set; else the union of the top-k lists of ann_measures
+    # the design of the sample to draw (evalcore.pooling.DESIGN_KINDS): a random sample of the frame, the pool (the
+    # frame annotated whole) or the pool and a random sample of ann_size candidates of the rest
+    ann_design: str = setting("sample", "ann_design", "str", choices=ANN_DESIGNS, what="annotation design")
+    # the Annotate page's planner of a pooled design (evalcore.pooling.plan_pool): the budget B of annotations, the
+    # list size n whose interval width it minimises, and the TP rate assumed where no annotation tells
+    ann_plan: bool = setting(False, "ann_plan", "bool")  # the planner shown (and computed)
+    ann_budget: int = setting(500, "ann_budget", "int", clamp=(1, 10**9), what="annotation budget")
+    ann_plan_n: int = setting(500, "ann_plan_n", "int", clamp=(1, 10**9), what="n of the plan")
+    ann_guess: float = setting(0.1, "ann_guess", "float", clamp=(0.0, 1.0), what="TP rate assumed")
     ann_measures: tuple[str, ...] = setting((), "ann_m", "list", measure="all", data=True)
     ann_context: str | None = setting(None, "ann_context", "str", data=True)  # a column shown beside the keys
     ann_rule: str = setting("majority", "ann_rule", "str", choices=ANN_RULES, what="way of combining annotators")

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS
+from evalcore.pooling import DESIGN_KINDS
 from evalcore.ranking import resolve_seed
 from ui import annotate, cached, common, sample, widgets
 
@@ -28,6 +29,10 @@ st.caption(f"{candidates.n_candidates:,} candidates, {candidates.n_annotated:,} 
 
 who = annotate.annotator_field()
 with st.expander("Sample to annotate", expanded=v.ann_sample is None):
+    widgets.bound(st.radio, "Design", "ann_design", options=list(DESIGN_KINDS), format_func=DESIGN_KINDS.get,
+                  horizontal=True, help="A pool is the union of the top-K lists of the measures below, annotated "
+                  "whole: exact for every n <= K. Pool and sample adds a random sample of the other candidates "
+                  "(its size: 'Candidates to annotate'): exact inside the pool, unbiased beyond.")
     c1, c2, c3 = st.columns(3)
     with c1:
         widgets.bound(st.number_input, "Candidates to annotate", "ann_size", min_value=1,
@@ -46,8 +51,16 @@ with st.expander("Sample to annotate", expanded=v.ann_sample is None):
                            ann_context=None)
         widgets.bound(st.selectbox, "Context column shown with each candidate", "ann_context",
                       options=[None] + columns, format_func=lambda c: "(none)" if c is None else c)
+    annotate.design_caption(common.view(), candidates)
     st.button("Draw the sample", key="draw_sample", type="primary", on_click=annotate.draw_clicked, args=(v,))
 v = common.view()
+if v.ann_design != "sample":
+    # (computed only when asked for: with the annotations so far as its pilot it would be planned anew at every mark)
+    widgets.bound(st.toggle, "Plan the pooled design: depth K and sample size m for a budget", "ann_plan")
+    if common.view().ann_plan:
+        with st.container(border=True):
+            annotate.planner(common.view(), candidates)
+    v = common.view()
 with st.expander("Import an exported annotated set"):
     st.file_uploader("An annotated set exported here (CSV, TSV or Parquet) of this data set", key=annotate.IMPORT_KEY,
                      type=list(EXPORT_FORMATS), on_change=annotate.reimport, args=(v,))
@@ -58,7 +71,7 @@ if v.ann_sample is None:
 dataset = annotate.db_id(v.dataset)
 store = annotate.safe(annotate.db)
 info = annotate.safe(store.sample, dataset, v.ann_sample)
-st.text(f"Sample {info.name}: {info.size:,} candidates, seed {info.seed}, {info.frame.describe()}.")
+annotate.safe(annotate.pool_status, v, info, candidates, annotate.safe(store.table, dataset, info.name))
 if who is None:
     st.info("Enter your name above to annotate; your labels are kept under it.")
     common.stop()

@@ -14,6 +14,7 @@ import json
 import threading
 from pathlib import PurePath
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -24,6 +25,7 @@ from evalcore.errors import EvalcoreError
 from evalcore.estimates import SamplingFrame
 from evalcore.text import markdown_text
 from evalcore.viewstate import ViewSettings
+from ui import cached
 from ui.components.keyqueue import key_queue, unapplied
 from ui.sample import base, db, db_id  # noqa: F401  (the Annotate page's names for them)
 
@@ -103,10 +105,48 @@ def sample_name(seed: int, frame: SamplingFrame) -> str:
     return f"s{seed}-top{frame.k}-{digest}"
 
 
-def draw(v: ViewSettings, candidates: CandidateSet):
-    """Draw (or extend) the seeded sample the view describes and store it; its SampleInfo."""
+def design_of(v: ViewSettings):
+    """The design the view asks for (:class:`evalcore.pooling.Design`): a pooled kind needs the pool's measures and
+    depth (the frame's); its m is ``ann_size`` (none for ``pool``)."""
+    from evalcore.errors import ParameterError
+    from evalcore.pooling import Design
+
     frame = frame_of(v)
-    return db().draw(db_id(v.dataset), sample_name(v.ann_seed, frame), candidates, v.ann_size, v.ann_seed, frame)
+    if v.ann_design != "sample" and frame.whole:
+        raise ParameterError("A pool is the union of the top-K lists of chosen measures: choose the depth K "
+                             "(above 0) and at least one measure.")
+    size = 0 if v.ann_design == "pool" else v.ann_size
+    return Design(kind=v.ann_design, frame=frame, size=size, seed=v.ann_seed)
+
+
+def pooled_name(seed: int, design) -> str:
+    """A pooled design's sample name: the kind, seed and depth, and a digest of its pool (its frame)."""
+    digest = hashlib.sha256(json.dumps({"kind": design.kind, **design.frame.to_dict()},
+                                       sort_keys=True).encode()).hexdigest()[:10]
+    return f"{'pool' if design.kind == 'pool' else 'pools'}{seed}-top{design.depth}-{digest}"
+
+
+def draw(v: ViewSettings, candidates: CandidateSet):
+    """Draw (or extend) the seeded sample the view describes and store it; its SampleInfo. A pooled design is
+    stored in annotation order (the pool, then the sample of the rest: :func:`evalcore.pooling.draw_design`) with
+    its kind and its pool's size in the sample's design record; the same seed and a larger m extend it."""
+    design = design_of(v)
+    if not design.pooled:
+        frame = design.frame
+        return db().draw(db_id(v.dataset), sample_name(v.ann_seed, frame), candidates, v.ann_size, v.ann_seed, frame)
+    from evalcore.pooling import draw_design
+
+    order = draw_design(design, candidates)
+    pool = int(design.pool_mask(candidates).sum())
+    return db().create_sample(db_id(v.dataset), pooled_name(v.ann_seed, design), order, seed=v.ann_seed,
+                              frame=design.frame, design=design.record(pool))
+
+
+def stored_design(info):
+    """The design of a stored sample (a ``sample`` for those without a pooled record)."""
+    from evalcore.pooling import Design
+
+    return Design.from_record(info.frame, info.design, info.seed, info.size)
 
 
 def draw_clicked(v: ViewSettings) -> None:
@@ -331,3 +371,108 @@ def show_import_message() -> None:
     kind, text = st.session_state.pop("import_message", (None, None))
     if kind is not None:
         getattr(st, kind)(markdown_text(text))
+
+
+# ---------------------------------------------------------------- pooled designs: the pool's size, progress, the plan
+
+def design_caption(v: ViewSettings, candidates: CandidateSet) -> None:
+    """Under the draw's settings: what the chosen design annotates, with the pool's exact size at this depth."""
+    from evalcore.pooling import DESIGN_KINDS
+
+    if v.ann_design == "sample":
+        return
+    try:
+        design = design_of(v)
+    except EvalcoreError as exc:
+        st.info(markdown_text(exc))
+        return
+    pool = int(design.pool_mask(candidates).sum())
+    total = design.annotations(pool)
+    st.caption(markdown_text(f"{DESIGN_KINDS[design.kind].capitalize()}: {design.describe(pool)}; {total:,} "
+                             "annotations in all."))
+
+
+def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.DataFrame) -> None:
+    """A stored sample's design, and for a pooled one how much of its pool is annotated TP or FP (by the view's rule
+    of combining annotators): the estimate pages show pooled estimates once all of it is."""
+    from evalcore.annotations import annotated_candidate_set
+    from evalcore.pooling import pool_progress
+
+    design = stored_design(info)
+    if not design.pooled:
+        st.text(f"Sample {info.name}: {info.size:,} candidates, seed {info.seed}, {info.frame.describe()}.")
+        return
+    pool = design.pool_mask(candidates)
+    st.text(f"Sample {info.name}: {info.size:,} candidates; design: {design.describe(int(pool.sum()))}.")
+    if labels.shape[1]:
+        labelled = annotated_candidate_set(candidates, labels, v.ann_rule, whose(v, labels))
+    else:
+        labelled = candidates.with_annotations(np.array([], np.int64), np.array([], bool))
+    progress = pool_progress(labelled, pool)
+    st.progress(progress.annotated / max(progress.size, 1),
+                text=f"The pool: {progress.annotated:,} of {progress.size:,} annotated TP or FP")
+    # (the same elements whatever the progress: the key queue below keeps its place on the page, and its focus)
+    if progress.complete:
+        st.caption("The pool is annotated whole: the Precision, Confidence, Threshold and Significance pages show "
+                   "the pooled estimates (exact inside the pool" + (", estimated beyond it)." if design.rest_sampled
+                                                                   else ")."))
+    else:
+        st.caption(markdown_text(progress.describe() + "."))
+
+
+@cached.cache(max_entries=8, show_spinner="Planning ...")
+def _plan(roles, labels: tuple, measures: tuple, ties: str, tie_seed, budget: int, n: int, guess: float):
+    from ui.sample import _labelled
+    from evalcore.pooling import plan_pool, rankings_for
+
+    c = _labelled(roles, labels)[0]
+    rankings = rankings_for(c, SamplingFrame(measures=measures, k=1, ties=ties, seed=tie_seed))
+    pilot = c.n_annotated > 0
+    return plan_pool(list(rankings.values()), rankings, budget, n, guess=None if pilot else guess, pilot=pilot)
+
+
+def _use_plan(design: str, k: int, m: int) -> None:
+    from ui.common import update
+
+    update(ann_design=design, ann_k=k, ann_size=max(m, 1))
+
+
+def planner(v: ViewSettings, candidates: CandidateSet) -> None:
+    """The planner of a pooled design for the view's pool measures: the depth K and sample size m that minimise the
+    widest expected interval at n for a budget B (:func:`evalcore.pooling.plan_pool`), from the annotations so far
+    (a pilot) or the TP rate assumed."""
+    from ui import widgets
+    from ui.sample import labels_key
+
+    N = candidates.n_candidates
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        widgets.bound(st.number_input, "Budget B (annotations)", "ann_budget", min_value=1, max_value=N, step=50,
+                      convert=int)
+    with c2:
+        widgets.bound(st.number_input, "At n (the list size that matters)", "ann_plan_n", min_value=1, max_value=N,
+                      step=100, convert=int)
+    with c3:
+        widgets.bound(st.number_input, "TP rate assumed where nothing is annotated", "ann_guess", min_value=0.0,
+                      max_value=1.0, step=0.01, format="%.3f", convert=float)
+    from ui.common import view
+
+    v = view()
+    if not v.ann_measures:
+        st.info("Choose the measures whose top-K lists make up the pool (above) to plan a pooled design.")
+        return
+    budget, n = min(v.ann_budget, N), min(v.ann_plan_n, N)
+    try:
+        plan = _plan(v.data, labels_key(v), tuple(v.ann_measures), v.ties, v.seed, budget, n, v.ann_guess)
+    except EvalcoreError as exc:
+        st.error(markdown_text(exc))
+        return
+    st.text(plan.describe())
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("Depth K", f"{plan.depth:,}")
+    m2.metric("Pool size", f"{plan.pool_size:,}")
+    m3.metric("Sample of the rest m", f"{plan.sample_size:,}")
+    m4.metric(f"Expected width at n = {n:,}", f"{plan.width:.3f}")
+    kind = "sample" if plan.depth == 0 else "pool" if plan.sample_size == 0 else "pool+sample"
+    st.button("Use this design", key="use_plan", on_click=_use_plan,
+              args=(kind, plan.depth, plan.sample_size if kind != "sample" else budget))

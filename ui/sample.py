@@ -30,6 +30,8 @@ from evalcore.io import load_annotated_sample
 from evalcore.io.store import DatasetStore
 from evalcore.io.annotated import AnnotatedSample
 from evalcore.names import SAMPLE_INTERVAL_LABELS
+from evalcore.pooling.design import Design
+from evalcore.pooling.strata import Strata
 from evalcore.ranking import Ranking, rank
 from evalcore.report import ReportSettings, report_results
 from evalcore.text import markdown_text as esc
@@ -231,6 +233,23 @@ def _frame_mask(roles: Roles, labels: tuple):
     return frame.mask(candidates)
 
 
+@cached.cache(max_entries=8)
+def _design_of(roles: Roles, labels: tuple) -> Design:
+    """The design of the view's annotation sample (:meth:`evalcore.pooling.Design.from_record`): a ``sample`` of
+    the whole set for the file's labels or a sample stored before pooled designs."""
+    if not labels:
+        return Design()
+    info = db().sample(db_id(roles.dataset), labels[0])
+    return Design.from_record(info.frame, info.design, info.seed, info.size)
+
+
+@cached.cache(max_entries=8)
+def _strata(roles: Roles, labels: tuple) -> Strata:
+    """The design laid over the candidates: the pool (pooled kinds) or the frame (a sample)."""
+    candidates = _labelled(roles, labels)[0]
+    return Strata.of(_design_of(roles, labels), candidates)
+
+
 @dataclass(frozen=True)
 class Sample:
     """The view's candidates with the labels so far, where the sample was drawn, and where the labels come from."""
@@ -245,6 +264,20 @@ class Sample:
     def mask(self):
         return _frame_mask(self.view.data, self.labels)
 
+    @property
+    def design(self) -> Design:
+        """The sample's design (a ``sample`` for the file's labels and for samples without a pooled record)."""
+        return _design_of(self.view.data, self.labels)
+
+    @property
+    def strata(self) -> Strata:
+        """The design over the candidates: its estimates whatever its kind (:class:`evalcore.pooling.Strata`)."""
+        return _strata(self.view.data, self.labels)
+
+    @property
+    def pooled(self) -> bool:
+        return self.design.pooled
+
     def ranking(self, measure: str) -> Ranking:
         return _ranking(self.view.data, self.labels, measure, self.view.ranking)
 
@@ -253,27 +286,42 @@ class Sample:
         figures (``precision`` = k / m, ``tp`` = k), measures by display name."""
         v = self.view
         sizes = np.arange(n_range[0], n_range[1] + 1)
-        table = pd.concat([estimates.precision_estimates(self.ranking(m), sizes, frame=self.mask,
-                                                         confidence_level=v.level, interval=v.sample_interval,
-                                                         min_annotated=v.min_annotated) for m in measures],
-                          ignore_index=True)
+        table = pd.concat([self.strata.precision(self.ranking(m), sizes, confidence_level=v.level,
+                                                 interval=v.sample_interval, min_annotated=v.min_annotated)
+                           for m in measures], ignore_index=True)
         return table.assign(measure=table["measure"].astype(str).map(v.display.of), precision=table["estimate"],
                             tp=table["k"])
 
     def baseline(self) -> estimates.BaselineEstimate:
         ranking = self.ranking(self.candidates.measures[0])
-        return estimates.baseline_estimate(ranking, frame=self.mask, confidence_level=self.view.level,
-                                           interval=self.view.sample_interval)
+        return self.strata.baseline(ranking, confidence_level=self.view.level, interval=self.view.sample_interval)
 
     def note(self) -> None:
         """The assumption the estimates rest on, and how many annotated candidates there are (as text)."""
         c = self.candidates
+        if self.pooled:
+            self.pooled_note()
+            return
         st.warning("Estimates from a random sample: the annotated candidates are taken as a simple random sample of "
                    "the candidates (or of the part they were drawn from, below); the intervals ("
                    f"{esc(SAMPLE_INTERVAL_LABELS[self.view.sample_interval])}) hold under that assumption only.",
                    icon=":material/info:")
         st.text(f"Estimated from {self.source}: {c.n_annotated:,} candidates annotated TP or FP "
                 f"({int(c.labels.sum()):,} TPs) of {c.n_candidates:,}, taken as {self.frame.describe()}.")
+
+    def pooled_note(self) -> None:
+        """A pooled design's note: what is exact, what is estimated, and the regime of each n (as text)."""
+        d, c = self.design, self.candidates
+        what = ("every n-best list of a pooled measure inside the pool is exact; beyond it the rest of the list is "
+                "estimated from the random sample of the candidates outside the pool (unbiased; the interval, "
+                f"{SAMPLE_INTERVAL_LABELS[self.view.sample_interval]}, is that of the sampled part alone)"
+                if d.rest_sampled else "the estimates are exact where the n-best lists lie inside the pool, and "
+                "there are none beyond it (no sample of the rest)")
+        st.info(esc(f"Estimates from a pooled design: {what}. The tables say each n's regime: exact (inside the pool) "
+                    "or estimated (beyond it)."), icon=":material/info:")
+        st.text(f"Estimated from {self.source}: {c.n_annotated:,} candidates annotated TP or FP "
+                f"({int(c.labels.sum()):,} TPs) of {c.n_candidates:,}; the design: "
+                f"{d.describe(self.strata.pool_size)}.")
 
 
 @cached.cache(max_entries=8, show_spinner="Computing the report's numbers ...",
@@ -305,6 +353,10 @@ def report_parts(v: ViewSettings):
 
     labels = labels_key(v)
     candidates, frame, _ = _labelled(v.data, labels)
+    if _design_of(v.data, labels).pooled:  # (evalcore.report takes a random sample of a frame, not two strata yet)
+        raise EvalcoreError("The report does not cover pooled designs (a pool annotated whole and a sample of the "
+                            "rest) yet; the Precision, Confidence, Threshold and Significance pages show their "
+                            "estimates.")
     seed, annotations = None, None
     if v.ann_sample is not None:
         seed = db().sample(db_id(v.dataset), v.ann_sample).seed
@@ -338,6 +390,19 @@ def require() -> Sample:
         st.page_link(PAGES["data"], label="Fix it on the Data page", icon=":material/upload:")
         stop()
     fixed = check_view(candidates)
+    try:
+        strata = _strata(v.data, labels)
+    except EvalcoreError as exc:
+        st.error(esc(exc))
+        stop()
+    progress = strata.progress(candidates)
+    if progress is not None and not progress.complete:
+        st.info(esc(f"Pooled design: {progress.describe()}. Annotate the rest of the pool on the Annotate page."),
+                icon=":material/info:")
+        st.progress(progress.annotated / max(progress.size, 1),
+                    text=f"{progress.annotated:,} of {progress.size:,} pooled candidates annotated")
+        st.page_link(PAGES["annotate"], label="Go to the Annotate page", icon=":material/checklist:")
+        stop()
     if candidates.n_annotated == 0:
         st.info("No candidate is annotated yet, so there is nothing to estimate from: annotate a random sample on "
                 "the Annotate page.")
@@ -432,6 +497,10 @@ def how_many_more(s: Sample, measures, n: int) -> pd.DataFrame:
 
 def how_many_more_section(s: Sample, measures, n: int) -> None:
     st.subheader("How many more to annotate")
+    if s.pooled:
+        st.info("A pooled design: plan its depth K and the size of the sample of the rest with the planner on the "
+                "Annotate page.", icon=":material/info:")
+        return
     if n > min(estimates.frame_limit(s.ranking(m), s.mask) for m in measures):
         st.info(f"The {n:,}-best lists reach outside the sampling frame; choose a smaller n.")
         return

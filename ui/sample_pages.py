@@ -83,9 +83,15 @@ def curves_section(page: str) -> None:
                                     method_label=f"{SAMPLE_INTERVAL_LABELS[v.sample_interval]}, from the sample")
     st.plotly_chart(fig, key=f"{page}_estimates_chart", theme=None)
     present.downloads(fig, table, f"{page}_estimates")
-    st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = "
-            + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
-                                         None if baseline.m else "no candidate is annotated"))
+    if s.pooled:
+        st.text(f"Baseline from the pooled design ({baseline.k:,} TPs among {baseline.m:,} annotated, the pool's "
+                "known and the sample's a sample of the rest): "
+                + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
+                                             None if baseline.m else "no candidate is annotated"))
+    else:
+        st.text(f"Baseline from the sample: {baseline.k:,} TPs of {baseline.m:,} annotated = "
+                + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
+                                             None if baseline.m else "no candidate is annotated"))
     if page == "precision":
         if v.n_at is None:
             common.update(n_at=n_max)
@@ -96,8 +102,14 @@ def curves_section(page: str) -> None:
                                convert=int))
     else:
         at = n_max
-    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough", "in_frame"]]
+    strata = ["pooled", "pooled_tp", "rest", "rest_m", "rest_k", "regime"] if s.pooled else []
+    rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough", "in_frame"]
+                                   + strata]
     rows = rows.assign(why=fmt.estimate_notes(rows)).drop(columns="in_frame")
+    if s.pooled:
+        st.caption("pooled / pooled_tp: the list's candidates in the pool and their TPs (known); rest / rest_m / "
+                   "rest_k: its candidates outside the pool, the sampled ones and their TPs; regime: exact (the list "
+                   "lies inside the pool) or estimated (beyond it).")
     st.caption(f"At n = {at:,}: m annotated candidates in each n-best list, k of them TPs; greyed out ('enough' "
                f"False) where fewer than {v.min_annotated} annotated candidates carry the estimate; 'why' says why "
                "a number cannot be estimated.")
@@ -145,8 +157,8 @@ def threshold_section() -> None:
         gamma = widgets.bound(st.select_slider, "gamma (positions are score quantiles)", "gamma", options=positions,
                               format_func=lambda g: f"{g:.6g}", convert=float)
     v = common.view()
-    row = estimates.acceptance_estimates(ranking, [gamma], frame=s.mask, confidence_level=v.level,
-                                         interval=v.sample_interval, min_annotated=v.min_annotated)
+    row = s.strata.acceptance(ranking, [gamma], confidence_level=v.level, interval=v.sample_interval,
+                              min_annotated=v.min_annotated)
     s.note()
     r = row.iloc[0]
     m1, m2, m3, m4 = st.columns(4)
@@ -178,6 +190,19 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     (:func:`evalcore.estimates.tested_comparison`): the view's correction over the n tested (those with enough
     annotated candidates), the view's interval of the difference of the regions' TP rates."""
     v = s.view
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    if s.pooled:  # the pooled counts with the sampled stratum (evalcore.pooling.pooled_compare), tested as above
+        from evalcore.stats.multitest import adjust_pvalues
+
+        table = s.strata.with_difference(s.strata.compare(s.ranking(a), s.ranking(b), sizes, confidence_level=v.level,
+                                                          min_annotated=v.min_annotated), v.level, v.difference_method)
+        tested = table["enough"].to_numpy(bool)
+        adjusted = np.full(len(table), np.nan)
+        adjusted[tested] = adjust_pvalues(table.loc[tested, "p_value"].to_numpy(float), v.correction)
+        table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+        with np.errstate(invalid="ignore"):
+            table["significant"] = tested & (adjusted < 1.0 - v.level)
+        return table
     return cached.sample_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated,
                               v.correction, v.difference_method)
 

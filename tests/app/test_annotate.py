@@ -150,8 +150,8 @@ def test_mark_undo_progress_and_export(unlabelled):
     assert shown_candidate(at) == info.candidates[2]  # the undone one comes back
     labels = AnnotationStore().table(annotate.db_id(dataset), "s7")
     assert labels["ann"].to_dict() == {int(info.candidates[0]): "TP", int(info.candidates[1]): "FP"}
-    assert {b.proto.label for b in at.get("download_button")} - {"Report (ZIP)"} == {  # (the sidebar's report)
-        "Annotated set as CSV", "Annotated set as TSV", "Annotated set as PARQUET"}
+    exports = {b.proto.label for b in at.get("download_button")} - {"Report (ZIP)"}  # (the sidebar's sample report)
+    assert exports == {"Annotated set as CSV", "Annotated set as TSV", "Annotated set as PARQUET"}
     base = sample.annotated_sample(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"),
                                    ()).candidates
     raw = at.session_state["view"]
