@@ -20,7 +20,15 @@ def oracle(labels, scores, higher_is_better, ties, seed):
         pre = list(np.random.default_rng(seed).permutation(n))  # the documented tie order: this permutation
     elif ties == "stable":
         pre = list(range(n))
+    elif ties == "hash":  # by (SplitMix64 output, row), in Python integers (Steele, Lea & Flood 2014)
+        def splitmix(i):
+            z = (seed + (i + 1) * 0x9E3779B97F4A7C15) % 2**64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % 2**64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % 2**64
+            return (z ^ (z >> 31)) >> 1
+        pre = sorted(range(n), key=lambda i: (splitmix(i), i))
     else:
+        assert ties in ("optimistic", "pessimistic"), ties
         first = [bool(lab) == (ties == "optimistic") for lab in labels]
         pre = [i for i in range(n) if first[i]] + [i for i in range(n) if not first[i]]
     place = {c: p for p, c in enumerate(pre)}
