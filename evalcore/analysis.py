@@ -171,6 +171,8 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     elif tested.test != test or not np.array_equal(tested.comparison["n"].to_numpy(), sizes):
         raise ParameterError(f"`tested` holds {tested.test!r} at {len(tested.comparison)} n; the comparison asks for "
                              f"{test!r} at n = {n_range[0]:,} to {n_range[1]:,}: compute it with pair_tests")
+    curve_a = precision_curve(a, sizes, confidence_level=confidence_level, interval=interval)  # (what is shown first:
+    curve_b = precision_curve(b, sizes, confidence_level=confidence_level, interval=interval)  # then the tests' reading)
     comparison = tested.comparison.copy()  # (a cached PairTests is shared: never changed here)
     tables = {t: pd.DataFrame({"p_value": p}) for t, p in tested.p_values.items()}
     comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), correction)
@@ -182,9 +184,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     grid = comparison[comparison["n"].isin(mdd_grid(sizes))]
     detectable = detectable_differences(grid, alpha, power, test if test in POWER_TESTS else "fisher")
     return PairResult(
-        curve_a=precision_curve(a, sizes, confidence_level=confidence_level, interval=interval),
-        curve_b=precision_curve(b, sizes, confidence_level=confidence_level, interval=interval),
-        comparison=comparison,
+        curve_a=curve_a, curve_b=curve_b, comparison=comparison,
         up_to=significant_up_to(comparison),
         n_significant=int(comparison["significant"].sum()),
         test=test, correction=correction, counts=significance_counts(tables, alpha),

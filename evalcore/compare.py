@@ -12,6 +12,7 @@ import pandas as pd
 from .errors import ParameterError
 from .stats.fisher import check_alternative, fisher_exact
 from .stats.intervals import check_confidence_level
+from .stats.multitest import significant_up_to  # noqa: F401 - re-exported: it reads a corrected family of tests
 from .nspec import check_sizes
 from .ranking import Ranking
 
@@ -164,17 +165,3 @@ def compare_sets(a: Ranking, size_a, b: Ranking, size_b, *, confidence_level: fl
     regions.insert(1, "size_a", sa)
     regions.insert(2, "size_b", sb)
     return _with_fisher(regions, confidence_level, alternative)
-
-
-def significant_up_to(result: pd.DataFrame) -> int:
-    """Largest tested n such that the test is significant at every tested n up to it.
-
-    Counting starts at the first tested n; 0 if that one is not significant. This is
-    the "thin vertical line" of Evert (2004), Figure 3.
-    """
-    sig = result["significant"].to_numpy()
-    if sig.size == 0 or not sig[0]:
-        return 0
-    first_not = np.flatnonzero(~sig)
-    last = first_not[0] - 1 if first_not.size else sig.size - 1
-    return int(result["n"].to_numpy()[last])

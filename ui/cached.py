@@ -232,8 +232,8 @@ def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str,
          power: float = DEFAULT_POWER, difference_method: str = "newcombe", n_step: int = 1, _progress=None):
     """The two measures tested at every n of the range (every ``n_step``-th;
     :func:`evalcore.analysis.pair_comparison`), the test itself from :func:`pair_tests`."""
+    ra, rb = (ranking_of(data, m, ranking, display) for m in (a, b))  # (rank first: the test below reuses them)
     tested = pair_tests(data, ranking, a, b, n_range, test, resamples, n_step, _progress=_progress)
-    ra, rb = (ranking_of(data, m, ranking, display) for m in (a, b))
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
                                     power=power, difference_method=difference_method, tested=tested,
