@@ -15,13 +15,13 @@ import pandas as pd
 from . import uir
 from .stats import sampletests
 from .candidates import CandidateSet
-from .compare import compare_rankings, compare_sets, significant_up_to
+from .compare import compare_rankings, compare_sets, pair_test, significant_up_to
 from .curves import acceptance_sets, precision_curve
 from .stats.intervals import binomial_interval, check_confidence_level
 from .stats.effect import EFFECT_COLUMNS, effect_sizes
 from .stats.fisher import fisher_exact
 from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
-from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
+from .stats.pairtests import mcnemar_exact, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
 from .errors import ColumnError, ParameterError
 from .format import p_value as p_value_text
@@ -124,7 +124,7 @@ def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.Dat
 class PairTests:
     """What a comparison of two rankings at every n does not owe to the confidence level: the counts of the
     difference regions and the chosen test's p-values (``comparison``: the columns of
-    :func:`evalcore.stats.pairtests.pair_test` but ``significant``), and the p-values of the cheap tests
+    :func:`evalcore.compare.pair_test` but ``significant``), and the p-values of the cheap tests
     (``p_values``: test -> array over the same n, the chosen test first). A key that changes only the level
     reuses them (:func:`pair_comparison`'s ``tested``)."""
 

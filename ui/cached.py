@@ -240,24 +240,6 @@ def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str,
                                     n_step=n_step)
 
 
-@cache(max_entries=32, show_spinner="Testing every n on the annotated sample ...")
-def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
-                min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
-    """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level,
-    correction, difference interval), as :func:`pair` is for full annotation:
-    :func:`evalcore.estimates.tested_comparison`, as the report computes it."""
-    import numpy as np
-
-    from evalcore import estimates
-    from ui import sample  # (ui/sample.py builds on this module)
-
-    sizes = np.arange(n_range[0], n_range[1] + 1)
-    return estimates.tested_comparison(sample._ranking(roles, labels, a, ranking), sample._ranking(roles, labels, b,
-                                       ranking), sizes, frame=sample._frame_mask(roles, labels),
-                                       confidence_level=level, correction=correction, min_annotated=min_annotated,
-                                       difference_method=difference_method)
-
-
 @cache(max_entries=32)
 def members(data: Loaded, ranking: RankingChoice, a: str, b: str, n: int):
     """The candidates of D1 and D2 of the two n-best lists (:func:`evalcore.analysis.difference_members`), columns
