@@ -15,13 +15,13 @@ import pandas as pd
 from . import uir
 from .stats import sampletests
 from .candidates import CandidateSet
-from .compare import compare_rankings, compare_sets, significant_up_to
+from .compare import compare_rankings, compare_sets, pair_test, significant_up_to
 from .curves import acceptance_sets, precision_curve
 from .stats.intervals import binomial_interval, check_confidence_level
 from .stats.effect import EFFECT_COLUMNS, effect_sizes
 from .stats.fisher import fisher_exact
 from .stats.multitest import CORRECTIONS, adjust_pvalues, check_correction
-from .stats.pairtests import mcnemar_exact, pair_test, pearson_chi2_independent
+from .stats.pairtests import mcnemar_exact, pearson_chi2_independent
 from .stats.power import POWER_TESTS, detectable_differences
 from .errors import ColumnError, ParameterError
 from .format import p_value as p_value_text
@@ -124,7 +124,7 @@ def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.Dat
 class PairTests:
     """What a comparison of two rankings at every n does not owe to the confidence level: the counts of the
     difference regions and the chosen test's p-values (``comparison``: the columns of
-    :func:`evalcore.stats.pairtests.pair_test` but ``significant``), and the p-values of the cheap tests
+    :func:`evalcore.compare.pair_test` but ``significant``), and the p-values of the cheap tests
     (``p_values``: test -> array over the same n, the chosen test first). A key that changes only the level
     reuses them (:func:`pair_comparison`'s ``tested``)."""
 
@@ -171,6 +171,8 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     elif tested.test != test or not np.array_equal(tested.comparison["n"].to_numpy(), sizes):
         raise ParameterError(f"`tested` holds {tested.test!r} at {len(tested.comparison)} n; the comparison asks for "
                              f"{test!r} at n = {n_range[0]:,} to {n_range[1]:,}: compute it with pair_tests")
+    curve_a = precision_curve(a, sizes, confidence_level=confidence_level, interval=interval)  # (what is shown first:
+    curve_b = precision_curve(b, sizes, confidence_level=confidence_level, interval=interval)  # then the tests' reading)
     comparison = tested.comparison.copy()  # (a cached PairTests is shared: never changed here)
     tables = {t: pd.DataFrame({"p_value": p}) for t, p in tested.p_values.items()}
     comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), correction)
@@ -182,9 +184,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     grid = comparison[comparison["n"].isin(mdd_grid(sizes))]
     detectable = detectable_differences(grid, alpha, power, test if test in POWER_TESTS else "fisher")
     return PairResult(
-        curve_a=precision_curve(a, sizes, confidence_level=confidence_level, interval=interval),
-        curve_b=precision_curve(b, sizes, confidence_level=confidence_level, interval=interval),
-        comparison=comparison,
+        curve_a=curve_a, curve_b=curve_b, comparison=comparison,
         up_to=significant_up_to(comparison),
         n_significant=int(comparison["significant"].sum()),
         test=test, correction=correction, counts=significance_counts(tables, alpha),

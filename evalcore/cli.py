@@ -327,7 +327,7 @@ def _cmd_compare(args) -> None:
     from .compare import COMPARE_COLUMNS, compare_rankings, significant_up_to
     from .nspec import parse_n_spec
     from .stats.multitest import adjust_pvalues
-    from .stats.pairtests import pair_test
+    from .compare import pair_test
     from .work import sizes_estimate
 
     candidates = _load(args)

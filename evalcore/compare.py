@@ -6,43 +6,20 @@ exact test on [[T_D1, F_D1], [T_D2, F_D2]] tests H0: pi_D1 = pi_D2.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 
 from .errors import ParameterError
 from .stats.fisher import check_alternative, fisher_exact
 from .stats.intervals import check_confidence_level
+from .stats.pairtests import _P_VALUES, check_test
+from .stats.multitest import significant_up_to  # noqa: F401 - re-exported: it reads a corrected family of tests
 from .nspec import check_sizes
-from .ranking import Ranking
+from .ranking import Ranking, check_pair as _check_pair, ranking_labels  # noqa: F401 - (re-exported)
 
 COMPARE_COLUMNS = ("n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "log10_p", "significant")
-
-
-def ranking_labels(ranking: Ranking) -> np.ndarray:
-    """The TP labels of the candidates, in candidate order, recovered from a ranking."""
-    labels = np.empty(ranking.n_candidates, dtype=bool)
-    labels[ranking.order] = np.diff(ranking.tp) > 0
-    return labels
-
-
-def _counted(a, b) -> bool:
-    """True for count tables of an engine (:class:`evalcore.engines.RankCounts`): no single candidates in them."""
-    return hasattr(a, "pair") or hasattr(b, "pair")
-
-
-def _check_pair(a: Ranking, b: Ranking) -> np.ndarray | None:
-    partial = [r.measure for r in (a, b) if r.partly_annotated]
-    if partial:  # unannotated candidates would count as FPs here
-        raise ParameterError(f"the candidate set of {', '.join(map(repr, partial))} is only partly annotated: compare "
-                             "the measures on the annotated sample (evalcore.estimates.compare_estimates)")
-    if _counted(a, b):  # count tables: the labels are not held, their totals must agree
-        if a.n_candidates != b.n_candidates or a.n_tp != b.n_tp or not hasattr(a, "pair"):
-            raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
-        return None
-    labels = ranking_labels(a)
-    if a.n_candidates != b.n_candidates or not np.array_equal(labels, ranking_labels(b)):
-        raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
-    return labels
 
 
 def difference_regions(a: Ranking, b: Ranking, n=None) -> pd.DataFrame:
@@ -166,15 +143,58 @@ def compare_sets(a: Ranking, size_a, b: Ranking, size_b, *, confidence_level: fl
     return _with_fisher(regions, confidence_level, alternative)
 
 
-def significant_up_to(result: pd.DataFrame) -> int:
-    """Largest tested n such that the test is significant at every tested n up to it.
+def pair_test(a: Ranking, b: Ranking, n, test: str = "fisher", *, confidence_level: float = 0.95,
+              resamples: int = 1000, seed: int = 0,
+              progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
+    """Test the difference of two rankings' n-best lists at every n with a test of choice.
 
-    Counting starts at the first tested n; 0 if that one is not significant. This is
-    the "thin vertical line" of Evert (2004), Figure 3.
+    Parameters
+    ----------
+    a, b : Ranking
+        Two rankings of the same candidate set.
+    n : array_like of int or None
+        List sizes (None: every n = 1..N).
+    test : str
+        A key of ``PAIR_TESTS`` (:mod:`evalcore.names`): "fisher", "mcnemar",
+        "mcnemar_decisions", "mcnemar_chi2", "chi2", "chi2_yates", "bootstrap" or
+        "randomization"; all two-sided.
+    confidence_level : float
+        The difference is significant where ``p < 1 - confidence_level``.
+    resamples, seed, progress
+        For "bootstrap" and "randomization" (see :func:`evalcore.stats.pairtests.paired_bootstrap` and
+        :func:`evalcore.stats.pairtests.approximate_randomization`); ignored by the other tests.
+
+    Returns
+    -------
+    DataFrame
+        The columns of :func:`compare_rankings` (``n, tp_a, tp_b, overlap,
+        tp_d1, fp_d1, tp_d2, fp_d2, p_value, log10_p, significant``) with ``p_value`` and
+        ``significant`` from the chosen test, and ``test`` (its key). ``log10_p`` is
+        Fisher's log-space value for "fisher" (finite below 1e-300) and ``log10(p_value)``
+        for the others (-inf where the p-value underflows to 0).
+
+    Notes
+    -----
+    For "fisher" the result is ``compare_rankings(a, b, n, confidence_level=...)`` with the
+    column ``test`` added. The counts always come from ``compare_rankings``.
+
+    Examples
+    --------
+    >>> from evalcore.ranking import rank_scores
+    >>> labels = np.array([True, True, True, False, False, False])
+    >>> a = rank_scores(labels, np.array([6., 5, 4, 3, 2, 1]), ties="stable")
+    >>> b = rank_scores(labels, np.array([1., 2, 3, 4, 5, 6]), ties="stable")
+    >>> pair_test(a, b, [2, 3], "mcnemar")["p_value"].tolist()  # 2 and 3 TPs only in A
+    [0.5, 0.25]
     """
-    sig = result["significant"].to_numpy()
-    if sig.size == 0 or not sig[0]:
-        return 0
-    first_not = np.flatnonzero(~sig)
-    last = first_not[0] - 1 if first_not.size else sig.size - 1
-    return int(result["n"].to_numpy()[last])
+    check_test(test)
+    level = check_confidence_level(confidence_level)
+    table = compare_rankings(a, b, n, confidence_level=level)
+    if test != "fisher":
+        p = _P_VALUES[test](a, b, table, {"resamples": resamples, "seed": seed, "progress": progress})
+        with np.errstate(divide="ignore"):
+            table["log10_p"] = np.log10(p)
+        table["p_value"] = p
+        table["significant"] = p < 1.0 - level
+    table["test"] = test
+    return table

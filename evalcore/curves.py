@@ -68,10 +68,11 @@ def precision_curve(ranking: Ranking, n=None, *, beta: float = 1.0, confidence_l
     columns = {
         "measure": _constant(ranking.measure, sizes.size), "n": sizes, "tp": tp, "fp": sizes - tp,
         "precision": precision, "recall": recall, "f_beta": f_beta,
-        "baseline": np.full(sizes.size, total_tp / ranking.n_candidates), "tie_straddled": ranking.straddles(sizes),
+        "baseline": np.full(sizes.size, total_tp / ranking.n_candidates),
     }
-    if confidence_level is not None:
-        ci = binomial_interval(tp, sizes, confidence_level, method=interval)
+    ci = None if confidence_level is None else binomial_interval(tp, sizes, confidence_level, method=interval)
+    columns["tie_straddled"] = ranking.straddles(sizes)
+    if ci is not None:
         columns["lower"] = np.atleast_1d(ci.low)
         columns["upper"] = np.atleast_1d(ci.high)
     return pd.DataFrame(columns)

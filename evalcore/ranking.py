@@ -404,3 +404,33 @@ def rank(candidates: CandidateSet, measure: str, *, ties: str = "random", seed: 
     return rank_scores(candidates.labels, candidates.scores[measure], higher_is_better=higher, ties=ties,
                        seed=seed, measure=measure, annotated=candidates.annotated,
                        rows=candidates.rows - 1 if ties == "hash" else None)
+
+
+# ------------------------------------------------------------------ two rankings of one candidate set
+def ranking_labels(ranking: Ranking) -> np.ndarray:
+    """The TP labels of the candidates, in candidate order, recovered from a ranking."""
+    labels = np.empty(ranking.n_candidates, dtype=bool)
+    labels[ranking.order] = np.diff(ranking.tp) > 0
+    return labels
+
+
+def _counted(a, b) -> bool:
+    """True for count tables of an engine (:class:`evalcore.engines.RankCounts`): no single candidates in them."""
+    return hasattr(a, "pair") or hasattr(b, "pair")
+
+
+def check_pair(a: Ranking, b: Ranking) -> np.ndarray | None:
+    """Two rankings of one fully annotated candidate set: their TP labels in candidate order (None for the count
+    tables of an engine, whose totals are checked instead); raises a ParameterError that says which is not."""
+    partial = [r.measure for r in (a, b) if r.partly_annotated]
+    if partial:  # unannotated candidates would count as FPs here
+        raise ParameterError(f"the candidate set of {', '.join(map(repr, partial))} is only partly annotated: compare "
+                             "the measures on the annotated sample (evalcore.estimates.compare_estimates)")
+    if _counted(a, b):  # count tables: the labels are not held, their totals must agree
+        if a.n_candidates != b.n_candidates or a.n_tp != b.n_tp or not hasattr(a, "pair"):
+            raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+        return None
+    labels = ranking_labels(a)
+    if a.n_candidates != b.n_candidates or not np.array_equal(labels, ranking_labels(b)):
+        raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+    return labels

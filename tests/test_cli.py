@@ -143,7 +143,7 @@ def test_auc_test_is_delongs_test_of_every_pair(krenn_tsv):
 
 @pytest.mark.parametrize("test", ["mcnemar_decisions", "mcnemar_chi2", "chi2_yates"])
 def test_the_other_tests_from_the_command_line(small_tsv, test):
-    from evalcore.stats.pairtests import pair_test
+    from evalcore.compare import pair_test
     from evalcore.io import load_candidates
     from evalcore.ranking import rank
 

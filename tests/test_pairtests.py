@@ -27,7 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from evalcore.compare import compare_rankings
+from evalcore.compare import compare_rankings, pair_test
 from evalcore.errors import ParameterError
 from evalcore.io import load_candidates
 from evalcore.stats.pairtests import (
@@ -39,7 +39,6 @@ from evalcore.stats.pairtests import (
     approximate_randomization,
     mcnemar_chi2,
     mcnemar_exact,
-    pair_test,
     paired_bootstrap,
     pearson_chi2_independent,
 )

@@ -12,7 +12,7 @@ from evalcore.errors import ParameterError
 from evalcore.io import load_candidates
 from evalcore.stats.multitest import adjust_pvalues
 from evalcore.figures.pairwise import pvalue_heatmap
-from evalcore.stats.pairtests import pair_test
+from evalcore.compare import pair_test
 from evalcore.ranking import rank
 
 

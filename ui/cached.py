@@ -232,30 +232,12 @@ def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str,
          power: float = DEFAULT_POWER, difference_method: str = "newcombe", n_step: int = 1, _progress=None):
     """The two measures tested at every n of the range (every ``n_step``-th;
     :func:`evalcore.analysis.pair_comparison`), the test itself from :func:`pair_tests`."""
+    ra, rb = (ranking_of(data, m, ranking, display) for m in (a, b))  # (rank first: the test below reuses them)
     tested = pair_tests(data, ranking, a, b, n_range, test, resamples, n_step, _progress=_progress)
-    ra, rb = (ranking_of(data, m, ranking, display) for m in (a, b))
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
                                     power=power, difference_method=difference_method, tested=tested,
                                     n_step=n_step)
-
-
-@cache(max_entries=32, show_spinner="Testing every n on the annotated sample ...")
-def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
-                min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
-    """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level,
-    correction, difference interval), as :func:`pair` is for full annotation:
-    :func:`evalcore.estimates.tested_comparison`, as the report computes it."""
-    import numpy as np
-
-    from evalcore import estimates
-    from ui import sample  # (ui/sample.py builds on this module)
-
-    sizes = np.arange(n_range[0], n_range[1] + 1)
-    return estimates.tested_comparison(sample._ranking(roles, labels, a, ranking), sample._ranking(roles, labels, b,
-                                       ranking), sizes, frame=sample._frame_mask(roles, labels),
-                                       confidence_level=level, correction=correction, min_annotated=min_annotated,
-                                       difference_method=difference_method)
 
 
 @cache(max_entries=32)

@@ -233,6 +233,19 @@ def _frame_mask(roles: Roles, labels: tuple):
     return frame.mask(candidates)
 
 
+@cached.cache(max_entries=32, show_spinner="Testing every n on the annotated sample ...")
+def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
+                min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
+    """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level,
+    correction, difference interval), as :func:`ui.cached.pair` is for full annotation:
+    :func:`evalcore.estimates.tested_comparison`, as the report computes it."""
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    return estimates.tested_comparison(_ranking(roles, labels, a, ranking), _ranking(roles, labels, b,
+                                       ranking), sizes, frame=_frame_mask(roles, labels),
+                                       confidence_level=level, correction=correction, min_annotated=min_annotated,
+                                       difference_method=difference_method)
+
+
 @cached.cache(max_entries=8)
 def _design_of(roles: Roles, labels: tuple) -> Design:
     """The design of the view's annotation sample (:meth:`evalcore.pooling.Design.from_record`): a ``sample`` of

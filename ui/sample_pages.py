@@ -203,7 +203,7 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
         with np.errstate(invalid="ignore"):
             table["significant"] = tested & (adjusted < 1.0 - v.level)
         return table
-    return cached.sample_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated,
+    return sample.sample_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated,
                               v.correction, v.difference_method)
 
 

@@ -153,7 +153,7 @@ def compare(args) -> None:
                *EFFECT_COLUMNS] + (["mdd_pi", "mdd"] if args.mdd else [])
 
     def tested(chunks):
-        from ..stats.pairtests import pair_test
+        from ..compare import pair_test
 
         for table in chunks:
             if args.test != "fisher":

@@ -21,7 +21,7 @@ from ..curves import precision_curve
 from ..errors import ColumnError, ParameterError
 from ..nspec import check_sizes, grid_sizes
 from ..stats.multitest import adjust_pvalues
-from ..stats.pairtests import pair_test
+from ..compare import pair_test
 from ..work import check_work, report_estimate
 from .settings import ReportSettings
 from .signature import numbers_digest
@@ -76,12 +76,12 @@ class ReportResults:
         (:func:`evalcore.curves.precision_curve`).
     pairs : DataFrame
         One row per pair (A before B) and table size: ``a, b, n, tp_a, tp_b, tp_d1, fp_d1, tp_d2,
-        fp_d2, p_value, log10_p`` (:func:`evalcore.stats.pairtests.pair_test`), ``p_adjusted`` (the
+        fp_d2, p_value, log10_p`` (:func:`evalcore.compare.pair_test`), ``p_adjusted`` (the
         correction over every row of this table), ``significant`` (``p_adjusted < 1 - level``), then the
         columns of any effect sizes (:data:`PAIR_EFFECTS`).
     comparison : DataFrame
         The pair's test at every n of the range (Figure 3): the columns of
-        :func:`evalcore.stats.pairtests.pair_test`, ``p_adjusted`` (the correction over these n) and
+        :func:`evalcore.compare.pair_test`, ``p_adjusted`` (the correction over these n) and
         ``significant``, as :func:`evalcore.analysis.pair_comparison` computes them.
     rankings : mapping of str to Ranking
         The measures' rankings, for the figures' curves (:func:`report_curves`).

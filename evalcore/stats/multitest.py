@@ -114,3 +114,19 @@ def adjust_pvalues(p, method: str = "none") -> np.ndarray:
         return out
     out[present] = _ADJUST[method](values[present])
     return out
+
+
+def significant_up_to(result) -> int:
+    """Largest tested n such that the test is significant at every tested n up to it.
+
+    Counting starts at the first tested n; 0 if that one is not significant. This is
+    the "thin vertical line" of Evert (2004), Figure 3. ``result`` is a table with the columns ``n`` and
+    ``significant`` (on the corrected p-values, :func:`adjust_pvalues`), e.g. of
+    :func:`evalcore.compare.compare_rankings`, which re-exports this function.
+    """
+    sig = result["significant"].to_numpy()
+    if sig.size == 0 or not sig[0]:
+        return 0
+    first_not = np.flatnonzero(~sig)
+    last = first_not[0] - 1 if first_not.size else sig.size - 1
+    return int(result["n"].to_numpy()[last])

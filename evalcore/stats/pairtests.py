@@ -13,7 +13,7 @@ This module offers the tests one meets instead, so that their answers can be set
 * :func:`paired_bootstrap`: the paired bootstrap over candidates (Berg-Kirkpatrick et al. 2012);
 * :func:`approximate_randomization`: approximate randomization (Yeh 2000).
 
-:func:`pair_test` runs any of them (or Fisher's) and returns the table of ``compare_rankings``.
+:func:`evalcore.compare.pair_test` runs any of them (or Fisher's) and returns the table of ``compare_rankings``.
 Every function is vectorised over n; the two resampling tests cost O(resamples * N) for N
 candidates, whatever the number of list sizes.
 """
@@ -28,13 +28,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..compare import _check_pair, compare_rankings
 from .. import names
 from ..errors import ParameterError
 from .fisher import _counts
 from .intervals import check_confidence_level
 from ..nspec import check_sizes
-from ..ranking import Ranking
+from ..ranking import Ranking, check_pair as _check_pair
 
 PAIR_TESTS = names.PAIR_TESTS
 
@@ -535,60 +534,3 @@ _P_VALUES: dict[str, Callable[[Ranking, Ranking, pd.DataFrame, dict], np.ndarray
     "bootstrap": _bootstrap,
     "randomization": _randomization,
 }
-
-
-def pair_test(a: Ranking, b: Ranking, n, test: str = "fisher", *, confidence_level: float = 0.95,
-              resamples: int = 1000, seed: int = 0,
-              progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
-    """Test the difference of two rankings' n-best lists at every n with a test of choice.
-
-    Parameters
-    ----------
-    a, b : Ranking
-        Two rankings of the same candidate set.
-    n : array_like of int or None
-        List sizes (None: every n = 1..N).
-    test : str
-        A key of ``PAIR_TESTS`` (:mod:`evalcore.names`): "fisher", "mcnemar",
-        "mcnemar_decisions", "mcnemar_chi2", "chi2", "chi2_yates", "bootstrap" or
-        "randomization"; all two-sided.
-    confidence_level : float
-        The difference is significant where ``p < 1 - confidence_level``.
-    resamples, seed, progress
-        For "bootstrap" and "randomization" (see :func:`paired_bootstrap` and
-        :func:`approximate_randomization`); ignored by the other tests.
-
-    Returns
-    -------
-    DataFrame
-        The columns of :func:`evalcore.compare.compare_rankings` (``n, tp_a, tp_b, overlap,
-        tp_d1, fp_d1, tp_d2, fp_d2, p_value, log10_p, significant``) with ``p_value`` and
-        ``significant`` from the chosen test, and ``test`` (its key). ``log10_p`` is
-        Fisher's log-space value for "fisher" (finite below 1e-300) and ``log10(p_value)``
-        for the others (-inf where the p-value underflows to 0).
-
-    Notes
-    -----
-    For "fisher" the result is ``compare_rankings(a, b, n, confidence_level=...)`` with the
-    column ``test`` added. The counts always come from ``compare_rankings``.
-
-    Examples
-    --------
-    >>> from evalcore.ranking import rank_scores
-    >>> labels = np.array([True, True, True, False, False, False])
-    >>> a = rank_scores(labels, np.array([6., 5, 4, 3, 2, 1]), ties="stable")
-    >>> b = rank_scores(labels, np.array([1., 2, 3, 4, 5, 6]), ties="stable")
-    >>> pair_test(a, b, [2, 3], "mcnemar")["p_value"].tolist()  # 2 and 3 TPs only in A
-    [0.5, 0.25]
-    """
-    check_test(test)
-    level = check_confidence_level(confidence_level)
-    table = compare_rankings(a, b, n, confidence_level=level)
-    if test != "fisher":
-        p = _P_VALUES[test](a, b, table, {"resamples": resamples, "seed": seed, "progress": progress})
-        with np.errstate(divide="ignore"):
-            table["log10_p"] = np.log10(p)
-        table["p_value"] = p
-        table["significant"] = p < 1.0 - level
-    table["test"] = test
-    return table
