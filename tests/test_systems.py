@@ -625,6 +625,9 @@ def test_figures_draw_the_numbers(statistics):
     first = curves[(curves["a"] == "baseline") & (curves["b"] == "sys2")]
     line = next(t for t in sizes.data if t.name == "sys2 vs baseline")
     assert_allclose(line.y, first["threshold"]) and list(line.x) == first["size"].tolist()
+    # the dotted observed gains have a legend entry (each pair's own dotted trace stays out of the legend)
+    keyed = [t for t in sizes.data if t.line.dash == "dot" and t.mode == "lines" and t.showlegend is not False]
+    assert [t.name for t in keyed] == ["observed |gain| (dotted, the pair's colour)"]
     for fig in (scores, matrix, gains, sizes):  # the print look of each
         printed = sysfig.for_print(fig)
         assert printed.layout.width == 321 and printed.layout.template.layout.plot_bgcolor == "white"

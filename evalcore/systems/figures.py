@@ -116,7 +116,7 @@ def size_figure(curves: pd.DataFrame, metric: Metric, *, n_items: int, alpha: fl
     size as a vertical dashed line (a trace named "this test set (n)").
 
     Line traces are named ``"<b> vs <a>"`` (their ``x`` the sizes, ``y`` the thresholds); the observed gains are
-    traces named ``"<b> vs <a>: observed"``.
+    traces named ``"<b> vs <a>: observed"``, with one legend entry for them all (a trace without points).
     """
     if curves.empty:
         raise ParameterError("`curves` is empty; compute them with evalcore.systems.sizes.size_curves")
@@ -138,6 +138,9 @@ def size_figure(curves: pd.DataFrame, metric: Metric, *, n_items: int, alpha: fl
             x=[sizes.min(), sizes.max()], y=[observed, observed], mode="lines", name=f"{name}: observed",
             legendgroup=name, showlegend=False, line=dict(color=colour, dash="dot", width=1.2),
             hovertemplate=f"<b>{name}</b><br>observed |gain| {observed:.4g}<extra></extra>"))
+    # (a legend entry for the dotted lines, which carry no legend of their own: one key for them all)
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name="observed |gain| (dotted, the pair's colour)",
+                             line=dict(color=style.REFERENCE_GREY, dash="dot", width=1.2), hoverinfo="skip"))
     top = float(np.nanmax(np.r_[curves["threshold"].to_numpy(float), curves["observed"].abs().to_numpy(float)]))
     top = top * 1.08 if np.isfinite(top) and top > 0 else 1.0
     fig.add_trace(go.Scatter(x=[n_items, n_items], y=[0, top], mode="lines", name=f"this test set ({n_items:,})",
