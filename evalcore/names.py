@@ -118,4 +118,10 @@ ENGINES = {
 }
 
 CURVE_KINDS = ("roc", "det", "pr")
+#: Annotation designs a report can estimate from (evalcore.pooling.design.DESIGN_KINDS, without numpy).
+ANNOTATION_DESIGNS = {
+    "sample": "a random sample",
+    "pool": "the pool (the union of the top-K lists, annotated whole)",
+    "pool+sample": "the pool and a random sample of the rest",
+}
 ALTERNATIVES = ("two-sided", "less", "greater")

@@ -96,6 +96,7 @@ CORE = {
     "interval": tuple(INTERVAL_METHODS), "difference": tuple(DIFFERENCE_METHODS), "test": tuple(PAIR_TESTS),
     "correction": tuple(CORRECTIONS), "sample_interval": tuple(names.SAMPLE_INTERVAL_LABELS),
     "auc": tuple(names.AUC_INTERVAL_LABELS), "kappa": ("cohen", "fleiss"), "power": tuple(names.POWER_TESTS),
+    "design": ("sample", "pool", "pool+sample"),  # evalcore.pooling.design.DESIGN_KINDS (issue 22)
 }
 
 

@@ -69,6 +69,8 @@ def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
         measures = [m for m in v.measures or () if m in candidates.measures] or list(candidates.measures[:4])
         pair = [m for m in (v.a, v.b) if m in candidates.measures]
     measures += [m for m in pair if m not in measures]
+    if design is not None and design.pooled:  # (the pool's measures are ranked for it: the report names them)
+        measures += [m for m in design.frame if m not in measures]
     if len(pair) != 2 or pair[0] == pair[1]:
         pair = measures[:2]
     n_range = v.selection.n_range(candidates.n_candidates)

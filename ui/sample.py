@@ -360,16 +360,14 @@ RULE_WORDS = {"annotator": "one annotator's labels", "majority": "the majority o
 
 def report_parts(v: ViewSettings):
     """What the report needs from a view that estimates from a sample: the candidates with the labels so far, the
-    frame the sample was drawn from, and the :class:`evalcore.report.SampleDesign` (frame, interval, fewest
-    annotated, the draw's seed and the annotation sample where the labels come from the database)."""
+    frame the sample was drawn from (a pooled design's pool), and the :class:`evalcore.report.SampleDesign` (frame,
+    interval, fewest annotated, the draw's seed, the annotation sample where the labels come from the database, and
+    a pooled design's kind and m)."""
     from evalcore.report.settings import SampleDesign
 
     labels = labels_key(v)
     candidates, frame, _ = _labelled(v.data, labels)
-    if _design_of(v.data, labels).pooled:  # (evalcore.report takes a random sample of a frame, not two strata yet)
-        raise EvalcoreError("The report does not cover pooled designs (a pool annotated whole and a sample of the "
-                            "rest) yet; the Precision, Confidence, Threshold and Significance pages show their "
-                            "estimates.")
+    pooled = _design_of(v.data, labels)  # (a pooled design: its kind and m; the pool is the stored frame)
     seed, annotations = None, None
     if v.ann_sample is not None:
         seed = db().sample(db_id(v.dataset), v.ann_sample).seed
@@ -381,7 +379,8 @@ def report_parts(v: ViewSettings):
     design = SampleDesign(frame=frame.measures, frame_k=frame.k, frame_ties=frame.ties if frame.measures else None,
                           frame_seed=frame.seed if frame.measures and frame.ties == "random" else None,
                           interval=v.sample_interval, min_annotated=v.min_annotated, draw_seed=seed,
-                          annotations=annotations)
+                          annotations=annotations, kind=pooled.kind,
+                          pool_sample=pooled.size if pooled.rest_sampled else None)
     return candidates, frame, design
 
 

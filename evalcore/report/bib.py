@@ -302,6 +302,25 @@ BIBLIOGRAPHY.update({e.key: e for e in (
            "New York.",
            author="Noreen, Eric W.", title="Computer-Intensive Methods for Testing Hypotheses: An Introduction",
            publisher="Wiley", address="New York", year="1989"),
+    _entry("yilmaz2006", "inproceedings", "Yilmaz & Aslam 2006",
+           "Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with incomplete and imperfect judgments. "
+           "In *Proceedings of the 15th ACM International Conference on Information and Knowledge Management (CIKM "
+           "2006)*, pages 102–111.",
+           author="Yilmaz, Emine and Aslam, Javed A.",
+           title="Estimating Average Precision with Incomplete and Imperfect Judgments",
+           booktitle="Proceedings of the 15th ACM International Conference on Information and Knowledge Management "
+                     "(CIKM 2006)",
+           pages="102--111", year="2006", doi="10.1145/1183614.1183633"),
+    # (the paper's own DOI was not verifiable here; the URL is the DOI of the SIGIR 2006 proceedings that hold it)
+    _entry("aslam2006", "inproceedings", "Aslam, Pavlu & Yilmaz 2006",
+           "Aslam, J. A., Pavlu, V. and Yilmaz, E. (2006). A statistical method for system evaluation using incomplete "
+           "judgments. In *Proceedings of the 29th Annual International ACM SIGIR Conference on Research and "
+           "Development in Information Retrieval (SIGIR 2006)*, pages 541–548.",
+           author="Aslam, Javed A. and Pavlu, Virgil and Yilmaz, Emine",
+           title="A Statistical Method for System Evaluation Using Incomplete Judgments",
+           booktitle="Proceedings of the 29th Annual International ACM SIGIR Conference on Research and Development "
+                     "in Information Retrieval (SIGIR 2006)",
+           pages="541--548", year="2006", url="https://doi.org/10.1145/1148170"),
 )})
 
 

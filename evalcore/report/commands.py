@@ -182,6 +182,8 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
     """The sample design of ``--annotated-sample`` and its options (None without it; its options alone are an
     error)."""
     given = [o for o, v in (("--sample-frame", args.sample_frame), ("--sample-seed", args.sample_seed),
+                            ("--pool", getattr(args, "pool", None)),
+                            ("--pool-sample", getattr(args, "pool_sample", None) is not None),
                             ("--sample-interval", args.sample_interval != "hypergeometric"),
                             ("--min-annotated", args.min_annotated != 10)) if v]
     if not args.annotated_sample:
@@ -198,6 +200,15 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
         raise ParameterError(f"{', '.join(unused)} change(s) no number of a report from an annotated sample: its "
                              "precision intervals are chosen with --sample-interval, its test is Fisher's exact test "
                              "on the annotated candidates of D1 and D2, and it gives no minimum detectable difference")
+    pool, pool_sample = getattr(args, "pool", None), getattr(args, "pool_sample", None)
+    if pool or pool_sample is not None:  # a pooled design (evalcore.pooling): the pool annotated whole
+        from ..pooling import cli as pool_cli
+
+        pool_cli._check(args, ())
+        frame, k = parse_frame_spec(pool)
+        return SampleDesign(frame=frame, frame_k=k, interval=args.sample_interval, min_annotated=args.min_annotated,
+                            draw_seed=args.sample_seed, kind="pool" if pool_sample is None else "pool+sample",
+                            pool_sample=pool_sample)
     frame, k = parse_frame_spec(args.sample_frame) if args.sample_frame else ((), 0)
     return SampleDesign(frame=frame, frame_k=k, interval=args.sample_interval, min_annotated=args.min_annotated,
                         draw_seed=args.sample_seed)

@@ -75,6 +75,8 @@ def _sample_design(results: ReportResults, shown: list[Rich], how_many: str) -> 
     s = results.settings
     d = s.design
     sample = results.sample
+    if d.pooled:
+        return _pooled_design(results, shown, how_many)
     if d.frame:
         frame = ("the union of the top " + plain(number(d.frame_k)) + " candidates of " + and_list(
             [plain(m) for m in d.frame]) + " (" + plain(number(sample.frame_size)) + " candidates)")
@@ -90,6 +92,37 @@ def _sample_design(results: ReportResults, shown: list[Rich], how_many: str) -> 
             + ", from which precision is estimated" + cite("evert2005") + ". " + plain(number(sample.k))
             + " of the annotated candidates are true positives, an estimated baseline of " + percent(sample.estimate)
             + " [" + percent(sample.lower) + ", " + percent(sample.upper) + "].")
+
+
+def _pooled_design(results: ReportResults, shown: list[Rich], how_many: str) -> Rich:
+    """The first sentences with a pooled design (issue 22): the pool (measures, depth K, its size), the random
+    sample of the rest (m, seed), how many candidates are annotated, and the baseline."""
+    s = results.settings
+    d = s.design
+    sample = results.sample
+    pool_size = results.strata.pool_size
+    outside = sample.m - pool_size if d.kind == "pool+sample" else 0
+    pool = ("the union of the top " + plain(number(d.frame_k)) + " candidates of " + and_list([plain(m) for m in d.frame])
+            + " (the pool, depth K = " + plain(number(d.frame_k)) + ", " + plain(number(pool_size))
+            + " candidates) was annotated whole")
+    drawn = plain(f" with seed {d.draw_seed}") if d.draw_seed is not None else plain("")
+    if d.kind == "pool+sample":
+        design = (pool + ", and a simple random sample" + drawn + " of m = " + plain(number(d.pool_sample))
+                  + " of the other candidates (" + plain(number(outside)) + " of them annotated): a pooled design "
+                  + "with a sample beyond the pool, as in retrieval evaluation with incomplete judgments"
+                  + cite_method("design", "pool+sample"))
+        base = (", an estimated baseline of " + percent(sample.estimate) + " [" + percent(sample.lower) + ", "
+                + percent(sample.upper) + "]")
+    else:
+        design = pool + " (a pooled design without a sample of the rest)"
+        base = ", a precision of the pool of " + percent(sample.estimate)
+    source = (plain(", as annotated in the annotation sample " + d.annotations) if d.annotations is not None
+              else plain(" (the rows of the column " + s.label + " that hold a label)"))
+    return ("We compare " + plain(how_many) + " ranking methods (" + and_list(shown)
+            + ") by the precision of their n-best lists" + cite("evert2004") + " on "
+            + plain(number(results.n_candidates)) + " candidates, of which " + plain(number(sample.m))
+            + " were annotated" + source + ": " + design + ". " + plain(number(sample.k))
+            + " of the annotated candidates are true positives" + base + ".")
 
 
 def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = None, *, signature: str,
@@ -152,6 +185,17 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
     if sample is None:
         parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " with "
                      + level_text(s.level) + " " + INTERVAL_PHRASES[s.interval](s) + " confidence intervals.")
+    elif s.design.kind == "pool+sample":
+        parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + ": exact where the "
+                     + "n-best list lies inside the pool (every label known; an interval of zero width), beyond it "
+                     + "the known count of the list's pooled part plus the count of its rest estimated from the random "
+                     + "sample of the candidates outside the pool (unbiased), with " + level_text(s.level) + " "
+                     + SAMPLE_INTERVAL_PHRASES[s.design.interval](s) + " confidence intervals from the sampled "
+                     + "stratum alone.")
+    elif s.design.kind == "pool":
+        parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + ": exact where the "
+                     + "n-best list lies inside the pool (every label known), and none beyond it (the rest is not "
+                     + "sampled).")
     else:
         parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " estimated from the "
                      + "annotated candidates of each n-best list, with " + level_text(s.level) + " "
@@ -183,6 +227,20 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
                      + "that " + plain(POWER_NAMES[s.power_test]) + " finds with " + power_text(s.power) + " power at "
                      + alpha_text(s.alpha) + " for the size and the pooled precision of the difference regions "
                      + "observed at each n.")
+    elif s.design.pooled:
+        parts.append("Two n-best lists of the same size are compared with a two-sided Fisher's exact test"
+                     + cite_method("test", "fisher") + " on their difference regions " + DIFFERENCE_REGIONS
+                     + cite("evert2004") + ": on the regions' full counts where both lie inside the pool (exactly the "
+                     + "test on fully annotated data), and beyond it on the effective counts of the pooled part and "
+                     + "the sampled rest of each region (their design effect), at " + alpha_text(s.alpha) + ", "
+                     + CORRECTION_PHRASES[s.correction](s) + family + "; an n is tested where each region holds at "
+                     + "least " + plain(number(s.design.min_annotated)) + " annotated candidates: every pair of "
+                     + "measures at these n (" + table_ref("pairwise") + ", " + plain(number(results.n_tests))
+                     + " tests) and " + name[a] + " against " + name[b] + " " + every_n + " (" + where
+                     + plain(number(results.n_figure_tests)) + " tests).")
+        parts.append(table_ref("pairwise") + " also gives the difference of the regions' true-positive rates with "
+                     + "its " + level_text(s.level) + " interval by " + DIFFERENCE_PHRASES[s.difference_interval](s)
+                     + " on the same counts.")
     else:
         parts.append("Two n-best lists of the same size are compared with a two-sided Fisher's exact test"
                      + cite_method("test", "fisher") + " on the annotated candidates of their difference regions "

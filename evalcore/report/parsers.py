@@ -77,6 +77,9 @@ def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> N
     p.add_argument("--sample-seed", type=int, metavar="S",
                    help="with --annotated-sample: the seed the sample was drawn with, for the methods text (it "
                         "changes no number)")
+    from ..pooling import cli as pool_cli  # (argparse only)
+
+    pool_cli.add_arguments(p)  # --pool M1,M2:K [--pool-sample M]: a pooled design (issue 22)
     p.add_argument("--sample-column", help="the column naming the samples of an experiment (default: none)")
     p.add_argument("--sample", help="report on this sample only (default: all samples pooled)")
     p.add_argument("--link-base", default="http://localhost:8501", metavar="URL",

@@ -28,6 +28,7 @@ REGISTRIES: dict[str, tuple[str, ...]] = {
     "auc": tuple(names.AUC_INTERVAL_LABELS),
     "kappa": tuple(KAPPA_METHODS),
     "power": tuple(names.POWER_TESTS),
+    "design": tuple(names.ANNOTATION_DESIGNS),
 }
 
 #: registry -> method -> the bibliography keys of the works that define it (in the order they are cited).
@@ -59,6 +60,9 @@ METHOD_REFERENCES: dict[str, dict[str, tuple[str, ...]]] = {
     "auc": {"delong": ("delong1988",), "bootstrap": ("robin2011",)},
     "kappa": {"cohen": ("cohen1960",), "fleiss": ("fleiss1971",)},
     "power": {"fisher": ("fisher1922",), "mcnemar": ("mcnemar1947",)},
+    # annotation designs (issue 22): a random sample; the pool annotated whole (exact: no estimator to cite); the
+    # pool and a random sample beyond it, as IR's sampling-based evaluation with incomplete judgments
+    "design": {"sample": ("evert2005",), "pool": (), "pool+sample": ("yilmaz2006", "aslam2006")},
 }
 
 

@@ -28,7 +28,7 @@ from .signature import numbers_digest
 
 __all__ = ["ReportResults", "report_results", "report_curves", "report_numbers", "pair_comparison_table",
            "PAIR_EFFECTS", "PRECISION_COLUMNS", "PAIR_COLUMNS_BASE", "check_candidates", "SampleSummary",
-           "design_frame"]
+           "design_frame", "pooled_design"]
 
 PRECISION_COLUMNS = ("measure", "n", "tp", "fp", "precision", "lower", "upper")
 PAIR_COLUMNS_BASE = ("a", "b", "n", "tp_a", "tp_b", "tp_d1", "fp_d1", "tp_d2", "fp_d2", "p_value", "log10_p",
@@ -92,7 +92,12 @@ class ReportResults:
         enough``), and ``pairs`` and ``comparison`` those of :func:`evalcore.estimates.tested_comparison`
         (with ``a, b`` in ``pairs``); ``n_tp`` counts the annotated TPs.
     frame : ndarray of bool or None
-        The sampling frame over the candidates (None: the whole set, or no sample).
+        The sampling frame over the candidates (None: the whole set, or no sample); with a pooled design, the pool.
+    strata : evalcore.pooling.Strata or None
+        With a pooled design (``settings.design.pooled``): the design over the candidates, whose estimates the
+        tables hold (``precision`` then has :data:`evalcore.pooling.POOLED_COLUMNS`, ``pairs`` and ``comparison``
+        those of :func:`evalcore.pooling.pooled_compare` with the difference interval, ``p_adjusted`` and
+        ``significant``), as the dashboard's pages show them.
     """
 
     settings: ReportSettings
@@ -105,6 +110,7 @@ class ReportResults:
     rankings: Mapping
     sample: "SampleSummary | None" = None
     frame: np.ndarray | None = None
+    strata: object = None  # a pooled design over the candidates (evalcore.pooling.Strata), else None
 
     @property
     def baseline(self) -> float:
@@ -279,6 +285,8 @@ def _sample_results(candidates: CandidateSet, settings: ReportSettings, rankings
     d = settings.design
     frame = design_frame(settings) if frame is None else frame
     mask = frame.mask(candidates, rankings)
+    if d.pooled:
+        return _pooled_results(candidates, settings, rankings, frame, mask)
     sizes = np.array(settings.sizes, dtype=np.int64)
     level = settings.level
     precision = pd.concat([estimates.precision_estimates(rankings[m], sizes, frame=mask, confidence_level=level,
@@ -306,6 +314,49 @@ def _sample_results(candidates: CandidateSet, settings: ReportSettings, rankings
                          comparison=comparison, rankings=rankings, sample=summary, frame=mask)
 
 
+def pooled_design(settings: ReportSettings, frame):
+    """The :class:`evalcore.pooling.Design` of a report's pooled design (its pool the frame, m and the seed)."""
+    from ..pooling.design import Design
+
+    d = settings.design
+    return Design(d.kind, frame, size=d.pool_sample or 0, seed=d.draw_seed or 0)
+
+
+def _pooled_results(candidates: CandidateSet, settings: ReportSettings, rankings: Mapping, frame,
+                    pool: np.ndarray) -> ReportResults:
+    """A pooled design's numbers: the estimates of :class:`evalcore.pooling.Strata`, the ones the pages show
+    (exact inside the pool; beyond it the pooled counts plus the sampled stratum)."""
+    from ..pooling.strata import Strata
+
+    d = settings.design
+    strata = Strata(design=pooled_design(settings, frame), pool=pool, frame=None)
+    sizes = np.array(settings.sizes, dtype=np.int64)
+    level = settings.level
+    precision = pd.concat([strata.precision(rankings[m], sizes, confidence_level=level, interval=d.interval,
+                                            min_annotated=d.min_annotated) for m in settings.measures],
+                          ignore_index=True)
+    precision["measure"] = precision["measure"].astype(str)
+    precision["regime"] = precision["regime"].astype(str)
+
+    def tested(a: str, b: str, n) -> pd.DataFrame:
+        table = strata.with_difference(strata.compare(rankings[a], rankings[b], n, confidence_level=level,
+                                                      min_annotated=d.min_annotated),
+                                       level, settings.difference_interval)
+        return table.assign(regime=table["regime"].astype(str))
+
+    pairs = pd.concat([tested(a, b, sizes).assign(a=a, b=b) for a, b in settings.pairs], ignore_index=True)
+    pairs = pairs[["a", "b", *[c for c in pairs.columns if c not in ("a", "b")]]]
+    _correct(pairs, settings)
+    comparison = tested(*settings.pair, grid_sizes(settings.n_range, settings.n_step))
+    _correct(comparison, settings)
+    base = strata.baseline(rankings[settings.measures[0]], confidence_level=level, interval=d.interval)
+    summary = SampleSummary(frame_size=base.population, frame=strata.design.describe(strata.pool_size), m=base.m,
+                            k=base.k, estimate=base.estimate, lower=base.lower, upper=base.upper)
+    return ReportResults(settings=settings, n_candidates=candidates.n_candidates, n_tp=base.k,
+                         excluded_unlabelled=candidates.excluded_unlabelled, precision=precision, pairs=pairs,
+                         comparison=comparison, rankings=rankings, sample=summary, frame=pool, strata=strata)
+
+
 def _correct(table: pd.DataFrame, settings: ReportSettings) -> None:
     """The settings' correction over the tested rows of a sample comparison (``enough``), in place."""
     tested = table["enough"].to_numpy(bool)
@@ -327,10 +378,15 @@ def report_curves(results: ReportResults) -> pd.DataFrame:
     from .. import estimates
 
     sizes = np.arange(lo, hi + 1)
-    table = pd.concat([estimates.precision_estimates(results.rankings[m], sizes, frame=results.frame,
-                                                     confidence_level=s.level, interval=s.design.interval,
-                                                     min_annotated=s.design.min_annotated)
-                       for m in s.measures], ignore_index=True)
+    if results.strata is not None:  # a pooled design: the pages' pooled estimates
+        table = pd.concat([results.strata.precision(results.rankings[m], sizes, confidence_level=s.level,
+                                                    interval=s.design.interval, min_annotated=s.design.min_annotated)
+                           for m in s.measures], ignore_index=True)
+    else:
+        table = pd.concat([estimates.precision_estimates(results.rankings[m], sizes, frame=results.frame,
+                                                         confidence_level=s.level, interval=s.design.interval,
+                                                         min_annotated=s.design.min_annotated)
+                           for m in s.measures], ignore_index=True)
     table = table[table["in_frame"]].dropna(subset=["estimate"])
     return table.assign(measure=table["measure"].astype(str), precision=table["estimate"], tp=table["k"])
 
@@ -357,10 +413,16 @@ def report_numbers(results: ReportResults) -> dict[str, object]:
     """
     if results.sample is not None:
         sample = results.sample
+        data = {"candidates": results.n_candidates, "frame": sample.frame_size, "annotated": sample.m,
+                "annotated_true_positives": sample.k, "baseline": sample.estimate,
+                "baseline_lower": sample.lower, "baseline_upper": sample.upper}
+        if results.strata is not None:  # the pooled design: kind, measures, depth K, pool size, m, seed
+            design = results.strata.design
+            data["design"] = {"kind": design.kind, "measures": list(design.frame.measures), "depth": design.depth,
+                              "pool_size": results.strata.pool_size, "sample_size": design.size,
+                              "seed": results.settings.design.draw_seed}
         return {
-            "data": {"candidates": results.n_candidates, "frame": sample.frame_size, "annotated": sample.m,
-                     "annotated_true_positives": sample.k, "baseline": sample.estimate,
-                     "baseline_lower": sample.lower, "baseline_upper": sample.upper},
+            "data": data,
             "precision": results.precision,
             "pairs": results.pairs,
             "figure3": figure_summary(results),

@@ -77,6 +77,14 @@ class SampleDesign:
     annotations : str or None
         The annotation sample of the dashboard's database the labels come from (None: the data file's labels);
         such labels are not in the data file, so ``evalcore reproduce`` cannot recompute them from it.
+    kind : {"sample", "pool", "pool+sample"}
+        The design (:data:`evalcore.names.ANNOTATION_DESIGNS`, issue 22): ``sample`` as above; ``pool``: the union
+        of the top ``frame_k`` candidates of ``frame`` (the pool) is annotated whole, estimates exact inside it;
+        ``pool+sample``: the pool, and a simple random sample of the other candidates (estimates for every n,
+        exact inside the pool, unbiased beyond it; :class:`evalcore.pooling.Strata`).
+    pool_sample : int or None
+        ``pool+sample``: m, the size of the random sample of the rest as drawn (the estimates use the annotated
+        candidates outside the pool, whatever their number); None for the other kinds.
     """
 
     frame: tuple[str, ...] = ()
@@ -87,8 +95,21 @@ class SampleDesign:
     min_annotated: int = DEFAULT_MIN_ANNOTATED
     draw_seed: int | None = None
     annotations: str | None = None
+    kind: str = "sample"
+    pool_sample: int | None = None
 
     def __post_init__(self) -> None:
+        if self.kind not in method_names.ANNOTATION_DESIGNS:
+            raise ParameterError(f"`kind` of an annotation design must be one of "
+                                 f"{', '.join(method_names.ANNOTATION_DESIGNS)}; got {self.kind!r}")
+        if self.kind != "sample" and not self.frame:
+            raise ParameterError(f"a {self.kind!r} design needs its pool: the measures and the depth K of the top-K "
+                                 "lists annotated whole")
+        if (self.pool_sample is not None) != (self.kind == "pool+sample"):
+            raise ParameterError(f"the size of the sample of the rest (pool_sample) belongs to a 'pool+sample' design "
+                                 f"and only to it; got kind {self.kind!r} and pool_sample {self.pool_sample!r}")
+        if self.pool_sample is not None:
+            _whole(self.pool_sample, "pool_sample")
         frame = _names(self.frame, "frame") if self.frame else ()
         if bool(frame) != bool(self.frame_k):
             raise ParameterError(f"a top-K sampling frame needs both its measures and K >= 1; got measures "
@@ -106,6 +127,11 @@ class SampleDesign:
                                  f"got {self.interval!r}")
         _whole(self.min_annotated, "min_annotated")
         object.__setattr__(self, "frame", frame)
+
+    @property
+    def pooled(self) -> bool:
+        """True for ``pool`` and ``pool+sample``: the pool is annotated whole."""
+        return self.kind != "sample"
 
 
 def _names(value, what: str) -> tuple[str, ...]:
@@ -319,7 +345,10 @@ class ReportSettings:
         fields += [("annotated-sample", ("yes",)), ("sample-interval", (d.interval,)),
                    ("diff-ci", (self.difference_interval,)), ("min-annotated", (str(d.min_annotated),))]
         if d.frame:
-            fields.append(("sample-frame", (*d.frame[:-1], frame_spec(d.frame[-1:], d.frame_k))))
+            key = "pool" if d.pooled else "sample-frame"  # (a pooled design: --pool, as curves/compare)
+            fields.append((key, (*d.frame[:-1], frame_spec(d.frame[-1:], d.frame_k))))
+            if d.pool_sample is not None:
+                fields.append(("pool-sample", (str(d.pool_sample),)))
             if d.frame_ties is not None:
                 fields.append(("frame-ties", (d.frame_ties,)))
             if d.frame_seed is not None:
@@ -377,6 +406,11 @@ def _frame(items: tuple[str, ...]) -> dict:
     return {"design.frame": measures, "design.frame_k": k}
 
 
+def _pool(items: tuple[str, ...]) -> dict:
+    measures, k = parse_frame_spec(",".join(items))
+    return {"design.frame": measures, "design.frame_k": k, "design.kind": "pool"}
+
+
 def _field(name: str, reader):
     return lambda items: {name: reader(items)}
 
@@ -413,6 +447,8 @@ SIGNATURE_READERS = {
     "frame-seed": _field("design.frame_seed", lambda v: _integer(_one(v, "frame-seed"), "frame-seed")),
     "sample-seed": _field("design.draw_seed", lambda v: _integer(_one(v, "sample-seed"), "sample-seed")),
     "annotations": _field("design.annotations", lambda v: _one(v, "annotations")),
+    "pool": _pool,
+    "pool-sample": _field("design.pool_sample", lambda v: _integer(_one(v, "pool-sample"), "pool-sample")),
 }
 
 
@@ -441,6 +477,11 @@ def settings_from_signature(settings: Mapping[str, tuple[str, ...]] | Sequence) 
     design = {k.removeprefix("design."): v for k, v in values.items() if k.startswith("design.")}
     values = {k: v for k, v in values.items() if not k.startswith("design.")}
     marked = design.pop("", False)
+    if "pool" in mapping and "sample-frame" in mapping:
+        raise ParameterError("the signature names both a sampling frame ('sample-frame') and a pool ('pool'); a "
+                             "report has one design")
+    if "pool_sample" in design:  # (a sample of the rest: the pool + sample design)
+        design["kind"] = "pool+sample"
     if design and not marked:
         keys = [k for k in mapping if any(f.startswith("design.") for f in SIGNATURE_READERS[k](mapping[k]))]
         raise ParameterError(f"the signature's {', '.join(keys)} describe(s) an annotated sample, but it has no "

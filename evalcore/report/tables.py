@@ -210,8 +210,11 @@ def precision_table(results: ReportResults, names: Mapping[str, str] | None = No
 def _estimate_cell(r) -> Rich:
     """An estimated precision ``44.4 [24.0, 67.0] (8/18)`` in percent, with k TPs of m annotated; where there is no
     estimate, why, in words."""
+    regime = getattr(r, "regime", None)  # (a pooled design: exact inside the pool, estimated beyond it)
     if not r.in_frame:
-        return plain("outside the frame")
+        return plain("beyond the pool" if regime is not None else "outside the frame")
+    if regime == "exact":
+        return plain(f"{100 * r.estimate:.1f} exact ({int(r.k)}/{int(r.m)})")
     if r.m == 0:
         return plain("none annotated")
     numbers = f"{100 * r.estimate:.1f} [{100 * r.lower:.1f}, {100 * r.upper:.1f}] ({int(r.k)}/{int(r.m)})"
@@ -222,6 +225,17 @@ def _sample_precision_caption(results: ReportResults) -> Rich:
     s = results.settings
     d = s.design
     sample = results.sample
+    if d.pooled:
+        return ("Precision (%) of the n-best lists from " + plain(sample.frame) + " (" + plain(number(sample.m))
+                + " annotated of " + plain(number(results.n_candidates)) + " candidates, " + plain(number(sample.k))
+                + " true positives among them): 'exact' where the list lies inside the pool, beyond it the pooled "
+                + "part's count plus the rest estimated from the sample of the candidates outside the pool, with "
+                + level_text(s.level) + " " + plain(SAMPLE_INTERVAL_NAMES[d.interval]) + " confidence intervals of "
+                + "the sampled stratum in brackets; in parentheses the TPs among the list's annotated candidates "
+                + "(k/m); 'beyond the pool': no estimate there (no sample of the rest). A superscript letter names "
+                + "each measure that this measure is significantly better than at the same n (" + TEST_NAMES[s.test](s)
+                + " on the pooled and sampled counts, " + alpha_text(s.alpha) + ", " + _correction_words(results)
+                + ").")
     return ("Precision (%) of the n-best lists estimated from " + plain(number(sample.m)) + " annotated of "
             + plain(number(results.n_candidates)) + " candidates (" + plain(number(sample.k))
             + " true positives among them, estimated baseline " + percent(sample.estimate) + "), taken as "
@@ -280,7 +294,7 @@ PAIR_COLUMNS: tuple[Column, ...] = (
 def _not_tested(row, c: TableContext) -> Rich:
     """Why a sample comparison at an n was not tested, in words."""
     if not row["in_frame"]:
-        return plain("outside the frame")
+        return plain("beyond the pool" if "regime" in row.index else "outside the frame")
     return plain(f"too few annotated (< {c.results.settings.design.min_annotated})")
 
 
@@ -356,7 +370,17 @@ def pairwise_table(results: ReportResults, names: Mapping[str, str] | None = Non
             previous = (row["a"], row["b"])
         rows.append(tuple(col.cell(row, ctx) for col in columns))
     marked = "an adjusted p" if s.correction != "none" else "p"
-    if sample:
+    if sample and s.design.pooled:
+        caption = (capitalized(TEST_NAMES[s.test](s)) + " for every pair of measures A and B at each n, from the "
+                   + "pooled design: the annotated TPs among the annotated candidates only in A's n-best list (D1) and "
+                   + "only in B's (D2), pooled and sampled, and the p-value (on the full counts where both regions lie "
+                   + "inside the pool, beyond it on the effective counts of the pooled part and the sampled rest), "
+                   + "where each region holds at least " + plain(number(s.design.min_annotated))
+                   + " annotated candidates (the n tested). " + DAGGER + " marks " + plain(marked) + " below "
+                   + alpha_text(s.alpha) + " (" + _correction_words(results) + "). Δ TP rate: the difference of the "
+                   + "regions' estimated TP rates in percentage points, with its " + level_text(s.level) + " "
+                   + plain(DIFFERENCE_NAMES[s.difference_interval]) + " interval on the same counts.")
+    elif sample:
         caption = (capitalized(TEST_NAMES[s.test](s)) + " on the annotated candidates, for every pair of measures A "
                    + "and B at each n: the annotated TPs among the annotated candidates only in A's n-best list (D1) "
                    + "and only in B's (D2), and the p-value, where each region holds at least "
