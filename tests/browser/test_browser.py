@@ -64,7 +64,11 @@ SETTLED = """([finishedBefore, figures, hrefBefore]) => {
 # ---------------------------------------------------------------- waiting for Streamlit
 
 def assert_no_traceback(page: Page) -> None:
-    expect(page.get_by_test_id("stException")).to_have_count(0, timeout=1_000)
+    shown = page.get_by_test_id("stException")
+    try:
+        expect(shown).to_have_count(0, timeout=1_000)
+    except AssertionError:  # say which exception the page shows
+        raise AssertionError("the page shows an exception: " + " | ".join(shown.all_inner_texts())[:3000]) from None
 
 
 PAGE_STATE = """() => {
