@@ -41,6 +41,10 @@ def styled(values: pd.DataFrame, texts: pd.DataFrame) -> Styler:
     if values.shape != texts.shape:
         raise ValueError(f"`values` and `texts` must have the same shape; got {values.shape} and {texts.shape}")
     styler = values.style
+    # pandas names each Styler by a random uuid, which Streamlit sends with the table: a fixed one keeps an unchanged
+    # table byte-identical from one rerun to the next, so that Streamlit does not send it again (its message cache)
+    # and the browser does not draw it again (members of D1/D2: 97 KB on every level key; bench/bench_browser.py)
+    styler.set_uuid("evalcore")
     shown = texts.to_numpy(dtype=object)
     # Streamlit starts from str() of every value and puts the body's display values over it: the body need only
     # hold the cells whose text differs from that ("1,000", "11.09%", "–"; not "G2" or "93.34")
