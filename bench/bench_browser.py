@@ -77,6 +77,21 @@ DONE = """(runsBefore) => {
         && !!gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm');
   });
 }"""
+# Bytes the page receives on its websocket (every message counted, whichever is the app's): what a key costs in
+# transfer, which the load of a shared machine does not change (a Significance level key: 128 KB on main c180f1b,
+# 97 KB of it a table whose Styler uuid changed on every rerun; ui/tables.py).
+BYTES_COUNTER = """(() => {
+  window.__stBytes = 0;
+  const Native = window.WebSocket;
+  const Counting = function (...args) {
+    const socket = new Native(...args);
+    socket.addEventListener('message', event => { window.__stBytes += event.data.byteLength || event.data.size || 0; });
+    return socket;
+  };
+  Counting.prototype = Native.prototype;
+  Object.assign(Counting, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+  window.WebSocket = Counting;
+})();"""
 SUMMARY_SHOWN = """(runsBefore) => {
   const app = document.querySelector('[data-testid="stApp"]');
   return app && app.getAttribute('data-test-script-state') === 'notRunning' && window.__stRuns.finished > runsBefore
@@ -147,6 +162,7 @@ def timed(page, action, done=DONE, timeout_ms: float = 120_000) -> float:
 
 def open_page(browser, url: str):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.add_init_script(BYTES_COUNTER)
     context.add_init_script(RUN_COUNTER)
     page = context.new_page()
     t0 = time.perf_counter()
@@ -172,6 +188,7 @@ class SliderKey:
 
     def __init__(self, page, label: str):
         self.page, self.label, self.presses, self.missed = page, label, 0, 0
+        self.bytes: list[int] = []  # received on the websocket from each timed key to its figures drawn
         self.thumb = page.get_by_test_id("stSlider").filter(has_text=label).locator("input[type=range]").first
         self.thumb.wait_for(state="attached")
 
@@ -182,7 +199,10 @@ class SliderKey:
             self.presses += 1
             self.thumb.focus()
             try:
-                return timed(self.page, lambda: self.thumb.press(key), timeout_ms=KEY_TIMEOUT_MS)
+                before = self.page.evaluate("window.__stBytes")
+                seconds = timed(self.page, lambda: self.thumb.press(key), timeout_ms=KEY_TIMEOUT_MS)
+                self.bytes.append(self.page.evaluate("window.__stBytes") - before)
+                return seconds
             except PlaywrightTimeoutError:
                 self.missed += 1
                 if self.missed > limit:
@@ -271,6 +291,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     rows = []
+    sent: dict[str, float] = {}  # median bytes received per key
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         tmp = Path(tmp)
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
@@ -283,6 +304,7 @@ def main() -> None:
         floor_page, floor_first = open_page(browser, floor_server.url + "/")
         floor_key = SliderKey(floor_page, "Points")
         floor = median(slider_steps(floor_page, "Points", args.repeat))
+        floor_key.bytes.clear()
         rows.append(("floor: slider key -> figure redrawn", floor, 1.0))
         rows.append(("floor: first visit to a fresh server", floor_first, 1.0))
 
@@ -302,17 +324,21 @@ def main() -> None:
             server = Server(ROOT / "app.py", store)  # a fresh server: its first visitor
             page, first = open_page(browser, server.url + link)
             rows.append((f"{title}: first visit to a fresh server (Significance link)", first, first / floor_first))
-            floors, keys = interleaved_steps(floor_key, SliderKey(page, "Confidence level"), args.repeat)
+            level_key = SliderKey(page, "Confidence level")
+            floors, keys = interleaved_steps(floor_key, level_key, args.repeat)
             rows.append((f"{title}: slider key on Significance -> figure redrawn", median(keys),
                          median(keys) / median(floors)))
             rows.append((f"{title}:   (floor's keys in turn with it)", median(floors), 1.0))
+            sent[f"{title}: Significance level key"] = median(level_key.bytes[1:])
             switches = switch_steps(page, ["Precision", "Confidence"], args.repeat)
             for page_title, values in switches.items():
                 rows.append((f"{title}: switch to {page_title} after first use", median(values),
                              median(values) / floor))
-            floors, keys = interleaved_steps(floor_key, SliderKey(page, "Confidence level"), args.repeat)
+            level_key = SliderKey(page, "Confidence level")
+            floors, keys = interleaved_steps(floor_key, level_key, args.repeat)
             rows.append((f"{title}: slider key on Confidence -> figure redrawn", median(keys),
                          median(keys) / median(floors)))
+            sent[f"{title}: Confidence level key"] = median(level_key.bytes[1:])
             rows.append((f"{title}:   (floor's keys in turn with it)", median(floors), 1.0))
             page.context.close()
 
@@ -342,6 +368,11 @@ def main() -> None:
     print(f"{'step':<{width}}  median s  x floor")
     for step, seconds, ratio in rows:
         print(f"{step:<{width}}  {seconds:8.3f}  {ratio:7.2f}")
+    print(f"\n{'bytes received per key (median)':<{width}}     bytes  x floor")
+    floor_bytes = median(floor_key.bytes) if floor_key.bytes else float("nan")
+    print(f"{'floor: slider key':<{width}}  {floor_bytes:8.0f}  {1.0:7.2f}")
+    for step, value in sent.items():
+        print(f"{step:<{width}}  {value:8.0f}  {value / floor_bytes:7.2f}")
 
 
 if __name__ == "__main__":
