@@ -49,3 +49,19 @@ def no_developer_secrets(tmp_path_factory):
             yield
         finally:
             config.set_option("secrets.files", before)
+
+
+def pytest_configure(config):
+    """With ``--dist loadfile``: hand out the files in the order of the collection, which
+    pytest_collection_modifyitems makes slowest first (tests/file_costs.py), not by their number of tests."""
+    if getattr(config.option, "dist", "no") == "loadfile":
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(session, config, items):
+    if not hasattr(config, "workerinput"):  # (an xdist worker collects; the controller hands out what it collected)
+        return
+    import file_costs
+
+    order = file_costs.slowest_files_first([item.nodeid for item in items], file_costs.load())
+    items[:] = [items[i] for i in order]

@@ -296,7 +296,7 @@ def whose_select(v: ViewSettings, labels: pd.DataFrame) -> None:
     if st.session_state.get(key) != whose(v, labels):
         st.session_state[key] = whose(v, labels)
     st.selectbox("Whose labels", list(labels.columns), key=key,
-                 on_change=lambda: update(ann_of=annotator_token(st.session_state[key])))
+                 on_change=lambda: key in st.session_state and update(ann_of=annotator_token(st.session_state[key])))
 
 
 def rule_changed() -> None:

@@ -50,6 +50,8 @@ def gamma_controls(positions) -> float:
         _refill(key, gamma)
 
     def changed(key: str) -> None:
+        if key not in st.session_state:  # (forgotten on a page switch: see ui/widgets.py)
+            return
         update(gamma=float(st.session_state[key]))
 
     c1, c2 = st.columns([3, 1])
@@ -74,7 +76,8 @@ def axis_toggles(scores) -> tuple[bool, bool]:
     _refill(key, log_score_axis_applicable(scores) if chosen is None else bool(chosen))
     with c2:
         log_score = st.toggle("Log score axis", key=key,
-                              on_change=lambda: update(log_score=bool(st.session_state[key])),
+                              on_change=lambda: key in st.session_state and update(  # (see ui/widgets.py)
+                                  log_score=bool(st.session_state[key])),
                               help="On by default where more than half of the scores fall into one bin of the linear "
                                    "axis. Signed scores get sign(x)·log10(1 + |x|/c).")
     return bool(log_count), bool(log_score)

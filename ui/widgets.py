@@ -38,10 +38,20 @@ def bound(widget, label: str, field: str, *, convert=None, default=None, **kwarg
         st.session_state[key] = wanted
 
     def changed() -> None:
+        if key not in st.session_state:  # see forgotten()
+            return
         value = st.session_state[key]
         update(**{field: convert(value) if convert else (tuple(value) if isinstance(value, list) else value)})
 
     return widget(label, key=key, on_change=changed, **kwargs)
+
+
+# forgotten(): a widget's change callback can run for a key that is gone. A page switch drops the widget keys
+# (ui/common.forget_widgets_on_page_change); when the browser sends a value (the user types on the new page) before
+# the switch's run has drawn the widgets again, Streamlit calls the callbacks of the widgets whose value it sees
+# as changed, the sidebar's among them (their keys gone, their values back from the browser), and
+# st.session_state[key] raised a KeyError on the page. Such a value is the page's left behind, not a user's
+# change: the callback does nothing, and the widget shows the view when it is drawn again.
 
 
 def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
@@ -54,6 +64,8 @@ def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
         st.session_state[key] = wanted
 
     def changed() -> None:
+        if key not in st.session_state:  # see forgotten()
+            return
         n_min, n_max = st.session_state[key]
         if n_min == n_max:  # a range needs two n: keep the one that moved away from the other
             options = n_options(n_candidates)
@@ -166,6 +178,8 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
             st.session_state[key] = value
 
         def changed(m=m, key=key):
+            if key not in st.session_state:  # see forgotten()
+                return
             new = float(st.session_state[key])
             update(**{"cut_gammas": with_cut_gamma(view(), m, None if new == defaults[m] else new).cut_gammas})
 
@@ -216,6 +230,8 @@ def display_names_editor(measures) -> None:
                 st.session_state[key] = wanted
 
             def changed(m=m, key=key) -> None:
+                if key not in st.session_state:  # see forgotten()
+                    return
                 update(names=view().display.with_name(m, st.session_state[key]).names)
 
             with columns[i % 4]:
