@@ -16,7 +16,7 @@ from . import uir
 from .stats import sampletests
 from .candidates import CandidateSet
 from .compare import compare_rankings, compare_sets, pair_test, significant_up_to
-from .curves import acceptance_sets, precision_curve
+from .curves import acceptance_sets, checked_curve, precision_curve
 from .stats.intervals import binomial_interval, check_confidence_level
 from .stats.effect import EFFECT_COLUMNS, effect_sizes
 from .stats.fisher import fisher_exact
@@ -171,8 +171,10 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     elif tested.test != test or not np.array_equal(tested.comparison["n"].to_numpy(), sizes):
         raise ParameterError(f"`tested` holds {tested.test!r} at {len(tested.comparison)} n; the comparison asks for "
                              f"{test!r} at n = {n_range[0]:,} to {n_range[1]:,}: compute it with pair_tests")
-    curve_a = precision_curve(a, sizes, confidence_level=confidence_level, interval=interval)  # (what is shown first:
-    curve_b = precision_curve(b, sizes, confidence_level=confidence_level, interval=interval)  # then the tests' reading)
+    # (the sizes were checked against N once, by the tests of `tested`, whose n they equal; what is shown first:
+    # the curves, then the tests' reading)
+    curve_a = checked_curve(a, sizes, confidence_level=confidence_level, interval=interval)
+    curve_b = checked_curve(b, sizes, confidence_level=confidence_level, interval=interval)
     comparison = tested.comparison.copy()  # (a cached PairTests is shared: never changed here)
     tables = {t: pd.DataFrame({"p_value": p}) for t, p in tested.p_values.items()}
     comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), correction)

@@ -57,7 +57,14 @@ def precision_curve(ranking: Ranking, n=None, *, beta: float = 1.0, confidence_l
     """
     if not beta > 0:
         raise ParameterError(f"`beta` must be positive; got {beta!r}")
-    sizes = check_sizes(n, ranking.n_candidates)
+    return checked_curve(ranking, check_sizes(n, ranking.n_candidates), beta=beta, confidence_level=confidence_level,
+                         interval=interval)
+
+
+def checked_curve(ranking: Ranking, sizes: np.ndarray, *, beta: float = 1.0, confidence_level: float | None = 0.95,
+                  interval: str = "clopper_pearson") -> pd.DataFrame:
+    """:func:`precision_curve` at list sizes checked before (:func:`evalcore.nspec.check_sizes` against this
+    ranking's N, or a grid inside a checked range), for a request that checks its sizes once at its start."""
     tp = ranking.tp[sizes]
     total_tp = ranking.n_tp
     precision = tp / sizes
@@ -70,8 +77,8 @@ def precision_curve(ranking: Ranking, n=None, *, beta: float = 1.0, confidence_l
         "precision": precision, "recall": recall, "f_beta": f_beta,
         "baseline": np.full(sizes.size, total_tp / ranking.n_candidates),
     }
+    columns["tie_straddled"] = ranking.straddles(sizes)  # (what the ranking itself says, then statistics on counts)
     ci = None if confidence_level is None else binomial_interval(tp, sizes, confidence_level, method=interval)
-    columns["tie_straddled"] = ranking.straddles(sizes)
     if ci is not None:
         columns["lower"] = np.atleast_1d(ci.low)
         columns["upper"] = np.atleast_1d(ci.high)

@@ -3,12 +3,13 @@
 from evalcore import names
 from evalcore.ranking import TIE_POLICIES, rank_scores
 from evalcore.roc import AUC_INTERVAL_METHODS, CURVE_FUNCTIONS
-from evalcore.stats import fisher, intervals, multitest, pairtests
+from evalcore import compare
+from evalcore.stats import fisher, intervals, multitest
 
 
 def test_every_named_choice_has_an_implementation_and_no_more():
     assert list(intervals.INTERVAL_METHODS) == list(names.INTERVAL_LABELS)
-    assert list(pairtests._P_VALUES) == list(names.PAIR_TESTS)
+    assert list(compare.P_VALUES) == list(names.PAIR_TESTS)
     assert list(multitest._ADJUST) == list(names.CORRECTIONS)
     assert list(AUC_INTERVAL_METHODS) == list(names.AUC_INTERVAL_LABELS)
     assert tuple(CURVE_FUNCTIONS) == names.CURVE_KINDS

@@ -27,19 +27,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
-from evalcore.compare import compare_rankings, pair_test
+from evalcore.compare import (
+    _discordant_tps,
+    _resampled_tp,
+    _swapped_statistics,
+    approximate_randomization,
+    compare_rankings,
+    pair_test,
+    paired_bootstrap,
+)
 from evalcore.errors import ParameterError
 from evalcore.io import load_candidates
 from evalcore.stats.pairtests import (
     PAIR_TESTS,
     decision_counts,
-    _discordant_tps,
-    _resampled_tp,
-    _swapped_statistics,
-    approximate_randomization,
     mcnemar_chi2,
     mcnemar_exact,
-    paired_bootstrap,
     pearson_chi2_independent,
 )
 from evalcore.ranking import rank, rank_scores

@@ -19,6 +19,7 @@ from evalcore.errors import ParameterError
 from evalcore.nspec import grid_sizes
 from evalcore.ranking import rank_scores
 from evalcore.report.settings import ReportSettings, settings_from_signature
+from evalcore import compare
 from evalcore.stats import pairtests
 from evalcore.work import (DEFAULT_BUDGET, WorkTooLargeError, check_work, grid_size, pair_estimate, parse_budget,
                            report_estimate, roc_estimate, sizes_estimate, work_budget)
@@ -160,7 +161,7 @@ def test_the_step_is_a_link_setting():
 # -- progress often enough to stop ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("function", [pairtests.paired_bootstrap, pairtests.approximate_randomization])
+@pytest.mark.parametrize("function", [compare.paired_bootstrap, compare.approximate_randomization])
 def test_progress_comes_at_least_every_quarter_second(function, pair, monkeypatch):
     """A 5% step of a long test can take minutes; the callback (where work nobody waits for stops) must come
     every 0.25 s whatever the share done. The clock is driven: every reading is 0.3 s later."""
@@ -169,7 +170,7 @@ def test_progress_comes_at_least_every_quarter_second(function, pair, monkeypatc
     calls = []
     a, b = pair
     function(a, b, [500], resamples=40, progress=lambda done, total: calls.append(done))
-    assert len(calls) >= (40 if function is pairtests.paired_bootstrap else 20) and calls[-1] == 40  # (chunks of 2)
+    assert len(calls) >= (40 if function is compare.paired_bootstrap else 20) and calls[-1] == 40  # (chunks of 2)
 
     class Stop(Exception):
         pass

@@ -43,7 +43,7 @@ __all__ = ["WorkModel", "WorkEstimate", "Offer", "pair_estimate", "sizes_estimat
            "mdd_seconds", "grid_size", "RESAMPLING", "PAIR_PER_SIZE", "ROC_PER_CANDIDATE"]
 
 #: Seconds per resample, per (candidate, resample) and per (list size, resample) of the resampling tests of two
-#: n-best lists (evalcore.stats.pairtests: paired_bootstrap, approximate_randomization).
+#: n-best lists (evalcore.compare: paired_bootstrap, approximate_randomization).
 RESAMPLING = {
     "bootstrap": (3e-5, 4.5e-8, 8.4e-8),
     "randomization": (2e-6, 5.8e-9, 2.2e-8),
