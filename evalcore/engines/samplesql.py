@@ -106,8 +106,8 @@ def sample_ranks_sql(con, table: str, columns: list[str], rows: np.ndarray, labe
     for g in grids:
         con.execute(f"CREATE OR REPLACE TEMP TABLE evalcore_u{g.j} AS SELECT unnest($1::DOUBLE[]) AS u, "
                     "unnest($2::BIGINT[]) AS g", [g.unique.tolist(), list(range(g.unique.size))])
-        g.sample_cells = np.array([c for (c,) in con.execute(
-            f"SELECT {g.of('u')} FROM evalcore_u{g.j} ORDER BY g").fetchall()], dtype=np.int64)
+        g.sample_cells = np.asarray(con.execute(f"SELECT {g.of('u')} AS c FROM evalcore_u{g.j} ORDER BY g")
+                                    .fetchnumpy()["c"], dtype=np.int64)
     # one scan: the candidates per cell of each measure's grid
     cells = ", ".join(f"{g.of(g.column)} AS c{g.j}" for g in grids)
     sets = ", ".join(f"(c{g.j})" for g in grids)
