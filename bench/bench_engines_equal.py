@@ -34,6 +34,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--files", default="full,partial", help="which files to count (full, partial)")
     parser.add_argument("--ties", default="stable,hash", help="which tie policies")
+    parser.add_argument("--sample-only", action="store_true", help="only the sample ranks of the partial file")
     args = parser.parse_args()
     from test_engines import _heavy_ties_frame, assert_same_tables
 
@@ -54,7 +55,7 @@ def main() -> None:
             if name not in args.files.split(","):
                 continue
             source = TableSource(folder / f"{name}.parquet", annotated_sample=partial)
-            for ties in args.ties.split(","):
+            for ties in ([] if args.sample_only else args.ties.split(",")):
                 tables = {}
                 for engine in engines:
                     t = time.perf_counter()

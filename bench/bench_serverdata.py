@@ -1,6 +1,7 @@
 """A server data set of 20,000,000 candidates, as the dashboard draws it (issue 21).
 
-Generates (DuckDB, deterministic, in a temporary folder) the Parquet file of tests/browser/test_browser_serverdata.py
+Generates (DuckDB, deterministic, in a temporary folder; :mod:`evalcore.engines.synthetic`) the Parquet file of
+tests/browser/test_browser_serverdata.py
 at N rows (default 20,000,000: label with 11% TPs, two scores with heavy ties), then:
 
 1. ``count``: the count tables of both measures (DuckDB, ties hashed at random), time and peak memory;
@@ -12,7 +13,7 @@ at N rows (default 20,000,000: label with 11% TPs, two scores with heavy ties), 
    every n: both sides of each change of significance, the end of the significant run, and each part's extremes of
    the p-value are kept;
 4. with ``--browser``: the Chromium test (open the set on the Data page, move the level slider on the Confidence
-   page, reopen the link) run on these N rows, timed (the suite runs it on 1,000,000).
+   page, reopen the link) run on these N rows, timed (the suite runs it on 20,000,000).
 
 Usage: python bench/bench_serverdata.py [--rows 20000000] [--browser] [--folder DIR]
 """
@@ -35,17 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 
 def generate(path: Path, rows: int) -> None:
-    """The browser test's data set (same SQL) at ``rows`` rows."""
-    import duckdb
+    """The browser test's data set (the same generator, :func:`evalcore.engines.synthetic.write_parquet`)."""
+    from evalcore.engines.synthetic import write_parquet
 
-    con = duckdb.connect()
-    con.execute(f"""COPY (SELECT ((i * 2654435761) % 1000) < 110 AS label,
-        round(((i * 7919) % 100003) / 100003.0 + CASE WHEN ((i * 2654435761) % 1000) < 110 THEN 0.3 ELSE 0 END, 3)
-            AS a,
-        round(((i * 104729) % 99991) / 99991.0 + CASE WHEN ((i * 2654435761) % 1000) < 110 THEN 0.2 ELSE 0 END, 2)
-            AS b
-        FROM range({rows}) t(i)) TO '{path}' (FORMAT parquet)""")
-    con.close()
+    write_parquet(path, rows)
 
 
 class Extremes:

@@ -278,6 +278,61 @@ def test_sample_counter_few_per_tie_group_as_one_sort(ties, monkeypatch):
         assert np.array_equal(few[:, j], rank(cs, m, ties=ties, seed=3).ranks[pick])
 
 
+@pytest.fixture(scope="module")
+def sample_table():
+    """20,000 candidates in DuckDB (keys ascending = better): heavy ties (k0: 40 values), ties of three decimals
+    (k1), all distinct (k2), each with some non-finite scores (+inf); 300 sampled candidates; the oracle's set."""
+    duckdb = pytest.importorskip("duckdb")
+    rng = np.random.default_rng(12)
+    n = 20_000
+    keys = np.column_stack([rng.integers(0, 40, n).astype(float), np.round(rng.normal(size=n), 3),
+                            rng.normal(size=n) * 1e3])
+    keys[rng.random((n, 3)) < 0.01] = np.inf
+    labels = rng.random(n) < 0.3
+    pick = np.sort(rng.choice(n, 300, replace=False))
+    con = duckdb.connect()
+    frame = pd.DataFrame({"__evalcore_row": np.arange(n), "label": labels, "k0": keys[:, 0], "k1": keys[:, 1],
+                          "k2": keys[:, 2]})
+    con.execute("CREATE TABLE t AS SELECT * FROM frame")
+    scores = {f"k{j}": np.where(np.isinf(keys[:, j]), np.nan, -keys[:, j]) for j in range(3)}
+    return con, keys, labels, pick, CandidateSet(labels=labels, scores=scores, directions={})
+
+
+@pytest.mark.parametrize("path", ["pairs", "numpy", "ambiguous"])
+@pytest.mark.parametrize("ties", ["hash", "stable", "optimistic", "pessimistic"])
+def test_sample_ranks_counted_in_duckdb_equal_a_full_sort(sample_table, ties, path, monkeypatch):
+    # DuckDB counts the candidates below each sampled one on a grid and its tie group by a join (the 10^8 path);
+    # tie groups with many sampled candidates go to NumPy; a coarse grid leaves many candidates to their exact keys
+    from evalcore.engines import samplesql
+
+    con, keys, labels, pick, candidates = sample_table
+    monkeypatch.setattr(samplesql, "PAIRS_PER_CANDIDATE", 0.0 if path == "numpy" else 1e9)
+    if path == "ambiguous":
+        monkeypatch.setattr(samplesql, "GRID_CELLS", 3)
+    calls = []
+    for name in ("_ambiguous_below", "_pairs_within", "_streamed_within"):
+        original = getattr(samplesql, name)
+        monkeypatch.setattr(samplesql, name, lambda *a, _f=original, _n=name, **k: calls.append(_n) or _f(*a, **k))
+    got = samplesql.sample_ranks_sql(con, "t", ["k0", "k1", "k2"], pick.astype(np.int64), labels[pick],
+                                     keys[pick], ties, 5, keys.shape[0])
+    for j in range(3):
+        assert np.array_equal(got[:, j], rank(candidates, f"k{j}", ties=ties, seed=5).ranks[pick]), j
+    assert ("_streamed_within" in calls) == (path == "numpy") and ("_pairs_within" in calls) == (path != "numpy")
+    assert path != "ambiguous" or "_ambiguous_below" in calls
+    assert "evalcore" not in " ".join(name for (name,) in con.execute("SHOW TABLES").fetchall())  # cleaned up
+
+
+def test_tie_hash_in_sql_is_tie_hash():
+    duckdb = pytest.importorskip("duckdb")
+    from evalcore.engines.samplesql import tie_hash_sql
+
+    rows = np.r_[np.arange(1000), 2**40 + np.arange(10)]
+    for seed in (0, 2026, 2**64 - 1):
+        got = duckdb.sql(f"SELECT {tie_hash_sql('r', seed)} AS h FROM (SELECT unnest($1::BIGINT[]) AS r)",
+                         params=[rows.tolist()]).fetchnumpy()["h"]
+        assert np.array_equal(got, tie_hash(seed, rows))
+
+
 # ----------------------------------------------------------------------- what the engines refuse, in words
 def test_engines_refuse_bad_input_naming_row_and_column(tmp_path):
     frame = pd.DataFrame({"label": ["TP", "FP", "maybe", "TP"], "a": [1.0, 2.0, 3.0, 4.0]})

@@ -28,6 +28,7 @@ from evalcore.candidates import HIGHER, LOWER
 from evalcore.engines import CountTables, TableSource
 from evalcore.engines.duckdb_engine import DuckDBEngine
 from evalcore.engines.source import PARQUET_SUFFIXES, TEXT_SUFFIXES
+from evalcore.engines.tieorder import CHUNK_POLICIES
 from evalcore.errors import EvalcoreError, ParameterError
 from evalcore.io.store import DatasetStore, StoreError, parse_size
 from evalcore.viewstate import SERVER_NAME, SERVER_PREFIX
@@ -290,7 +291,14 @@ def ranking(roles, measure: str, choice):
 def quality(roles) -> tuple[str, ...]:
     """The measures by average precision, best first (as :func:`evalcore.analysis.measure_quality`)."""
     key = (roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower))
-    tables = _LAST.get(key) or count_tables(*key, "stable", None, identity(path_of(roles.dataset)))  # AP: any ties
+    tables = _LAST.get(key)
+    if tables is None:  # AP orders the measures under any ties: count under the view's, which its pages use next
+        from ui import common
+
+        ties, seed = common.view().ranking.key
+        if ties not in CHUNK_POLICIES:
+            ties, seed = "stable", None
+        tables = count_tables(*key, ties, seed, identity(path_of(roles.dataset)))
     scored = [(m, r.average_precision()) for m, r in tables.rankings.items()]
     return tuple(m for m, ap in sorted(scored, key=lambda x: (np.isnan(x[1]), -np.nan_to_num(x[1]))))
 

@@ -24,7 +24,8 @@ from ..errors import ParameterError
 from ..ranking import resolve_seed
 from . import source as src
 from .counts import CountTables, PairBuilder, RankBuilder, assemble
-from .sampleranks import SampleCounter, SampleRanks
+from .sampleranks import SampleRanks
+from .samplesql import sample_ranks_sql
 from .tieorder import TieOrder, check_policy
 
 DIALECT = src.Dialect("duckdb")
@@ -222,15 +223,9 @@ class DuckDBEngine:
             rows = np.asarray(sample[src.ROW], dtype=np.int64)
             labels = np.asarray(sample["label"], dtype=bool)
             sample_keys = np.column_stack([np.asarray(sample[k], dtype=np.float64) for k in keys.split(", ")])
-            counter = SampleCounter(sample_keys, rows, labels, ties, seed)
-            reader = con.sql(f"SELECT {keys}, {src.ROW}, label FROM base").to_arrow_reader(self.batch_rows)
             n = counts["rows"]
-            for batch in reader:
-                cols = [batch.column(j).to_numpy(zero_copy_only=False) for j in range(batch.num_columns)]
-                counter.add(np.column_stack(cols[:-2]), cols[-2], cols[-1])
-                if progress:
-                    progress(counter.seen, n)
-            ranks = counter.ranks()
+            ranks = sample_ranks_sql(con, "base", keys.split(", "), rows, labels, sample_keys, ties, seed, n,
+                                     progress=progress)
             return SampleRanks(rows=rows, labels=labels, ranks={m: ranks[:, j] for j, m in enumerate(chosen)},
                                n_candidates=n, ties=ties, seed=seed, engine=self.name,
                                higher={m: roles.higher[m] for m in chosen},

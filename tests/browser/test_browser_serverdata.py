@@ -1,16 +1,16 @@
 """A server-side data set in Chromium (issue 21): the host's folder (EVALCORE_DATA_DIR) is listed on the Data page,
-the set is opened there (DuckDB ranks it out of memory), the Confidence page draws its bands (computed chunk by chunk
-and thinned: the set is larger than ``ui.serverdata.THIN_ABOVE``) and the level slider moves them; the link reopens
-the view in a fresh session (the counts come from the store).
+a set of 20,000,000 candidates is opened there (DuckDB ranks it out of memory, once: the Confidence page's order of
+the measures and its bands read the same count tables), the Confidence page draws its bands and the level slider
+moves them; the link reopens the view in a fresh session (the counts come back at once).
 
-The suite opens 300,000 candidates: 20,000,000 take minutes on a loaded 2-core machine (two DuckDB sorts, then
-precision and a Clopper-Pearson interval at each of 40,000,000 n), past the suite's budget.
-``EVALCORE_BROWSER_SERVER_ROWS=20000000`` runs the same test on the issue's 20,000,000 rows
-(``bench/bench_serverdata.py --browser`` does, and times it); the thinned figure of a 20,000,000-row set is checked
-against every point of its curves in tests/test_engines.py and bench/bench_serverdata.py.
+The figure of such a set over every n (chunk by chunk, thinned, every extreme and significance boundary kept) is
+checked against every point of its curves in tests/test_engines.py and bench/bench_serverdata.py; the page's
+default range of n is short. ``EVALCORE_BROWSER_SERVER_ROWS`` (a multiple of 1,000) sets another size
+(``bench/bench_serverdata.py --browser`` times the test at its ``--rows``).
 
-The data set is generated once per test session by DuckDB (three columns, seconds) in the session's temporary
-folder; this module starts its own dashboard server, whose environment names that folder.
+The data set is written once per test session by DuckDB straight to Parquet (three columns;
+:func:`evalcore.engines.synthetic.write_parquet`, as the benchmark's) in the session's temporary folder; this module
+starts its own dashboard server, whose environment names that folder.
 """
 
 from __future__ import annotations
@@ -35,24 +35,17 @@ _spec.loader.exec_module(browser_conftest)
 CHROMIUM, MISSING_CHROMIUM = browser_conftest.CHROMIUM, browser_conftest.MISSING_CHROMIUM
 RUN_COUNTER, VIEWPORT, serve = browser_conftest.RUN_COUNTER, browser_conftest.VIEWPORT, browser_conftest.serve
 
-ROWS = int(os.environ.get("EVALCORE_BROWSER_SERVER_ROWS", "300000"))  # a multiple of 1,000: 11% TPs exactly
+ROWS = int(os.environ.get("EVALCORE_BROWSER_SERVER_ROWS", "20000000"))  # a multiple of 1,000: 11% TPs exactly
 COUNTING_MS = 600_000  # the first opening ranks the candidates by two measures (20,000,000 on a loaded machine: minutes)
 
 
 @pytest.fixture(scope="session")
 def server_data(tmp_path_factory):
     """A folder with big.parquet: ROWS rows, label (11% TPs) and two scores with heavy ties."""
-    import duckdb
+    from evalcore.engines.synthetic import write_parquet
 
     folder = tmp_path_factory.mktemp("server_data")
-    con = duckdb.connect()
-    con.execute(f"""COPY (SELECT ((i * 2654435761) % 1000) < 110 AS label,
-        round(((i * 7919) % 100003) / 100003.0 + CASE WHEN ((i * 2654435761) % 1000) < 110 THEN 0.3 ELSE 0 END, 3)
-            AS a,
-        round(((i * 104729) % 99991) / 99991.0 + CASE WHEN ((i * 2654435761) % 1000) < 110 THEN 0.2 ELSE 0 END, 2)
-            AS b
-        FROM range({ROWS}) t(i)) TO '{folder / "big.parquet"}' (FORMAT parquet)""")
-    con.close()
+    write_parquet(folder / "big.parquet", ROWS)
     (folder / ".hidden.parquet").write_bytes(b"")  # not listed
     return folder
 
@@ -67,8 +60,9 @@ def server_url(browser, server_data, tmp_path_factory):
     os.environ["EVALCORE_DATA_DIR"] = str(server_data)
     try:
         log = tmp_path_factory.mktemp("serverdata_log") / "streamlit.log"
-        with serve(["-m", "streamlit", "run", "app.py"], tmp_path_factory.mktemp("serverdata_store"), log) as url:
-            yield url
+        store = tmp_path_factory.mktemp("serverdata_store")
+        with serve(["-m", "streamlit", "run", "app.py"], store, log) as url:
+            yield url, store
     finally:
         if before is None:
             os.environ.pop("EVALCORE_DATA_DIR", None)
@@ -94,7 +88,10 @@ def fresh_page(browser, url: str):
 def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_url):
     assert CHROMIUM.exists(), MISSING_CHROMIUM
     assert ROWS > THIN_ABOVE and ROWS % 1000 == 0
-    with fresh_page(browser, server_url + "/") as page:
+    if browser is None:
+        pytest.fail(MISSING_CHROMIUM, pytrace=False)
+    url, store = server_url
+    with fresh_page(browser, url + "/") as page:
         wait_for_app(page)
         page.get_by_text("Large data sets on this server (1)").click()
         with rerun(page, timeout=COUNTING_MS):
@@ -114,7 +111,13 @@ def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_
         wait_for_figure(page, "gd.data.some(t => (t.name || '').includes(': 94.9% '))")
         link = settled_link(page)
 
+    from evalcore.io.store import DatasetStore
+
+    kept = [DatasetStore(store).get(i).name for i in DatasetStore(store).ids()]
+    assert any(name.startswith("counts-") for name in kept), kept  # the count tables, in the store
+
     with fresh_page(browser, link) as shared:  # a colleague's session: the counts come back at once
         wait_for_app(shared, timeout=120_000)
         wait_for_figure(shared, "gd.data.some(t => (t.name || '').includes(': 94.9% '))", timeout=120_000)
         expect(slider_values(shared, "Confidence level")).to_have_text(["0.949"])
+
