@@ -144,7 +144,8 @@ def test_numeric_tables_are_written_exactly_as_pandas_writes_them(rows):
 @given(st.lists(texts, min_size=1, max_size=10))
 def test_a_quote_exactly_before_cells_that_start_like_a_formula(cells):
     safe = spreadsheet_safe(pd.DataFrame({"key": cells}))["key"].tolist()
-    assert safe == [("'" + c) if c.startswith(FORMULA_STARTS) else c for c in cells]
+    # (a formula start also behind quotes of its own: "'=x" becomes "''=x", so that the inverse is exact)
+    assert safe == [("'" + c) if c.lstrip("'").startswith(FORMULA_STARTS) else c for c in cells]
 
 
 def test_the_command_line_writes_exact_csv(tmp_path, capsys):
