@@ -19,7 +19,7 @@ if sample.mode(common.view()) != "full":  # a partly annotated set: estimates fr
 data = guards.require_data()
 candidates = data.candidates
 v = common.view()
-measures = list(cached.quality(data))  # best first by average precision
+measures = list(cached.quality(data, v.ranking))  # best first by average precision
 if v.threshold_measure is None:
     common.update(threshold_measure=measures[0])
 c1, c2 = st.columns(2)

@@ -290,13 +290,13 @@ def whose(v: ViewSettings, labels: pd.DataFrame) -> str | None:
 def whose_select(v: ViewSettings, labels: pd.DataFrame) -> None:
     """With the rule "annotator": whose labels count, among the annotators (names shown on the page; the link
     carries a token, never a name)."""
-    from ui.common import update
+    from ui.common import forgotten, update
 
     key = "w_ann_of"
     if st.session_state.get(key) != whose(v, labels):
         st.session_state[key] = whose(v, labels)
     st.selectbox("Whose labels", list(labels.columns), key=key,
-                 on_change=lambda: key in st.session_state and update(ann_of=annotator_token(st.session_state[key])))
+                 on_change=lambda: forgotten(key) or update(ann_of=annotator_token(st.session_state[key])))
 
 
 def rule_changed() -> None:

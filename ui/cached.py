@@ -197,11 +197,12 @@ def rankings(data: Loaded, measures, ranking: RankingChoice, display: Display = 
 
 
 @cache(max_entries=8)
-def quality(data: Loaded) -> tuple[str, ...]:
+def quality(data: Loaded, _ranking: RankingChoice | None = None) -> tuple[str, ...]:
     """The measures ordered by average precision, best first (:func:`evalcore.analysis.measure_quality`): the
-    order the pages start from."""
+    order the pages start from. AP is the same under any ties, so ``_ranking`` (the view's) is not in the key: it
+    only lets a server data set be counted under the ties its pages rank by next."""
     if serverdata.is_server(data.roles.dataset):
-        return serverdata.quality(data.roles)
+        return serverdata.quality(data.roles, _ranking)
     return tuple(analysis.measure_quality(data.candidates)["measure"])
 
 

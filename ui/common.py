@@ -81,6 +81,18 @@ def forget_widgets_on_page_change(page_id: str) -> None:
         st.session_state["_page"] = page_id
 
 
+def forgotten(key: str) -> bool:
+    """True if the widget key was dropped by :func:`forget_widgets_on_page_change`: a widget's change callback must
+    then do nothing.
+
+    When the browser sends a value (the user types on the new page) before the switch's run has drawn the widgets
+    again, Streamlit calls the callbacks of the widgets whose value it sees as changed, the sidebar's among them,
+    their keys gone (``st.session_state[key]`` raised a KeyError on the page). Such a value is the page's left
+    behind, not a user's change; the widget shows the view when it is drawn again.
+    """
+    return key not in st.session_state
+
+
 def update(**changes) -> None:
     st.session_state["view"] = view().set(**changes)
 

@@ -61,7 +61,7 @@ def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
     ``data`` is the annotated candidates and the test Fisher's, which is the one test the sample pages use."""
     if design is None:
         candidates = data.candidates
-        best = cached.quality(data)
+        best = cached.quality(data, v.ranking)
         measures = list(v.selection.effective_measures(best)) or list(best[:DEFAULT_MEASURES])
         pair = list(v.selection.effective_pair(best)) if len(best) > 1 else measures[:2]
     else:

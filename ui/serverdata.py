@@ -288,16 +288,15 @@ def ranking(roles, measure: str, choice):
                         identity(path_of(roles.dataset)))[measure]
 
 
-def quality(roles) -> tuple[str, ...]:
-    """The measures by average precision, best first (as :func:`evalcore.analysis.measure_quality`)."""
+def quality(roles, choice=None) -> tuple[str, ...]:
+    """The measures by average precision, best first (as :func:`evalcore.analysis.measure_quality`). AP is taken at
+    the end of each tie group, the same under any ties: the count tables are those of the ranking ``choice`` (a
+    :class:`~evalcore.viewstate.RankingChoice`, which the page ranks by next) where it is one the engine counts, so
+    that the set is counted once."""
     key = (roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower))
     tables = _LAST.get(key)
-    if tables is None:  # AP orders the measures under any ties: count under the view's, which its pages use next
-        from ui import common
-
-        ties, seed = common.view().ranking.key
-        if ties not in CHUNK_POLICIES:
-            ties, seed = "stable", None
+    if tables is None:
+        ties, seed = choice.key if choice is not None and choice.ties in CHUNK_POLICIES else ("stable", None)
         tables = count_tables(*key, ties, seed, identity(path_of(roles.dataset)))
     scored = [(m, r.average_precision()) for m, r in tables.rankings.items()]
     return tuple(m for m, ap in sorted(scored, key=lambda x: (np.isnan(x[1]), -np.nan_to_num(x[1]))))

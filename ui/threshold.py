@@ -9,7 +9,7 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.figures.paper import log_score_axis_applicable
 from ui import cached, widgets
-from ui.common import update, view
+from ui.common import forgotten, update, view
 
 MEASURE_KEY = "w_threshold_measure"
 GAMMA_KEYS = ("w_gamma", "w_gamma_typed")  # the slider and the number input, both showing the view's gamma
@@ -50,7 +50,7 @@ def gamma_controls(positions) -> float:
         _refill(key, gamma)
 
     def changed(key: str) -> None:
-        if key not in st.session_state:  # (forgotten on a page switch: see ui/widgets.py)
+        if forgotten(key):
             return
         update(gamma=float(st.session_state[key]))
 
@@ -76,8 +76,7 @@ def axis_toggles(scores) -> tuple[bool, bool]:
     _refill(key, log_score_axis_applicable(scores) if chosen is None else bool(chosen))
     with c2:
         log_score = st.toggle("Log score axis", key=key,
-                              on_change=lambda: key in st.session_state and update(  # (see ui/widgets.py)
-                                  log_score=bool(st.session_state[key])),
+                              on_change=lambda: forgotten(key) or update(log_score=bool(st.session_state[key])),
                               help="On by default where more than half of the scores fall into one bin of the linear "
                                    "axis. Signed scores get sign(x)·log10(1 + |x|/c).")
     return bool(log_count), bool(log_score)

@@ -9,7 +9,7 @@ from evalcore.text import markdown_text as esc
 from evalcore.viewstate import MAX_DISPLAY_CHARS, MAX_MEASURES, cut_gammas, n_options, with_cut_gamma
 
 from ui import cached
-from ui.common import correct, stop, update, view
+from ui.common import correct, forgotten, stop, update, view
 
 
 #: The arguments that make a widget of the same key a new widget to Streamlit (st.slider's identity holds them):
@@ -38,20 +38,12 @@ def bound(widget, label: str, field: str, *, convert=None, default=None, **kwarg
         st.session_state[key] = wanted
 
     def changed() -> None:
-        if key not in st.session_state:  # see forgotten()
+        if forgotten(key):
             return
         value = st.session_state[key]
         update(**{field: convert(value) if convert else (tuple(value) if isinstance(value, list) else value)})
 
     return widget(label, key=key, on_change=changed, **kwargs)
-
-
-# forgotten(): a widget's change callback can run for a key that is gone. A page switch drops the widget keys
-# (ui/common.forget_widgets_on_page_change); when the browser sends a value (the user types on the new page) before
-# the switch's run has drawn the widgets again, Streamlit calls the callbacks of the widgets whose value it sees
-# as changed, the sidebar's among them (their keys gone, their values back from the browser), and
-# st.session_state[key] raised a KeyError on the page. Such a value is the page's left behind, not a user's
-# change: the callback does nothing, and the widget shows the view when it is drawn again.
 
 
 def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
@@ -64,7 +56,7 @@ def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
         st.session_state[key] = wanted
 
     def changed() -> None:
-        if key not in st.session_state:  # see forgotten()
+        if forgotten(key):
             return
         n_min, n_max = st.session_state[key]
         if n_min == n_max:  # a range needs two n: keep the one that moved away from the other
@@ -130,7 +122,7 @@ def measures_select(label: str, data, *, prompt: str = "Pick at least one measur
     precision (best first), the four best shown while nothing was chosen (and not written into the view: the
     link, the signature and the report name a selection only when the user makes one); an emptied selection
     stays empty and the page stops with ``prompt``. Returns the measures shown."""
-    ordered = cached.quality(data)
+    ordered = cached.quality(data, view().ranking)
     chosen = view().selection.effective_measures(ordered)
     bound(st.multiselect, label, "measures", default=chosen, options=list(ordered), max_selections=MAX_MEASURES,
           format_func=shown)
@@ -178,7 +170,7 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
             st.session_state[key] = value
 
         def changed(m=m, key=key):
-            if key not in st.session_state:  # see forgotten()
+            if forgotten(key):
                 return
             new = float(st.session_state[key])
             update(**{"cut_gammas": with_cut_gamma(view(), m, None if new == defaults[m] else new).cut_gammas})
@@ -201,7 +193,7 @@ def measure_pair(data, columns) -> tuple[str, str]:
     if len(measures) < 2:
         st.info("Comparing needs two score columns; choose more on the Data page.")
         stop()
-    ordered = cached.quality(data)
+    ordered = cached.quality(data, view().ranking)
     ordered = [m for m in ordered if m in measures] + [m for m in measures if m not in ordered]
     a, b = view().selection.effective_pair(ordered)
     with columns[0]:
@@ -230,7 +222,7 @@ def display_names_editor(measures) -> None:
                 st.session_state[key] = wanted
 
             def changed(m=m, key=key) -> None:
-                if key not in st.session_state:  # see forgotten()
+                if forgotten(key):
                     return
                 update(names=view().display.with_name(m, st.session_state[key]).names)
 
