@@ -75,8 +75,6 @@ def test_a_million_candidate_draw_while_two_annotators_click(tmp_path):
 @pytest.fixture()
 def tight(tmp_path):
     """An annotation database in a store with a 2 MB quota, reserving its writes in it; (its store, the folder)."""
-    if not hasattr(DatasetStore, "reserve"):
-        pytest.skip("the store's quota reservation (DatasetStore.reserve) has not landed yet")
     root = tmp_path / "store"
     store = AnnotationStore(root / DB_FILE, reserve=DatasetStore(root, quota="2MB").reserve)
     yield store, root

@@ -282,7 +282,7 @@ def test_sample_counter_few_per_tie_group_as_one_sort(ties, monkeypatch):
 def sample_table():
     """20,000 candidates in DuckDB (keys ascending = better): heavy ties (k0: 40 values), ties of three decimals
     (k1), all distinct (k2), each with some non-finite scores (+inf); 300 sampled candidates; the oracle's set."""
-    duckdb = pytest.importorskip("duckdb")
+    import duckdb  # (a dependency: never skipped)
     rng = np.random.default_rng(12)
     n = 20_000
     keys = np.column_stack([rng.integers(0, 40, n).astype(float), np.round(rng.normal(size=n), 3),
@@ -323,7 +323,7 @@ def test_sample_ranks_counted_in_duckdb_equal_a_full_sort(sample_table, ties, pa
 
 
 def test_tie_hash_in_sql_is_tie_hash():
-    duckdb = pytest.importorskip("duckdb")
+    import duckdb  # (a dependency: never skipped)
     from evalcore.engines.samplesql import tie_hash_sql
 
     rows = np.r_[np.arange(1000), 2**40 + np.arange(10)]

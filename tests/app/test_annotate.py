@@ -358,8 +358,6 @@ def test_a_draw_that_does_not_fit_in_the_store_quota_is_refused_on_the_page(unla
     """Issue 19: the annotation database counts in the store's quota and is never evicted; a draw that cannot fit
     is refused with the store's message on the page, and nothing of it is written (the store's reservation,
     DatasetStore.reserve, with a quota that holds the data set and the database but not the sample)."""
-    if not hasattr(DatasetStore, "reserve"):
-        pytest.skip("the store's quota reservation (DatasetStore.reserve) has not landed yet")
     dataset, _ = unlabelled
     at = drawn(dataset, size=10)
     assert AnnotationStore().samples(annotate.db_id(dataset))["sample"].tolist() == ["s7"]
