@@ -9,6 +9,7 @@ Downloading browsers is impossible here, so the tests use /usr/bin/chromium and 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+import live_servers
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -38,6 +41,13 @@ STARTUP_TIMEOUT_S = 60
 # as running. Issue 18's "page that never finishes" (the return to the Data page, all from the cache) was such a
 # run: finished and drawn, never counted. ``started`` still counts changes of that attribute into "running".
 RUN_COUNTER = (Path(__file__).with_name("run_counter.js")).read_text()
+
+# A server started by ``serve`` runs Streamlit with faulthandler listening on SIGUSR1: when a browser test fails, every
+# live server writes the stack of each of its threads to its log, and the report shows it (pytest_runtest_makereport
+# below), so that a page that waits for a run that never comes says where the server is.
+_DUMPING_MAIN = ("import faulthandler, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+                 "sys.argv[0] = 'streamlit'; from streamlit.web.cli import main; sys.exit(main())")
+_LIVE = live_servers.LIVE
 
 expect.set_options(timeout=30_000)
 
@@ -89,6 +99,8 @@ def serve(args: list[str], store: Path, log_path: Path, poll_s: float = 0.25):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "EVALCORE_DEFAULT_DATASET"}
     env["EVALCORE_STORE"] = str(store)
+    if args[:2] == ["-m", "streamlit"]:  # the same server, with its threads' stacks on SIGUSR1
+        args = ["-c", _DUMPING_MAIN, *args[2:]]
     cmd = [sys.executable, *args, "--server.headless", "true", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     with open(log_path, "wb") as log:
@@ -109,9 +121,43 @@ def serve(args: list[str], store: Path, log_path: Path, poll_s: float = 0.25):
                 raise RuntimeError(f"streamlit did not answer {url}/_stcore/health within {STARTUP_TIMEOUT_S} s:\n"
                                    f"{log_path.read_text()[-3000:]}")
             time.sleep(poll_s)
+        _LIVE.append((proc, log_path))
         yield url
     finally:
+        if (proc, log_path) in _LIVE:
+            _LIVE.remove((proc, log_path))
         _stop(proc)
+
+
+def server_threads() -> str:
+    """Every live server's threads, each server's log tail after it has written them (for a failed test's report)."""
+    out = []
+    for proc, log_path in list(_LIVE):
+        if proc.poll() is not None:
+            out.append(f"server {proc.pid} exited with {proc.returncode}")
+            continue
+        before = log_path.stat().st_size
+        os.kill(proc.pid, signal.SIGUSR1)
+        deadline, size, still = time.monotonic() + 10, before, 0
+        while time.monotonic() < deadline and still < 3:  # written at once: until the log stops growing
+            time.sleep(0.2)
+            now = log_path.stat().st_size
+            still = still + 1 if now == size and now > before else 0
+            size = now
+        text = log_path.read_bytes().decode(errors="replace")
+        out.append(f"server {proc.pid} ({log_path}), the end of its log:\n{text[-12000:]}")
+    return "\n\n".join(out)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed and _LIVE:
+        try:
+            report.sections.append(("dashboard servers' threads at the failure", server_threads()))
+        except OSError as exc:  # the report must still say the test failed
+            report.sections.append(("dashboard servers' threads at the failure", f"not available: {exc}"))
 
 
 @pytest.fixture(scope="session")
