@@ -85,6 +85,7 @@ def look_n_slider(n_min: int, n_max: int, up_to: int | None, step: int = 1, **kw
         nearest = min(n_min + round((v.look_n - n_min) / step) * step, n_max)
         correct(f"n = {v.look_n:,} for the 2x2 table is not among the tested n (a step of {step:,} from "
                 f"{n_min:,}); showing n = {nearest:,}.", look_n=nearest)
+    kwargs.setdefault("format", "%,d")  # 1,268 as everywhere else on the page (sprintf.js's thousands separator)
     return bound(st.slider, "Look at the n-best lists for n =", "look_n", default=start, min_value=n_min,
                  max_value=n_max, step=step, convert=int, **kwargs)
 

@@ -74,6 +74,7 @@ def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
     at = app({"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "n": "1268"},
              "pages/significance.py")
     assert at.slider(key="w_look_n").value == 1268
+    assert at.slider(key="w_look_n").proto.format == "%,d"  # shown as 1,268, like every count on the page
     effects = next(shown(d) for d in at.dataframe if "effect" in d.value.columns)
     expected = analysis.effect_at(g2_x2, 1268)
     # the table shows the effects as evalcore.format writes them (points, three significant digits, "–")

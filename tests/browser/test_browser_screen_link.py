@@ -24,8 +24,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from evalcore.cli import main as evalcore_main
 from evalcore.io.store import DatasetStore
-from test_browser import (FIRST_RUN_MS, PAGES, choose, press, rerun, settled_link, slider_thumb, wait_for_app,
-                          wait_for_figures)
+from test_browser import (FIRST_RUN_MS, PAGES, choose, press, rerun, settled_link, slider_thumb, slider_values,
+                          wait_for_app, wait_for_figures)
 
 REPO = Path(__file__).resolve().parents[2]
 EXPERIMENT = REPO / "sample_data" / "experiment_sim.tsv.gz"
@@ -287,6 +287,7 @@ def test_look_at_n_is_in_the_link_when_the_range_moves(new_page, krenn_id):
     wait_for_figures(page, figures=2)
     look = "Look at the n-best lists for n ="
     expect(slider_thumb(page, look)).to_have_value("1268")
+    expect(slider_values(page, look)).to_have_text(["1,268"])  # shown with the page's thousands separator
     assert "sig_n" not in parse_qs(urlsplit(settled_link(page)).query)  # the boundary: shown, not a choice
     high = slider_thumb(page, TESTED, 1)
     press(page, high, "PageDown")  # 2,000 down a page: the boundary moves with the range
