@@ -45,8 +45,8 @@ RUN_COUNTER = (Path(__file__).with_name("run_counter.js")).read_text()
 # A server started by ``serve`` runs Streamlit with faulthandler listening on SIGUSR1: when a browser test fails, every
 # live server writes the stack of each of its threads to its log, and the report shows it (pytest_runtest_makereport
 # below), so that a page that waits for a run that never comes says where the server is.
-_DUMPING_MAIN = ("import faulthandler, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True); "
-                 "sys.argv[0] = 'streamlit'; from streamlit.web.cli import main; sys.exit(main())")
+_DUMPING_MAIN = ("import faulthandler, runpy, signal, sys; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+                 "module = sys.argv.pop(1); runpy.run_module(module, run_name='__main__', alter_sys=True)")
 _LIVE = live_servers.LIVE
 
 expect.set_options(timeout=30_000)
@@ -99,8 +99,8 @@ def serve(args: list[str], store: Path, log_path: Path, poll_s: float = 0.25):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "EVALCORE_DEFAULT_DATASET"}
     env["EVALCORE_STORE"] = str(store)
-    if args[:2] == ["-m", "streamlit"]:  # the same server, with its threads' stacks on SIGUSR1
-        args = ["-c", _DUMPING_MAIN, *args[2:]]
+    if args[0] == "-m":  # the same module run as __main__, with its threads' stacks on SIGUSR1
+        args = ["-c", _DUMPING_MAIN, *args[1:]]
     cmd = [sys.executable, *args, "--server.headless", "true", "--server.port", str(port),
            "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"]
     with open(log_path, "wb") as log:

@@ -83,3 +83,23 @@ def test_no_deploy_button(new_page):
     expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
     expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
     expect(page.get_by_text("Deploy", exact=True)).to_have_count(0)
+
+
+def test_the_server_watches_no_source_files(browser, fresh_url):
+    """A lab's server does not watch its source files (.streamlit/config.toml: fileWatcherType "none"). Streamlit's
+    watcher follows the app's folder recursively, .venv included; when a session ended, the server's event loop
+    waited for the watcher's thread, which under load was minutes behind (inotify's queue overflowed): every
+    session's clicks went unanswered (CI, tests/browser/test_browser_serverdata.py). After a session has come and
+    gone, no thread of the server watches folders (the stacks faulthandler writes on SIGUSR1; Streamlit still polls
+    its two config files, config.toml and secrets.toml, one file each, whatever the setting)."""
+    context = browser.new_context(viewport=browser_conftest.VIEWPORT)
+    try:
+        context.add_init_script(browser_conftest.RUN_COUNTER)
+        page = context.new_page()
+        page.goto(fresh_url + "/")
+        wait_for_app(page)
+    finally:
+        context.close()  # the session ends
+    stacks = browser_conftest.server_threads()
+    assert "Thread 0x" in stacks or "Current thread 0x" in stacks, stacks[-2000:]
+    assert "watchdog" not in stacks and "event_based_path_watcher" not in stacks, stacks[-6000:]
