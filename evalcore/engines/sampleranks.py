@@ -85,10 +85,12 @@ class SampleCounter:
             self.hist[j] += np.bincount(right, minlength=unique.size + 1)
             equal = np.flatnonzero((right > 0) & (unique[np.maximum(right - 1, 0)] == column))
             if equal.size:
-                self._count_ties(j, right[equal] - 1, rows[equal], labels[equal])
+                self.count_ties(j, right[equal] - 1, rows[equal], labels[equal])
 
-    def _count_ties(self, j: int, group: np.ndarray, rows: np.ndarray, labels: np.ndarray) -> None:
-        """Add #{y in the chunk: key(y) = key(x), t(y) < t(x)} for every sampled x of measure j."""
+    def count_ties(self, j: int, group: np.ndarray, rows: np.ndarray, labels: np.ndarray) -> None:
+        """Add #{y in the chunk: key(y) = key(x), t(y) < t(x)} for every sampled x of measure j, for rows whose tie
+        group among the sample's keys is known: ``group`` (an index into the sample's unique keys of measure j), as
+        :meth:`add` finds it or an engine's join on the score gives it (:mod:`evalcore.engines.samplesql`)."""
         t_rows = _tie_columns(self.ties, self.seed, rows, labels)
         if self.size[j].max(initial=0) <= FEW_PER_GROUP:
             self._count_ties_few(j, group, t_rows)
@@ -96,7 +98,7 @@ class SampleCounter:
             self._count_ties_merged(j, group, t_rows)
 
     def _count_ties_few(self, j: int, group: np.ndarray, t_rows: list[np.ndarray]) -> None:
-        """:meth:`_count_ties` where each tie group holds few sampled candidates: no sort of the chunk. For each
+        """:meth:`count_ties` where each tie group holds few sampled candidates: no sort of the chunk. For each
         row y, p(y) = #{x in its group : t(x) < t(y)} by comparing with the group's sampled candidates in turn;
         then t(y) < t(x_i) (x_i the i-th of its group by t, y not x_i) exactly when p(y) <= i."""
         order, start, size = self.order[j], self.start[j][group], self.size[j][group]
@@ -122,7 +124,7 @@ class SampleCounter:
         self.within[order, j] += cumulative[np.arange(1, k + 1)] - cumulative[group_start]
 
     def _count_ties_merged(self, j: int, group: np.ndarray, t_rows: list[np.ndarray]) -> None:
-        """:meth:`_count_ties` by one sort of the chunk's rows with the sample (any number per group)."""
+        """:meth:`count_ties` by one sort of the chunk's rows with the sample (any number per group)."""
         sample_group = self.group[j]
         rows = t_rows[-1]
         k = sample_group.size

@@ -214,5 +214,5 @@ def _streamed_within(con, table: str, g: _Grid, rows, labels, ties: str, seed: i
         group, r, lab = (batch.column(i).to_numpy(zero_copy_only=False) for i in range(3))
         group = np.asarray(group, dtype=np.int64)
         eq += np.bincount(group, minlength=g.unique.size)
-        counter._count_ties(0, group, np.asarray(r, dtype=np.int64), np.asarray(lab, dtype=bool))
+        counter.count_ties(0, group, np.asarray(r, dtype=np.int64), np.asarray(lab, dtype=bool))
     return eq, counter.within[:, 0].copy()
