@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from . import cli_steps as steps
 from . import names
 from .errors import EvalcoreError, ParameterError
 from .pooling import cli as pool_cli
@@ -25,7 +26,6 @@ if TYPE_CHECKING:  # the numerical modules are imported by the command that need
     import pandas as pd
 
     from .candidates import CandidateSet
-    from .ranking import Ranking
     from .samples import Cut
 
 CURVE_CSV_COLUMNS = ["measure", "n", "tp", "fp", "precision", "recall", "lower", "upper"]
@@ -215,36 +215,11 @@ def _load(args) -> CandidateSet:
     candidates = load_candidates(
         args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
         exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
-        limits=_limits(args), where="cli")
+        limits=steps.limits(args), where="cli")
     if candidates.excluded_unlabelled:
-        _note(f"{args.file}: left out {candidates.excluded_unlabelled} rows with an empty label "
+        steps.note(f"{args.file}: left out {candidates.excluded_unlabelled} rows with an empty label "
               f"(--exclude-unlabelled)")
     return candidates
-
-
-def _limits(args):
-    """The reading limits, the defaults with the --limit options applied."""
-    from .io.limits import parse_limit_options
-
-    return parse_limit_options(getattr(args, "limit", []))
-
-
-def _note(message: str) -> None:
-    print(f"evalcore: {message}", file=sys.stderr)
-
-
-def _rankings(candidates: CandidateSet, measures: Sequence[str], args, *, ties_matter: bool = True) -> list[Ranking]:
-    """Rank by each measure; ``ties_matter=False`` for results that do not depend on the tie order (ROC, AUC)."""
-    from .ranking import rank, resolve_seed
-
-    seed = resolve_seed(args.ties, args.seed)
-    rankings = [rank(candidates, m, ties=args.ties, seed=seed) for m in measures]
-    if args.ties in names.SEEDED_TIES and ties_matter:
-        _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
-    for r in rankings:
-        if r.n_nonfinite:
-            _note(f"{r.measure}: {r.n_nonfinite} candidates have a missing or infinite score; they rank last")
-    return rankings
 
 
 def _check_work(estimate, args) -> None:
@@ -253,12 +228,6 @@ def _check_work(estimate, args) -> None:
 
     check_work(estimate, getattr(args, "work_budget", None),
                how_to_raise="raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET")
-
-
-def _write(table: pd.DataFrame, out: str | None) -> None:
-    from .output import write_table
-
-    write_table(table, out if out else sys.stdout)
 
 
 def _cmd_curves(args) -> None:
@@ -276,17 +245,17 @@ def _cmd_curves(args) -> None:
             from .work import roc_estimate
 
             _check_work(roc_estimate(candidates.n_candidates, len(candidates.measures), args.resamples), args)
-        rankings = {r.measure: r for r in _rankings(candidates, candidates.measures, args, ties_matter=False)}
+        rankings = {r.measure: r for r in steps.rankings_of(candidates, candidates.measures, args, ties_matter=False)}
         if args.kind == "auc":
             seed = args.seed if args.seed is not None else 0
             table = roc_table(rankings, confidence_level=args.confidence_level, method=args.auc_interval,
                               resamples=args.resamples, seed=seed)
             bootstrapped = "AUC and average precision" if args.auc_interval == "bootstrap" else "average precision"
-            _note(f"{bootstrapped} intervals from {args.resamples} bootstrap resamples with seed {seed} "
+            steps.note(f"{bootstrapped} intervals from {args.resamples} bootstrap resamples with seed {seed} "
                   f"(--seed); AUC and the curves do not depend on how ties are broken")
         else:
             table = curves_table(rankings, args.kind)
-        _write(table, args.out)
+        steps.write(table, args.out)
         return
     import pandas as pd
 
@@ -295,13 +264,13 @@ def _cmd_curves(args) -> None:
 
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     tables = [precision_curve(r, sizes, confidence_level=args.confidence_level, interval=args.interval)
-              for r in _rankings(candidates, candidates.measures, args)]
+              for r in steps.rankings_of(candidates, candidates.measures, args)]
     table = pd.concat(tables, ignore_index=True)
     straddled = table.groupby("measure", sort=False, observed=True)["tie_straddled"].sum()
     for measure, count in straddled[straddled > 0].items():
-        _note(f"{measure}: at {count} of the {sizes.size} list sizes the cut-off splits a tie group "
+        steps.note(f"{measure}: at {count} of the {sizes.size} list sizes the cut-off splits a tie group "
               f"(--ties {args.ties} decides which candidates are in)")
-    _write(table[CURVE_CSV_COLUMNS], args.out)
+    steps.write(table[CURVE_CSV_COLUMNS], args.out)
 
 
 def _significance_note(table: pd.DataFrame, up_to: int | None) -> str:
@@ -333,7 +302,7 @@ def _cmd_compare(args) -> None:
     candidates = _load(args)
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     _check_work(sizes_estimate(candidates.n_candidates, sizes, args.test, args.resamples, mdd=args.mdd), args)
-    a, b = _rankings(candidates, args.measure, args)
+    a, b = steps.rankings_of(candidates, args.measure, args)
     if args.test == "fisher":
         table = compare_rankings(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
     elif args.alternative != "two-sided":
@@ -344,11 +313,11 @@ def _cmd_compare(args) -> None:
         table = pair_test(a, b, sizes, args.test, confidence_level=args.confidence_level, resamples=args.resamples,
                           seed=seed)
         if args.test in ("bootstrap", "randomization"):
-            _note(f"{args.resamples} resamples, seed {seed} (--seed); no p-value can be below "
+            steps.note(f"{args.resamples} resamples, seed {seed} (--seed); no p-value can be below "
                   f"1/{args.resamples + 1}")
     table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), args.correction)
     table["significant"] = table["p_adjusted"] < 1 - args.confidence_level
-    _note(f"{a.measure} vs {b.measure} ({names.PAIR_TESTS[args.test]}, correction {args.correction}): "
+    steps.note(f"{a.measure} vs {b.measure} ({names.PAIR_TESTS[args.test]}, correction {args.correction}): "
           + _significance_note(table, significant_up_to(table)))
     import pandas as pd
 
@@ -365,8 +334,8 @@ def _cmd_compare(args) -> None:
         table["mdd_pi"], table["mdd"] = mdd["mdd_pi"].to_numpy(), mdd["mdd"].to_numpy()
         columns += ["mdd_pi", "mdd"]
         if test != args.test:
-            _note(f"--mdd is for Fisher's exact test (power of --test {args.test} is not computed exactly)")
-    _write(table[columns], args.out)
+            steps.note(f"--mdd is for Fisher's exact test (power of --test {args.test} is not computed exactly)")
+    steps.write(table[columns], args.out)
 
 
 def _cmd_auc_test(args) -> None:
@@ -382,7 +351,7 @@ def _cmd_auc_test(args) -> None:
         raise ParameterError(f"{args.file}: auc-test needs at least two score columns; found "
                              f"{len(candidates.measures)}")
     args.ties, args.seed = "stable", None  # AUCs do not depend on the order within ties
-    rankings = _rankings(candidates, candidates.measures, args, ties_matter=False)
+    rankings = steps.rankings_of(candidates, candidates.measures, args, ties_matter=False)
     rows = []
     for i, a in enumerate(rankings):
         for b in rankings[i + 1:]:
@@ -391,56 +360,11 @@ def _cmd_auc_test(args) -> None:
                          "difference": auc(a) - auc(b), "z": z, "p_value": p})
     table = pd.DataFrame(rows)
     table["p_adjusted"] = adjust_pvalues(table["p_value"].to_numpy(), args.correction)
-    _note(f"DeLong et al. (1988) for {len(rows)} pairs, correction {args.correction} across the pairs")
-    _write(table, args.out)
+    steps.note(f"DeLong et al. (1988) for {len(rows)} pairs, correction {args.correction} across the pairs")
+    steps.write(table, args.out)
 
 
 # ------------------------------------------------------------------ estimates from an annotated sample
-def _load_annotated_sample(args, frame: bool = True):
-    """The partly annotated candidate set and its sampling frame (evalcore.io.load_annotated_sample).
-
-    The seed of random ties is fixed here (and kept in ``args.seed``), so that the rankings and
-    the frame's top-k lists use the same one.
-    """
-    import dataclasses
-
-    from .io import load_annotated_sample
-    from .ranking import resolve_seed
-
-    if args.exclude_unlabelled:
-        raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
-                             "keeps them as unannotated candidates of a random sample; choose one")
-    args.seed = resolve_seed(args.ties, args.seed)
-    sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
-                                   lower_is_better=tuple(args.lower_is_better), min_annotated=1,
-                                   encoding=args.encoding, sheet=args.sheet, limits=_limits(args), where="cli")
-    if frame:  # (a pooled design, --pool, describes itself: evalcore.pooling.cli)
-        sample = dataclasses.replace(sample, frame=_sample_frame(args, sample.candidates.measures))
-    _note(f"{args.file}: {sample.n_annotated:,} of {sample.candidates.n_candidates:,} candidates annotated "
-          f"({sample.n_annotated_tp:,} TPs); the others are unannotated (--annotated-sample)")
-    if frame:
-        _note(f"assumed: the annotated candidates are {sample.frame.describe()}")
-    return sample
-
-
-def _sample_frame(args, measures: Sequence[str]):
-    """The sampling frame --sample-frame describes (the whole set without it)."""
-    from . import estimates
-
-    if not args.sample_frame:
-        return estimates.SamplingFrame()
-    names, sep, k = args.sample_frame.rpartition(":")
-    chosen = tuple(m for m in names.split(",") if m)
-    try:
-        frame = estimates.SamplingFrame(measures=chosen, k=int(k), ties=args.ties, seed=args.seed)
-    except ValueError:
-        sep = ""
-    if not sep or not chosen or any(m not in measures for m in chosen):
-        raise ParameterError(f"--sample-frame {args.sample_frame!r}: give MEASURE[,MEASURE...]:K with measures "
-                             f"among {', '.join(measures)}, e.g. {measures[0]}:1000")
-    return frame
-
-
 def _curves_from_sample(args) -> None:
     import pandas as pd
 
@@ -451,22 +375,22 @@ def _curves_from_sample(args) -> None:
         return pool_cli.curves(args)
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
-    sample = _load_annotated_sample(args)
+    sample = steps.annotated_sample(args)
     candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
-    rankings = _rankings(candidates, candidates.measures, args)
+    rankings = steps.rankings_of(candidates, candidates.measures, args)
     mask = sample.frame_mask({r.measure: r for r in rankings})
     base = estimates.baseline_estimate(rankings[0], frame=mask, confidence_level=args.confidence_level,
                                        interval=args.sample_interval)
-    _note(f"baseline estimated from the sample: {base.k}/{base.m} = {base.estimate:.4f} "
+    steps.note(f"baseline estimated from the sample: {base.k}/{base.m} = {base.estimate:.4f} "
           f"[{base.lower:.4f}, {base.upper:.4f}] ({estimates.SAMPLE_INTERVAL_LABELS[args.sample_interval]})")
     table = pd.concat([estimates.precision_estimates(r, sizes, frame=mask, confidence_level=args.confidence_level,
                                                      interval=args.sample_interval) for r in rankings],
                       ignore_index=True)
     outside = int((~table["in_frame"]).sum())
     if outside:
-        _note(f"{outside} rows are n-best lists reaching outside the sampling frame: no estimate there")
-    _write(table, args.out)
+        steps.note(f"{outside} rows are n-best lists reaching outside the sampling frame: no estimate there")
+    steps.write(table, args.out)
 
 
 def _compare_from_sample(args) -> None:
@@ -479,35 +403,20 @@ def _compare_from_sample(args) -> None:
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
                              "default) runs on the annotated candidates of D1 and D2")
-    sample = _load_annotated_sample(args)
+    sample = steps.annotated_sample(args)
     candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
-    a, b = _rankings(candidates, args.measure, args)
+    a, b = steps.rankings_of(candidates, args.measure, args)
     mask = sample.frame_mask({a.measure: a, b.measure: b})
     table = estimates.compare_estimates(a, b, sizes, frame=mask, confidence_level=args.confidence_level,
                                         alternative=args.alternative)
-    tested = _adjust_in_frame(table, args)
-    _note(f"{a.measure} vs {b.measure} on the annotated sample (Fisher's exact test on D1/D2, correction "
+    tested = steps.adjust_in_frame(table, args)
+    steps.note(f"{a.measure} vs {b.measure} on the annotated sample (Fisher's exact test on D1/D2, correction "
           f"{args.correction}): significant at {int(tested['significant'].sum())} of {len(tested)} list sizes; at "
           f"every tested n up to {significant_up_to(tested) if len(tested) else 0}; the test rests on "
           f"{int(tested['annotated'].min()) if len(tested) else 0} to {int(tested['annotated'].max()) if len(tested) else 0} "
           "annotated candidates of D1 and D2")
-    _write(table, args.out)
-
-
-def _adjust_in_frame(table: pd.DataFrame, args) -> pd.DataFrame:
-    """Adjust the p-values of the n the sample covers (``in_frame``) by ``--correction``, in place (a column
-    ``p_adjusted`` before ``significant``, which it then decides); the rows tested."""
-    import numpy as np
-
-    from .stats.multitest import adjust_pvalues
-
-    inside = table["in_frame"].to_numpy()
-    adjusted = np.full(len(table), np.nan)
-    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
-    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
-    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
-    return table[inside]
+    steps.write(table, args.out)
 
 
 def _cmd_power(args) -> None:
@@ -531,7 +440,7 @@ def _cmd_power(args) -> None:
             exact = paired_t_samples(args.delta, args.sd, alpha, args.power, strict=args.strict)
             rows = [{"samples": int(np.ceil(exact - 1e-9)), "samples_exact": exact, "delta": args.delta, "sd": args.sd,
                      "power": paired_t_power(np.ceil(exact - 1e-9), args.delta, args.sd, alpha, strict=args.strict)}]
-        _write(pd.DataFrame(rows), args.out)
+        steps.write(pd.DataFrame(rows), args.out)
         return
     if None in lists:
         raise ParameterError("power needs --precision-a, --precision-b and --overlap (or --delta and --sd)")
@@ -542,13 +451,13 @@ def _cmd_power(args) -> None:
             size = int(round(n * (1 - args.overlap)))
             rows.append({"n": int(n), "size": size, "candidates": int(n) + size, "pi_d1": p1, "pi_d2": p2,
                          "power": exact_power(p1, p2, size, alpha, args.test)})
-        _write(pd.DataFrame(rows), args.out)
+        steps.write(pd.DataFrame(rows), args.out)
         return
     plan = plan_experiment(args.precision_a, args.precision_b, args.overlap, shared_precision=args.shared_precision,
                            alpha=alpha, power=args.power, test=args.test)
-    _note(f"difference regions of d = {plan.size:,} candidates each, TP rates {plan.pi_d1:.4g} and {plan.pi_d2:.4g}: "
+    steps.note(f"difference regions of d = {plan.size:,} candidates each, TP rates {plan.pi_d1:.4g} and {plan.pi_d2:.4g}: "
           f"n = {plan.n:,} (annotate {plan.candidates:,} candidates) for power {plan.power:.3f}")
-    _write(pd.DataFrame([plan.as_dict()]), args.out)
+    steps.write(pd.DataFrame([plan.as_dict()]), args.out)
 
 
 def _number_list(text: str, option: str) -> list[int]:
@@ -572,8 +481,8 @@ def _cmd_accept(args) -> None:
 
     candidates = _load(args)
     tables = [acceptance_sets(r, gammas, confidence_level=args.confidence_level, interval=args.interval)
-              for r in _rankings(candidates, candidates.measures, args)]
-    _write(pd.concat(tables, ignore_index=True), args.out)
+              for r in steps.rankings_of(candidates, candidates.measures, args)]
+    steps.write(pd.concat(tables, ignore_index=True), args.out)
 
 
 def _cmd_summary(args) -> None:
@@ -599,13 +508,13 @@ def _load_experiment(args) -> CandidateSet:
 
     sample = args.sample_column
     if len(args.files) > 1:
-        source, name = combine_samples([(f, Path(f).name) for f in args.files], limits=_limits(args))
+        source, name = combine_samples([(f, Path(f).name) for f in args.files], limits=steps.limits(args))
         sample = sample or "sample"
     else:
         source, name = args.files[0], None
     candidates = load_candidates(source, name=name, label=args.label, scores=args.measure, sample=sample,
                                  lower_is_better=tuple(args.lower_is_better),
-                                 exclude_unlabelled=args.exclude_unlabelled, limits=_limits(args), where="cli")
+                                 exclude_unlabelled=args.exclude_unlabelled, limits=steps.limits(args), where="cli")
     try:
         require_samples(candidates)
     except EvalcoreError as exc:  # the core's message speaks for the page and the command line; add the option
@@ -636,7 +545,7 @@ def _cuts(candidates: CandidateSet, measures: Sequence[str], args) -> dict[str, 
         raise ParameterError(f"--n must be at least 1; got {n}")
     cuts = cuts_for(candidates, measures, args.cut, n, gammas)
     for m, cut in cuts.items():
-        _note(f"cut-off: {cut.label(m, candidates.higher_is_better(m))}")
+        steps.note(f"cut-off: {cut.label(m, candidates.higher_is_better(m))}")
     return cuts
 
 
@@ -645,7 +554,7 @@ def _seed(args) -> int | None:
 
     seed = resolve_seed(args.ties, args.seed)
     if args.ties in names.SEEDED_TIES and args.cut == "n":
-        _note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
+        steps.note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
     return seed
 
 
@@ -661,8 +570,8 @@ def _cmd_validate(args) -> None:
     results = [validate(candidates, m, cuts[m], ties=args.ties, seed=seed, confidence_level=args.confidence_level,
                         interval=args.interval) for m in measures]
     if args.per_sample:
-        _write(pd.concat([r.table.assign(measure=r.measure) for r in results], ignore_index=True), args.per_sample)
-    _write(pd.DataFrame([r.summary() for r in results]), args.out)
+        steps.write(pd.concat([r.table.assign(measure=r.measure) for r in results], ignore_index=True), args.per_sample)
+    steps.write(pd.DataFrame([r.summary() for r in results]), args.out)
 
 
 def _cmd_across(args) -> None:
@@ -676,11 +585,11 @@ def _cmd_across(args) -> None:
     result = across_samples(candidates, a, b, cuts[a], cuts[b], ties=args.ties, seed=_seed(args),
                             confidence_level=args.confidence_level)
     if result.dropped:
-        _note(f"left out samples where a measure accepted nothing: {', '.join(result.dropped)}")
-    _note(f"Cohen's d_z = {result.cohens_dz:.4g}")
+        steps.note(f"left out samples where a measure accepted nothing: {', '.join(result.dropped)}")
+    steps.note(f"Cohen's d_z = {result.cohens_dz:.4g}")
     if args.per_sample:
-        _write(result.table, args.per_sample)
-    _write(result.tests, args.out)
+        steps.write(result.table, args.per_sample)
+    steps.write(result.tests, args.out)
 
 
 def _cmd_uir(args) -> None:
@@ -696,11 +605,11 @@ def _cmd_uir(args) -> None:
     result = uir_analysis(candidates, measures, cuts, measures[0], measures[1], betas=tuple(args.beta),
                           threshold=args.threshold, ties=args.ties, seed=_seed(args))
     if result.dropped:
-        _note(f"left out samples where a measure accepted nothing or there are no TPs: {', '.join(result.dropped)}")
+        steps.note(f"left out samples where a measure accepted nothing or there are no TPs: {', '.join(result.dropped)}")
     if args.per_sample:
-        _write(pd.concat([t.assign(measure=m) for m, t in result.metrics.items()], ignore_index=True),
+        steps.write(pd.concat([t.assign(measure=m) for m, t in result.metrics.items()], ignore_index=True),
                args.per_sample)
-    _write(result.matrix.reset_index(names="measure"), args.out)
+    steps.write(result.matrix.reset_index(names="measure"), args.out)
 
 
 def _cmd_simulate(args) -> None:
@@ -713,7 +622,7 @@ def _cmd_simulate(args) -> None:
         write_tsv(experiment, args.out)
     else:
         sys.stdout.write(to_tsv(experiment))
-    _note(f"{args.k} samples, {len(data):,} candidates, {data['is_tp'].mean():.2%} TPs, seed {args.seed}")
+    steps.note(f"{args.k} samples, {len(data):,} candidates, {data['is_tp'].mean():.2%} TPs, seed {args.seed}")
 
 
 def _cmd_report(args) -> int | None:

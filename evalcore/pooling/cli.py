@@ -76,7 +76,7 @@ def design(args, measures):
 def _strata(args, sample, rankings):
     """The design over the candidates, with notes on the pool and its sample; raises while the pool is
     incomplete."""
-    from .. import cli as main
+    from .. import cli_steps as steps
     from .estimators import PoolIncomplete
     from .strata import Strata
 
@@ -86,12 +86,12 @@ def _strata(args, sample, rankings):
     if not progress.complete:
         raise PoolIncomplete(f"--pool {args.pool}: {progress.describe()}")
     outside = sample.n_annotated - strata.pool_size
-    main._note(f"pooled design: {d.describe(strata.pool_size)}")
+    steps.note(f"pooled design: {d.describe(strata.pool_size)}")
     if d.rest_sampled:
-        main._note(f"{outside:,} candidates annotated outside the pool (of the sample of {d.size:,}), taken as a "
+        steps.note(f"{outside:,} candidates annotated outside the pool (of the sample of {d.size:,}), taken as a "
                    "simple random sample of the other candidates")
     elif outside:
-        main._note(f"{outside:,} annotated candidates outside the pool are not used (a pool design; give "
+        steps.note(f"{outside:,} annotated candidates outside the pool are not used (a pool design; give "
                    "--pool-sample M if they are a random sample of the rest)")
     return strata
 
@@ -100,33 +100,33 @@ def curves(args) -> None:
     """``curves --annotated-sample --pool ...``: pooled precision estimates."""
     import pandas as pd
 
-    from .. import cli as main
+    from .. import cli_steps as steps
     from ..errors import ParameterError
     from ..estimates import SAMPLE_INTERVAL_LABELS
     from ..nspec import parse_n_spec
 
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
-    sample = main._load_annotated_sample(args, frame=False)
+    sample = steps.annotated_sample(args, frame=False)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
-    rankings = main._rankings(sample.candidates, sample.candidates.measures, args)
+    rankings = steps.rankings_of(sample.candidates, sample.candidates.measures, args)
     strata = _strata(args, sample, rankings)
     base = strata.baseline(rankings[0], confidence_level=args.confidence_level, interval=args.sample_interval)
-    main._note(f"baseline estimated from the design: {base.estimate:.4f} [{base.lower:.4f}, {base.upper:.4f}] "
+    steps.note(f"baseline estimated from the design: {base.estimate:.4f} [{base.lower:.4f}, {base.upper:.4f}] "
                f"({SAMPLE_INTERVAL_LABELS[args.sample_interval]} on the sample of the rest)")
     table = pd.concat([strata.precision(r, sizes, confidence_level=args.confidence_level,
                                         interval=args.sample_interval) for r in rankings], ignore_index=True)
     exact = table["regime"] == "exact"
-    main._note(f"{int(exact.sum())} rows are n-best lists inside the pool (exact); "
+    steps.note(f"{int(exact.sum())} rows are n-best lists inside the pool (exact); "
                f"{int((table['regime'] == 'estimated').sum())} reach beyond it (the rest estimated from the "
                f"sample); {int((~table['in_frame']).sum())} are not estimated")
-    main._write(table, args.out)
+    steps.write(table, args.out)
 
 
 def compare(args) -> None:
     """``compare --annotated-sample --pool ...``: Fisher's test from the pooled design, with the difference
     interval chosen."""
-    from .. import cli as main
+    from .. import cli_steps as steps
     from ..compare import significant_up_to
     from ..errors import ParameterError
     from ..nspec import parse_n_spec
@@ -134,27 +134,27 @@ def compare(args) -> None:
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
                              "default) runs on the pooled and sampled candidates of D1 and D2")
-    sample = main._load_annotated_sample(args, frame=False)
+    sample = steps.annotated_sample(args, frame=False)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
-    a, b = main._rankings(sample.candidates, args.measure, args)
+    a, b = steps.rankings_of(sample.candidates, args.measure, args)
     strata = _strata(args, sample, [a, b])
     table = strata.compare(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
     table = strata.with_difference(table, args.confidence_level, args.difference_interval)
-    tested = main._adjust_in_frame(table, args)
+    tested = steps.adjust_in_frame(table, args)
     regimes = table["regime"].value_counts()
-    main._note(f"{a.measure} vs {b.measure} from the pooled design (Fisher's exact test on D1/D2: on the full "
+    steps.note(f"{a.measure} vs {b.measure} from the pooled design (Fisher's exact test on D1/D2: on the full "
                f"counts inside the pool, {int(regimes.get('exact', 0))} n; on the effective counts of the pool and "
                f"the sample beyond it, {int(regimes.get('estimated', 0))} n; correction {args.correction}): "
                f"significant at {int(tested['significant'].sum())} of {len(tested)} list sizes; at every tested n up "
                f"to {significant_up_to(tested) if len(tested) else 0}")
-    main._write(table, args.out)
+    steps.write(table, args.out)
 
 
 def cmd_pool_plan(args) -> None:
     """``pool-plan``: the depth and sample size for a budget, from the data's exact pool sizes."""
     import pandas as pd
 
-    from .. import cli as main
+    from .. import cli_steps as steps
     from ..errors import ParameterError
     from ..io import load_annotated_sample
     from ..ranking import resolve_seed
@@ -163,7 +163,7 @@ def cmd_pool_plan(args) -> None:
     args.seed = resolve_seed(args.ties, args.seed)
     sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
                                    lower_is_better=tuple(args.lower_is_better), encoding=args.encoding,
-                                   sheet=args.sheet, limits=main._limits(args), where="cli")
+                                   sheet=args.sheet, limits=steps.limits(args), where="cli")
     c = sample.candidates
     pool = tuple(m.strip() for m in args.pool_measures.split(",") if m.strip())
     targets = tuple(args.target or pool)
@@ -171,7 +171,7 @@ def cmd_pool_plan(args) -> None:
     if not pool or unknown:
         raise ParameterError(f"--pool-measures/--target: {', '.join(unknown) or 'none given'} not among the "
                              f"measures {', '.join(c.measures)}")
-    rankings = {r.measure: r for r in main._rankings(c, sorted(set(pool) | set(targets)), args)}
+    rankings = {r.measure: r for r in steps.rankings_of(c, sorted(set(pool) | set(targets)), args)}
     guess = args.guess
     pilot = c.n_annotated > 0 and c.partly_annotated
     if guess is None and not pilot:
@@ -181,11 +181,11 @@ def cmd_pool_plan(args) -> None:
         guess = c.baseline  # a fully labelled file: its baseline
     plan = plan_pool([rankings[m] for m in pool], [rankings[m] for m in targets], args.budget, args.n, guess=guess,
                      pilot=pilot, confidence_level=args.confidence_level)
-    main._note(plan.describe())
+    steps.note(plan.describe())
     if args.table:
-        main._write(plan.table, args.out)
+        steps.write(plan.table, args.out)
         return
     row = {"budget": plan.budget, "n": plan.n, "depth": plan.depth, "pool_size": plan.pool_size,
            "sample_size": plan.sample_size, "expected_width": plan.width, "rate_from": plan.source,
            **{f"width_{m}": w for m, w in plan.widths.items()}, **{f"rate_{m}": p for m, p in plan.rates.items()}}
-    main._write(pd.DataFrame([row]), args.out)
+    steps.write(pd.DataFrame([row]), args.out)

@@ -1,0 +1,111 @@
+"""The steps the commands of the command line share (:mod:`evalcore.cli` and the wings' own commands,
+:mod:`evalcore.pooling.cli`): the reading limits, a note on standard error, the rankings of the measures, a table
+written to ``--out``, and a partly annotated sample with its sampling frame.
+
+Light at import (argparse is not even needed): each step imports the numerical modules when it runs.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Sequence
+
+from . import names
+from .errors import ParameterError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .candidates import CandidateSet
+    from .ranking import Ranking
+
+
+def limits(args):
+    """The reading limits, the defaults with the --limit options applied."""
+    from .io.limits import parse_limit_options
+
+    return parse_limit_options(getattr(args, "limit", []))
+
+
+def note(message: str) -> None:
+    print(f"evalcore: {message}", file=sys.stderr)
+
+
+def rankings_of(candidates: CandidateSet, measures: Sequence[str], args, *, ties_matter: bool = True) -> list[Ranking]:
+    """Rank by each measure; ``ties_matter=False`` for results that do not depend on the tie order (ROC, AUC)."""
+    from .ranking import rank, resolve_seed
+
+    seed = resolve_seed(args.ties, args.seed)
+    rankings = [rank(candidates, m, ties=args.ties, seed=seed) for m in measures]
+    if args.ties in names.SEEDED_TIES and ties_matter:
+        note(f"ties broken at random with seed {seed} (pass --seed {seed} to repeat)")
+    for r in rankings:
+        if r.n_nonfinite:
+            note(f"{r.measure}: {r.n_nonfinite} candidates have a missing or infinite score; they rank last")
+    return rankings
+
+
+def write(table: pd.DataFrame, out: str | None) -> None:
+    from .output import write_table
+
+    write_table(table, out if out else sys.stdout)
+
+
+def annotated_sample(args, frame: bool = True):
+    """The partly annotated candidate set and its sampling frame (evalcore.io.load_annotated_sample).
+
+    The seed of random ties is fixed here (and kept in ``args.seed``), so that the rankings and
+    the frame's top-k lists use the same one.
+    """
+    import dataclasses
+
+    from .io import load_annotated_sample
+    from .ranking import resolve_seed
+
+    if args.exclude_unlabelled:
+        raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
+                             "keeps them as unannotated candidates of a random sample; choose one")
+    args.seed = resolve_seed(args.ties, args.seed)
+    sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
+                                   lower_is_better=tuple(args.lower_is_better), min_annotated=1,
+                                   encoding=args.encoding, sheet=args.sheet, limits=limits(args), where="cli")
+    if frame:  # (a pooled design, --pool, describes itself: evalcore.pooling.cli)
+        sample = dataclasses.replace(sample, frame=sample_frame(args, sample.candidates.measures))
+    note(f"{args.file}: {sample.n_annotated:,} of {sample.candidates.n_candidates:,} candidates annotated "
+          f"({sample.n_annotated_tp:,} TPs); the others are unannotated (--annotated-sample)")
+    if frame:
+        note(f"assumed: the annotated candidates are {sample.frame.describe()}")
+    return sample
+
+
+def sample_frame(args, measures: Sequence[str]):
+    """The sampling frame --sample-frame describes (the whole set without it)."""
+    from . import estimates
+
+    if not args.sample_frame:
+        return estimates.SamplingFrame()
+    names, sep, k = args.sample_frame.rpartition(":")
+    chosen = tuple(m for m in names.split(",") if m)
+    try:
+        frame = estimates.SamplingFrame(measures=chosen, k=int(k), ties=args.ties, seed=args.seed)
+    except ValueError:
+        sep = ""
+    if not sep or not chosen or any(m not in measures for m in chosen):
+        raise ParameterError(f"--sample-frame {args.sample_frame!r}: give MEASURE[,MEASURE...]:K with measures "
+                             f"among {', '.join(measures)}, e.g. {measures[0]}:1000")
+    return frame
+
+
+def adjust_in_frame(table: pd.DataFrame, args) -> pd.DataFrame:
+    """Adjust the p-values of the n the sample covers (``in_frame``) by ``--correction``, in place (a column
+    ``p_adjusted`` before ``significant``, which it then decides); the rows tested."""
+    import numpy as np
+
+    from .stats.multitest import adjust_pvalues
+
+    inside = table["in_frame"].to_numpy()
+    adjusted = np.full(len(table), np.nan)
+    adjusted[inside] = adjust_pvalues(table.loc[inside, "p_value"].to_numpy(), args.correction)
+    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+    table["significant"] = inside & (adjusted < 1 - args.confidence_level)
+    return table[inside]
