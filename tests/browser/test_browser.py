@@ -429,7 +429,7 @@ def test_the_page_url_is_a_share_link_to_the_same_view(new_page, krenn_tsv, scre
     # the look-at n starts at the boundary of the significant run (up_to): a default, so not in the link
     up_to = re.search(r"up to n = ([\d,]+)", original["sentence"])
     assert "sig_n" not in params and up_to is not None
-    assert original["sliders"] == ["0.900", "100", f"{hi:,}", up_to.group(1).replace(",", "")]  # (st.slider: %d)
+    assert original["sliders"] == ["0.900", "100", f"{hi:,}", up_to.group(1)]  # (the look-at n: st.slider's "%,d")
 
     # a colleague opens it: a new browser context, so a new session with nothing in it
     shared = new_page(link)
