@@ -130,7 +130,8 @@ def serve(args: list[str], store: Path, log_path: Path, poll_s: float = 0.25):
 
 
 def server_threads() -> str:
-    """Every live server's threads, each server's log tail after it has written them (for a failed test's report)."""
+    """Every live server's threads, whole (what it wrote after the signal), after the tail of its log before them
+    (for a failed test's report, and for tests that look at a server's threads)."""
     out = []
     for proc, log_path in list(_LIVE):
         if proc.poll() is not None:
@@ -144,8 +145,10 @@ def server_threads() -> str:
             now = log_path.stat().st_size
             still = still + 1 if now == size and now > before else 0
             size = now
-        text = log_path.read_bytes().decode(errors="replace")
-        out.append(f"server {proc.pid} ({log_path}), the end of its log:\n{text[-12000:]}")
+        text = log_path.read_bytes()
+        earlier, stacks = text[:before].decode(errors="replace"), text[before:].decode(errors="replace")
+        out.append(f"server {proc.pid} ({log_path}), the end of its log before the signal:\n{earlier[-3000:]}\n"
+                   f"its threads (all of them):\n{stacks}")
     return "\n\n".join(out)
 
 
