@@ -84,8 +84,8 @@ def sample_frame(args, measures: Sequence[str]):
 
     if not args.sample_frame:
         return estimates.SamplingFrame()
-    names, sep, k = args.sample_frame.rpartition(":")
-    chosen = tuple(m for m in names.split(",") if m)
+    listed, sep, k = args.sample_frame.rpartition(":")
+    chosen = tuple(m for m in listed.split(",") if m)
     try:
         frame = estimates.SamplingFrame(measures=chosen, k=int(k), ties=args.ties, seed=args.seed)
     except ValueError:
