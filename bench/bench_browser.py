@@ -8,7 +8,8 @@ floor's slider step (or, for a first visit, to the floor's first visit).
 
 Steps (the paper's data set from ../shared, 5,102 candidates; and 1,000,000 synthetic ones):
 
-* slider key on Significance (the confidence level) -> Figure 3 and the difference panel redrawn, and on
+* slider key on Significance (the confidence level) -> Figure 3 and the difference panel redrawn (in place, by
+  ui/components/plot), and on
   Confidence -> the bands redrawn, each key pressed in turn with a key on the floor app (kept open beside it), so
   that both are timed under the same load (the ratio is to those floor keys);
 * switch to Precision / Confidence after their first use;
@@ -69,7 +70,10 @@ DONE = """(runsBefore) => {
   if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
   const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
-  const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic');
+  // a chart's place: st.plotly_chart's, or a chart drawn in place (ui/components/plot), which is busy while drawing
+  const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic, '
+                                          + '[data-testid="stElementContainer"]:has(> .stBidiComponent)');
+  if (document.querySelector('[data-testid="stPlotlyChart"][aria-busy="true"]')) return false;
   if (charts.length !== slots.length) return false;
   return charts.every(chart => {
     const gd = chart.querySelector('.js-plotly-plot');

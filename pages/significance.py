@@ -12,6 +12,7 @@ from evalcore.format import p_statement, p_value
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, N_STEP_MAX, RESAMPLES_MAX, RESAMPLES_MIN
 from ui import cached, common, figcache, guards, jobs, present, sample, sample_pages, widgets
+from ui.components import plot
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "
@@ -82,7 +83,7 @@ with st.expander("How many n each test and correction calls significant"):
 fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
 table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
-st.plotly_chart(fig, key="significance_chart", theme=None)
+plot.chart(fig, key="significance_chart")
 present.downloads(fig, table, "significance")
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
 st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
@@ -99,7 +100,7 @@ diff_fig = figcache.memo(result, lambda: figures.difference_figure(
     result.comparison, alpha=1 - v.level, level=v.level, names=(name_a, name_b), detectable=result.detectable,
     power=result.power, up_to=result.up_to, interval_label=DIFFERENCE_SHORT[v.difference_method]),
     "difference", v.level, name_a, name_b, v.difference_method)
-st.plotly_chart(diff_fig, key="difference_chart", theme=None)
+plot.chart(diff_fig, key="difference_chart")
 present.downloads(diff_fig, table, "difference")
 st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
 st.caption(esc(names.OBSERVED_POWER_NOTE))

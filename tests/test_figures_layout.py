@@ -158,7 +158,8 @@ def _first_arg(call) -> str:
 
 def test_every_download_follows_its_chart_directly():
     """Issue 18: Figure 3's downloads sat far below it (after the 2x2 view, the members and the effect table). In
-    every page, the download buttons of a figure are the statement right after its ``st.plotly_chart`` (or the
+    every page, the download buttons of a figure are the statement right after its ``st.plotly_chart`` or
+    ``plot.chart`` (or the
     first inside an ``if`` there); the AppTest and Chromium tests check what is drawn."""
     pairs = 0
     for path in PAGE_FILES:
@@ -171,7 +172,7 @@ def test_every_download_follows_its_chart_directly():
                 if not isinstance(statements, list):
                     continue
                 for i, statement in enumerate(statements):
-                    chart = _call(statement, "st", "plotly_chart")
+                    chart = _call(statement, "st", "plotly_chart") or _call(statement, "plot", "chart")  # (drawn in place)
                     if chart is None or _first_arg(chart) not in downloaded:
                         continue
                     following = statements[i + 1] if i + 1 < len(statements) else None

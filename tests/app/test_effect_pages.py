@@ -15,6 +15,7 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
+from shown_charts import specs
 from shown_tables import shown
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -49,9 +50,9 @@ def _values(array) -> np.ndarray:
 def test_difference_panel_under_figure_3(krenn_id, g2_x2):
     at = app({"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "n": "1268"},
              "pages/significance.py")
-    charts = at.get("plotly_chart")
+    charts = specs(at)
     assert len(charts) == 2
-    fig = plotly.io.from_json(charts[1].proto.spec)
+    fig = plotly.io.from_json(charts[1])
     names = [t.name for t in fig.data]
     assert "Π_A − Π_B" in names and "95% interval (Newcombe)" in names
     line = next(t for t in fig.data if t.name == "Π_A − Π_B")

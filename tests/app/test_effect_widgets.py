@@ -25,6 +25,7 @@ from evalcore.compare import compare_rankings
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
 from evalcore.text import markdown_text, spreadsheet_csv
+from shown_charts import specs
 from shown_tables import shown as shown_text
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -69,7 +70,7 @@ def effects(at: AppTest) -> pd.DataFrame:
 
 def band(at: AppTest, n: int) -> tuple[str, float, float]:
     """The difference panel's band at n: its legend name and the lower and upper bound (points)."""
-    fig = plotly.io.from_json(at.get("plotly_chart")[1].proto.spec)
+    fig = plotly.io.from_json(specs(at)[1])
 
     def values(array):
         if isinstance(array, dict) and "bdata" in array:
@@ -127,7 +128,7 @@ def test_changing_the_power_changes_the_mdd_and_the_link_keeps_both(krenn_id, g2
     at80 = analysis.effect_at(analysis.pair_comparison(*g2_x2, (100, 2000)), N)
     assert expected.iloc[3]["estimate"] > at80.iloc[3]["estimate"]  # more power needs a larger difference
     assert "95% power" in " ".join(m.value for m in at.markdown)
-    fig = plotly.io.from_json(at.get("plotly_chart")[1].proto.spec)
+    fig = plotly.io.from_json(specs(at)[1])
     assert any(t.name and "MDD" in t.name and "95%" in t.name for t in fig.data)
     link = {k: at.query_params[k] for k in at.query_params}
     assert link["diff_ci"] == "agresti_caffo" and link["power"] == "0.95"

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.report.signature import parse_signature
 from hostile import plain
+from shown_charts import specs
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 KRENN = Path(__file__).resolve().parents[3] / "shared" / "data" / "krenn_ppv.tsv"
@@ -105,7 +106,7 @@ def test_an_emptied_label_column_is_not_replaced_by_another_without_a_word(empti
     assert not at.metric or "Annotated" in [m.label for m in at.metric]  # no TP/FP summary of another column
 
     go(at, "pages/precision.py")  # no curve of is.SVC's labels either: the page says what to do
-    assert not at.get("plotly_chart")
+    assert not specs(at)
     assert any("annotate" in plain(i.value).lower() for i in at.info)
 
     go(at, "pages/data.py")

@@ -22,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from hostile import (FILE_NAME, HOSTILE, KEY_COLUMNS, LABEL, MEASURES, SAMPLE_COLUMN, SAMPLE_IDS, hostile_csv,
                      hostile_link_values, markup_problems, plain)
+from shown_charts import specs
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/data.py", "pages/precision.py", "pages/confidence.py", "pages/significance.py",
@@ -79,8 +80,8 @@ def figure_strings(at: AppTest) -> list[str]:
             for v in value:
                 walk(v)
 
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for chart in specs(at):
+        spec = json.loads(chart)
         walk(spec.get("data"))
         walk(spec.get("layout"))
     return out
@@ -179,14 +180,17 @@ def test_the_check_finds_raw_names():
     assert markup_problems(f"**Data:** {FILE_NAME}")
     walk = Walk()
 
+    spec = json.dumps({"data": [{"name": LABEL, "hovertemplate": "%{y} %{x}"}], "layout": {}})
+    chart = type("Chart", (), {"type": "plotly_chart", "children": {}, "proto": type("P", (), {"spec": spec})()})()
+
     class Fake:
         exception = table = []
         _tree = None
+        main = type("Main", (), {"type": "main", "children": {0: chart}})()
 
         @staticmethod
         def get(kind):
-            spec = json.dumps({"data": [{"name": LABEL, "hovertemplate": "%{y} %{x}"}], "layout": {}})
-            return [type("Chart", (), {"proto": type("P", (), {"spec": spec})()})()]
+            return [chart]
 
     walk.check(Fake(), "fake")
     assert any("unescaped" in p for p in walk.problems)

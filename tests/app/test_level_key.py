@@ -17,6 +17,7 @@ from streamlit.proto.ArrowData_pb2 import ArrowData as ArrowProto
 from streamlit.elements.lib.pandas_styler_utils import marshall_styler
 from streamlit.testing.v1 import AppTest
 
+from shown_charts import specs
 from ui import tables
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -39,7 +40,7 @@ def test_the_same_table_is_the_same_bytes_on_every_rerun():
 
 def _elements(at: AppTest) -> dict[str, list[bytes]]:
     return {"tables": [e.proto.SerializeToString(deterministic=True) for e in at.dataframe],
-            "figures": [e.proto.spec.encode() for e in at.get("plotly_chart")]}
+            "figures": [spec.encode() for spec in specs(at)]}
 
 
 def test_a_level_key_and_back_sends_the_same_tables_and_figures(krenn_id):

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.io.store import DatasetStore
 from hostile import plain
+from shown_charts import specs
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/precision.py", "pages/confidence.py", "pages/significance.py", "pages/threshold.py"]
@@ -79,9 +80,9 @@ def _values(array) -> np.ndarray:
 
 
 def _figure(at: AppTest):
-    charts = at.get("plotly_chart")
+    charts = specs(at)
     assert charts, "no figure on the page"
-    return plotly.io.from_json(charts[0].proto.spec)
+    return plotly.io.from_json(charts[0])
 
 
 def test_significance_page_reproduces_figure_3(krenn_id):
@@ -172,7 +173,7 @@ SAMPLE = "sample:collocations_sim"
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_draws_its_figure_on_the_sample_data(page):
     at = app({"dataset": SAMPLE}, page)
-    assert not at.error and at.get("plotly_chart")
+    assert not at.error and specs(at)
 
 
 def test_dev_run_opens_on_the_sample(monkeypatch):

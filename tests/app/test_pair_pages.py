@@ -13,6 +13,7 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
+from shown_charts import specs
 from shown_tables import shown as shown_text
 
 REPO = Path(__file__).resolve().parents[2]
@@ -87,7 +88,7 @@ def test_roc_page(ranked):
     assert shown_text(at.dataframe[0])[["auc", "ap", "ap_low"]].equals(shown[["auc", "ap", "ap_low"]])
     for kind in ("roc", "det"):
         at.radio(key="w_curve_kind").set_value(kind).run()
-        assert not at.exception and len(at.get("plotly_chart")) == 1
+        assert not at.exception and len(specs(at)) == 1
     at.selectbox(key="w_auc_method").set_value("bootstrap").run()
     assert not at.exception
     at2 = app({**LINK, "kind": "lift"}, "pages/roc.py")

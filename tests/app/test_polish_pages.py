@@ -26,6 +26,7 @@ from evalcore.ranking import rank
 from evalcore.report import ReportSettings, build_report
 from evalcore.report.build import share_link
 from evalcore.viewstate import from_query, to_query
+from shown_charts import specs
 from shown_tables import reads
 
 REPO = Path(__file__).resolve().parents[2]
@@ -152,14 +153,14 @@ def test_validation_and_uir_name_measures_by_display_names(downloads):
     assert per_sample["precision"].str.endswith("%").all()
     csv = downloads["validation.csv"]()
     assert "Sharp A" in (csv.decode() if isinstance(csv, bytes) else csv)
-    fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
+    fig = plotly.io.from_json(specs(at)[0])
     assert "Sharp A" in fig.layout.xaxis.title.text
     downloads.clear()
     at = app({"dataset": EXPERIMENT, "a": "sharp", "b": "good", "name": ["sharp=Sharp A"]}, "pages/uir.py")
     csv = downloads["uir.csv"]()
     text = csv.decode() if isinstance(csv, bytes) else csv
     assert "Sharp A" in text and "sharp," not in text
-    matrix = plotly.io.from_json(at.get("plotly_chart")[1].proto.spec)
+    matrix = plotly.io.from_json(specs(at)[1])
     assert "Sharp A" in list(matrix.data[0].x)
 
 
@@ -196,17 +197,17 @@ def test_log_axes(krenn_id):
     at = app({"dataset": krenn_id, "t_measure": "log.like"}, "pages/threshold.py")
     assert at.toggle(key="w_log_score").value is True and at.session_state["view"].log_score is None
     assert "t_log_score" not in to_query(at.session_state["view"])  # a default: nothing in the link
-    fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
+    fig = plotly.io.from_json(specs(at)[0])
     assert fig.layout.xaxis.title.text == "score (log.like), signed log scale" and "10⁴" in fig.layout.xaxis.ticktext
     at.selectbox(key="w_threshold_measure").set_value("t.score").run()  # t spreads over the linear axis
     ok(at)
     assert at.toggle(key="w_log_score").value is False
-    fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
+    fig = plotly.io.from_json(specs(at)[0])
     assert fig.layout.shapes[0].x0 == at.session_state["view"].gamma  # a linear score axis: γ itself
     at.toggle(key="w_log_count").set_value(True).run()
     at.toggle(key="w_log_score").set_value(True).run()  # the user's choice: a log axis for t too
     ok(at)
-    fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
+    fig = plotly.io.from_json(specs(at)[0])
     assert fig.layout.yaxis.type == "log" and "signed log scale" in fig.layout.xaxis.title.text
     assert {"t_log_count", "t_log_score"} <= set(to_query(at.session_state["view"]))
     at.selectbox(key="w_threshold_measure").set_value("freq").run()
@@ -214,7 +215,7 @@ def test_log_axes(krenn_id):
     ok(at)
     assert at.session_state["view"].log_score is False and to_query(at.session_state["view"])["t_log_score"] in ("0",
                                                                                                                "false")
-    fig = plotly.io.from_json(at.get("plotly_chart")[0].proto.spec)
+    fig = plotly.io.from_json(specs(at)[0])
     assert fig.layout.xaxis.title.text == "score (freq)"
 
 

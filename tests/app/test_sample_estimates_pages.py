@@ -24,6 +24,7 @@ from evalcore.io import load_annotated_sample
 from evalcore.io.store import DatasetStore
 from evalcore.ranking import rank
 from evalcore.stats.effect import odds_ratio
+from shown_charts import specs
 from ui import sample
 
 REPO = Path(__file__).resolve().parents[2]
@@ -101,8 +102,8 @@ def test_confidence_page_shows_estimates_with_counts(krenn_sample):
         np.testing.assert_allclose(row[["estimate", "lower", "upper"]].to_numpy(float),
                                    want[["estimate", "lower", "upper"]].to_numpy(float), rtol=1e-12)
     assert int(shown["m"].min()) > 100  # a tenth of 1,500, give or take
-    chart = at.get("plotly_chart")[0]
-    assert "Clopper-Pearson" in chart.proto.spec  # the method the figure names
+    chart = specs(at)[0]
+    assert "Clopper-Pearson" in chart  # the method the figure names
 
 
 def test_confidence_page_hypergeometric_interval_is_the_default(krenn_sample):
@@ -164,7 +165,7 @@ def test_significance_page_tests_the_annotated_candidates_and_greys_out_too_few(
         assert merged[column].tolist() == merged[f"{column}_want"].tolist(), column
     np.testing.assert_allclose(merged["p_value"], merged["p_value_want"], rtol=1e-12)
     # the figure shades the runs of too few
-    spec = at.get("plotly_chart")[0].proto.spec
+    spec = specs(at)[0]
     assert "too few annotated" in spec
 
 
@@ -202,7 +203,7 @@ def test_pages_that_need_every_label_say_so(krenn_sample, page):
     assert [i.value for i in at.info] == ["This page needs every candidate annotated; it cannot use a random sample "
                                           "of annotations. The Precision, Confidence, Threshold and Significance "
                                           "pages estimate from the sample."]
-    assert not at.error and not at.get("plotly_chart")
+    assert not at.error and not specs(at)
 
 
 def test_data_page_points_an_empty_label_column_to_the_annotate_page():

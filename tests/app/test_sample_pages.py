@@ -17,6 +17,7 @@ from evalcore.io import load_candidates
 from evalcore.samples import Cut, cuts_for, gamma_for_mean_size
 from evalcore.validate import validate
 from hostile import plain
+from shown_charts import specs
 from shown_tables import shown as shown_text
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,7 +61,7 @@ def test_without_data_points_to_the_data_page(page):
 def test_a_single_sample_data_set_says_how_to_get_samples(page):
     at = app({"dataset": "sample:collocations_sim"}, page)
     assert any("no sample column" in i.value and "experiment_sim" in i.value for i in at.info)
-    assert not at.get("plotly_chart")
+    assert not specs(at)
 
 
 def test_data_page_shows_the_samples(experiment):
@@ -90,7 +91,7 @@ def test_a_link_to_an_unknown_sample_falls_back_to_all(experiment):
     assert any("no sample 'nope'" in plain(w.value) for w in at.warning)
     assert at.session_state["view"].sample is None
     at.switch_page("pages/precision.py").run()
-    assert not at.exception and at.get("plotly_chart")
+    assert not at.exception and specs(at)
 
 
 def test_validation_page_shows_evalcores_numbers(experiment):
@@ -105,7 +106,7 @@ def test_validation_page_shows_evalcores_numbers(experiment):
     assert shown["95% intervals missing π"] == f"{expected.misses} of {expected.k}"
     text = " ".join(x.value for x in at.markdown)
     assert f"p = {expected.ks.p_value:.3g}" in text
-    charts = at.get("plotly_chart")
+    charts = specs(at)
     assert len(charts) == 3
 
 
@@ -151,7 +152,7 @@ def test_uir_page_shows_the_ratio(experiment):
     text = " ".join(x.value for x in at.markdown)
     assert f"UIR({a}, {b}) = {expected.pair.uir:+.3f}" in text
     assert at.multiselect(key="w_uir_betas").value == ["1"]
-    assert len(at.get("plotly_chart")) == 2
+    assert len(specs(at)) == 2
     at.slider(key="w_uir_threshold").set_value(0.5).run()
     assert at.session_state["view"].uir_threshold == 0.5 and not at.exception
 

@@ -19,6 +19,7 @@ from evalcore.io.store import DatasetStore
 from evalcore.ranking import rank
 from evalcore.viewstate import RankingChoice, Roles, from_query, to_query
 from hostile import plain
+from shown_charts import specs
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 BEST4 = ["log.like", "Fisher", "t.score", "chisq.corr"]  # Krenn's data by average precision (analysis tests)
@@ -58,7 +59,7 @@ def go(at: AppTest, page: str) -> AppTest:
 
 
 def figure(at: AppTest, i: int = 0):
-    return plotly.io.from_json(at.get("plotly_chart")[i].proto.spec)
+    return plotly.io.from_json(specs(at)[i])
 
 
 def legend(fig) -> set[str]:
@@ -117,7 +118,7 @@ def test_removing_the_last_measure_leaves_it_empty_with_a_prompt(krenn_id):
     at = app({"dataset": krenn_id}, "pages/precision.py")
     at.multiselect(key="w_measures").set_value([]).run()
     assert at.multiselect(key="w_measures").value == [] and at.session_state["view"].measures == ()
-    assert any("Pick at least one measure" in i.value for i in at.info) and not at.get("plotly_chart")
+    assert any("Pick at least one measure" in i.value for i in at.info) and not specs(at)
     at.run()  # not refilled on the next run, nor on another page, nor through the link
     assert at.multiselect(key="w_measures").value == []
     go(at, "pages/roc.py")

@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 import evalcore.io.store as store_module
 import ui.cached
 from evalcore.io.store import DATA_FILE, DatasetStore, dataset_id, format_size
+from shown_charts import specs
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 ABSOLUTE_PATH = re.compile(r"(?:^|[\s(\['\"=:])/(?:[\w.~-]+/)*[\w.~-]+")
@@ -125,7 +126,7 @@ def test_an_upload_is_read_once_then_stored(store_root, monkeypatch):
     assert not at.error and {m.label: m.value for m in at.metric}["Candidates N"] == "400"
     assert DatasetStore().ids() == [dataset_id(content)]
     at.switch_page("pages/precision.py").run()
-    assert at.get("plotly_chart")
+    assert specs(at)
     assert reads == ["good.tsv"] and opens == []  # read before storing, never again (nor re-read from the store)
 
 
@@ -142,12 +143,12 @@ def test_a_stored_data_set_is_hashed_once_however_often_the_pages_rerun(monkeypa
 
     monkeypatch.setattr(store_module.hashlib, "sha256", counting)
     at = app({"dataset": ds_id}, "pages/precision.py")
-    assert at.get("plotly_chart") and not at.error
+    assert specs(at) and not at.error
     for page in ("pages/confidence.py", "pages/significance.py", "pages/data.py", "pages/precision.py"):
         at.switch_page(page).run()
         assert not at.exception and not at.error
     again = app({"dataset": ds_id}, "pages/precision.py")  # another session opening the same link
-    assert again.get("plotly_chart")
+    assert specs(again)
     assert hashed == [len(content)]  # checked when first read, then served from the cache by id
 
 
@@ -209,7 +210,7 @@ def test_an_upload_at_the_quota_removes_the_least_recently_opened(store_root, mo
     monkeypatch.setenv("EVALCORE_STORE_QUOTA", str(sum(sizes[:2]) + 1_000))  # two fit, with their descriptions
     store = DatasetStore()
     older, newer = store.put(candidates(6), "older.tsv"), store.put(candidates(7), "newer.tsv")
-    assert app({"dataset": older}, "pages/precision.py").get("plotly_chart")  # opened: now the most recent
+    assert specs(app({"dataset": older}, "pages/precision.py"))  # opened: now the most recent
     at = upload(app(), "third.tsv", candidates(8))
     assert not at.error and at.metric
     assert store.ids() == sorted([older, dataset_id(candidates(8))])  # "newer" was opened least recently
@@ -242,7 +243,7 @@ def test_a_link_to_an_evicted_data_set_says_so_and_points_to_the_data_page(store
                             "it work again.")
     [link] = to_data_page(at)
     assert link.proto.label == "Upload it again on the Data page"
-    assert not at.get("plotly_chart") and not at.metric
+    assert not specs(at) and not at.metric
     assert_no_server_path(at, store_root)
 
 
@@ -252,7 +253,7 @@ def test_uploading_an_evicted_file_again_brings_the_link_back(store_root, monkey
     assert any("was removed from this server" in plain(e.value) for e in at.error) and at.file_uploader
     upload(at, "first again.tsv", content)
     assert not at.error and at.session_state["view"].dataset == ds_id
-    assert app({"dataset": ds_id}, "pages/precision.py").get("plotly_chart")
+    assert specs(app({"dataset": ds_id}, "pages/precision.py"))
 
 
 def test_a_link_to_a_data_set_never_stored_here_says_so_and_points_to_the_data_page(store_root):
@@ -262,7 +263,7 @@ def test_a_link_to_a_data_set_never_stored_here_says_so_and_points_to_the_data_p
     assert message == (f"No data set with id {unknown[:12]}… is stored on this server: the link may come from "
                        "another server, or the data set was removed. Upload the file again on the Data page.")
     assert [link.proto.label for link in to_data_page(at)] == ["Upload it again on the Data page"]
-    assert not at.get("plotly_chart")
+    assert not specs(at)
     assert not store_root.exists()  # looking it up created nothing
     assert_no_server_path(at, store_root)
 
@@ -280,7 +281,7 @@ def test_a_damaged_copy_is_refused_set_aside_and_never_shown(store_root, page):
                        f"longer matches its id); it was set aside and is not shown. {again}" if page is None else
                        f"The stored copy of data set {ds_id[:12]}… was found damaged and set aside; it is not "
                        f"shown. {again}")
-    assert not at.get("plotly_chart") and not at.metric and not at.dataframe  # no number from the damaged copy
+    assert not specs(at) and not at.metric and not at.dataframe  # no number from the damaged copy
     assert not data_path.exists() and len(list((store_root / ".quarantine").iterdir())) == 1
     if page:
         assert [link.proto.label for link in to_data_page(at)] == ["Upload it again on the Data page"]

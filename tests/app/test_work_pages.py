@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from evalcore import analysis
 from evalcore.io.store import DatasetStore
 from evalcore.work import check_work, pair_estimate
+from shown_charts import specs
 from ui import jobs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -67,7 +68,7 @@ def test_the_expensive_link_of_issue_19_ends_with_a_message(store_root, big_data
     assert elapsed <= 90
     assert "This would take about 43 minutes of computing (the paired bootstrap with 100,000 resamples" in errors
     assert "What fits: 2,200 resamples" in errors and "(EVALCORE_WORK_BUDGET, set by whoever runs this server)" in errors
-    assert not at.get("plotly_chart")  # nothing computed, nothing drawn
+    assert not specs(at)  # nothing computed, nothing drawn
     assert at.session_state["view"].resamples == 100_000  # the link's choice is not changed silently
     assert [b.label for b in at.button] == ["Use 2,200 resamples"]
     assert jobs.waiting_sessions(("pair",)) == set()
@@ -77,7 +78,7 @@ def test_a_link_within_the_budget_computes_its_result(store_root):
     link = {**SAMPLE_LINK, "test": "bootstrap", "resamples": "300", "n_max": "1500"}
     at = app(link, "pages/significance.py")
     assert not at.error
-    assert len(at.get("plotly_chart")) == 2  # Figure 3 and the difference panel
+    assert len(specs(at)) == 2  # Figure 3 and the difference panel
     assert "paired bootstrap over candidates" in " ".join(m.value for m in at.markdown)
     assert jobs._JOBS == {}  # the job ended with the run
 
@@ -93,7 +94,7 @@ def test_the_budget_from_the_environment_and_an_offer_that_fits(store_root, monk
     fits = int(offer.removeprefix("Use ").removesuffix(" resamples").replace(",", ""))
     at.query_params["resamples"] = str(fits)  # what the offer's button sets (AppTest does not click in this router)
     again = app({**link, "resamples": str(fits)}, "pages/significance.py")
-    assert not again.error and len(again.get("plotly_chart")) == 2
+    assert not again.error and len(specs(again)) == 2
 
 
 def test_a_step_between_the_tested_n_from_a_link(store_root, monkeypatch):
@@ -117,7 +118,7 @@ def test_the_roc_page_is_under_the_budget_too(store_root, monkeypatch):
     at = app({**SAMPLE_LINK, "m": ["log_like", "MI", "t_score"], "resamples": "100000"}, "pages/roc.py")
     message = shown(at.error)
     assert "bootstrap of average precision with 100,000 resamples for 3 measures" in message
-    assert not at.get("plotly_chart")
+    assert not specs(at)
 
 
 def test_a_page_keeps_its_data_while_six_others_upload(store_root, monkeypatch):
@@ -176,8 +177,8 @@ def test_the_systems_resampling_is_bounded_by_the_work_budget(store_root, monkey
     assert "about 10 seconds of computing (resampling 1,000 items 20,000 times for 2 systems and the test-set-size " \
            "curves)" in said
     assert "What fits: 1,000 resamples." in said
-    assert len(at.get("plotly_chart")) == 3  # scores, p-values and gains; not the test-set sizes
+    assert len(specs(at)) == 3  # scores, p-values and gains; not the test-set sizes
     at.button(key="offer_systems_curves_0").click().run()
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
     assert at.session_state["view"].sys_resamples == 1_000
-    assert len(at.get("plotly_chart")) == 4  # scores, p-values, gains and the test-set sizes
+    assert len(specs(at)) == 4  # scores, p-values, gains and the test-set sizes

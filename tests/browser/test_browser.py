@@ -50,7 +50,10 @@ SETTLED = """([finishedBefore, figures, hrefBefore]) => {
   if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
   const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
-  const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic');
+  // a chart's place: st.plotly_chart's, or a chart drawn in place (ui/components/plot), which is busy while drawing
+  const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic, '
+                                          + '[data-testid="stElementContainer"]:has(> .stBidiComponent)');
+  if (document.querySelector('[data-testid="stPlotlyChart"][aria-busy="true"]')) return false;
   if (charts.length !== slots.length || (figures !== null && charts.length !== figures)) return false;
   return charts.every(chart => {
     const gd = chart.querySelector('.js-plotly-plot');
@@ -79,7 +82,9 @@ PAGE_STATE = """() => {
           stale: document.querySelectorAll('[data-stale="true"]').length,
           skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
           charts: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
-          graphics: document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic').length,
+          graphics: document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic, '
+                                              + '[data-testid="stElementContainer"]:has(> .stBidiComponent)').length,
+          busy: document.querySelectorAll('[data-testid="stPlotlyChart"][aria-busy="true"]').length,
           plots: Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => [!!gd._fullLayout,
               gd.data && gd.data.length, gd._fullData && gd._fullData.length, gd.style.visibility,
               !!gd.querySelector('.cartesianlayer .trace, .cartesianlayer .hm')])};
