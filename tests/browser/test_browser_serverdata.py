@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 
 from ui.serverdata import THIN_ABOVE
 
-from test_browser import (go_to, metric, param, press, rerun, settled_link, slider_thumb, slider_values,
+from test_browser import (click_for_run, go_to, metric, param, press, settled_link, slider_thumb, slider_values,
                           wait_for_app, wait_for_figure, wait_for_figures)
 
 # this folder's conftest by its path (the name "conftest" may be the tests folder's in sys.modules)
@@ -94,8 +94,7 @@ def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_
     with fresh_page(browser, url + "/") as page:
         wait_for_app(page)
         page.get_by_text("Large data sets on this server (1)").click()
-        with rerun(page, timeout=COUNTING_MS):
-            page.get_by_role("button", name="Open this data set").click()
+        click_for_run(page, page.get_by_role("button", name="Open this data set"), timeout=COUNTING_MS)
         expect(metric(page, "Candidates N")).to_have_text(f"{ROWS:,}", timeout=COUNTING_MS)
         expect(metric(page, "True positives")).to_have_text(f"{ROWS * 11 // 100:,}")
         expect(page).to_have_url(param("dataset", "server%3Abig.parquet"))
