@@ -21,14 +21,14 @@ The chart is marked for the page's tests and benchmarks as ``st.plotly_chart``'s
 from __future__ import annotations
 
 import hashlib
-import threading
-import weakref
 from pathlib import Path
 
 import plotly
 import streamlit as st
 import streamlit.components.v1 as components_v1
 import streamlit.components.v2 as components_v2
+
+from ui import figcache
 
 __all__ = ["chart", "spec_of", "COMPONENT"]
 
@@ -38,25 +38,16 @@ _ASSETS = components_v1.declare_component("plotly_assets", path=str(Path(plotly.
 _HERE = Path(__file__).parent
 _component = components_v2.component(COMPONENT, js=(_HERE / "plot.js").read_text(),
                                      css=(_HERE / "plot.css").read_text(), isolate_styles=False)
-MAX_SPECS = 64
-_SPECS: dict[int, tuple[weakref.ref, str, str]] = {}  # id of a figure -> (the figure, its JSON, its hash)
-_LOCK = threading.Lock()
 
 
 def spec_of(fig) -> tuple[str, str]:
-    """The figure's JSON and its SHA-1, once per figure object (figures are built once per cached result and
-    shared, :mod:`ui.figcache`, and never changed after)."""
-    with _LOCK:
-        hit = _SPECS.get(id(fig))
-    if hit is not None and hit[0]() is fig:
-        return hit[1], hit[2]
-    spec = fig.to_json()
-    digest = hashlib.sha1(spec.encode()).hexdigest()
-    with _LOCK:
-        while len(_SPECS) >= MAX_SPECS:
-            _SPECS.pop(next(iter(_SPECS)))
-        _SPECS[id(fig)] = (weakref.ref(fig), spec, digest)
-    return spec, digest
+    """The figure's JSON and its SHA-1, once per figure object (:func:`ui.figcache.memo`: figures are built once per
+    cached result, shared, and never changed after)."""
+    def encode() -> tuple[str, str]:
+        spec = fig.to_json()
+        return spec, hashlib.sha1(spec.encode()).hexdigest()
+
+    return figcache.memo(fig, encode, "plot.spec")
 
 
 def _plotly_url() -> str:
