@@ -248,6 +248,16 @@ def load_krenn_stable(page: Page, krenn_tsv) -> None:
     expect(page).to_have_url(param("ties", "stable"))
 
 
+def krenn_significance(page: Page, krenn_tsv) -> None:
+    """On a new page: Krenn's data uploaded with stable ties, then Significance with A = log.like (G²) and
+    B = chisq (X²); returns once the link holds B."""
+    load_krenn_stable(page, krenn_tsv)
+    go_to(page, "Significance")
+    choose(page, "Measure A", "log.like")
+    choose(page, "Measure B", "chisq")
+    expect(page).to_have_url(param("b", "chisq"))
+
+
 # ---------------------------------------------------------------- what the user sees in the figures
 
 def _values(array) -> np.ndarray:

@@ -10,18 +10,14 @@ from playwright.sync_api import expect
 from evalcore import analysis
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
-from test_browser import (FIRST_RUN_MS, choose, figure, go_to, load_krenn_stable, param, press, save_screenshot,
-                          slider_thumb, trace, wait_for_app, wait_for_figures)
+from test_browser import (FIRST_RUN_MS, figure, go_to, krenn_significance, load_krenn_stable, param, press,
+                          save_screenshot, slider_thumb, trace, wait_for_app, wait_for_figures)
 
 
 def test_difference_panel_and_two_by_two_view_on_krenn(new_page, krenn_tsv, screenshot_dir):
     page = new_page("/")
     wait_for_app(page)
-    load_krenn_stable(page, krenn_tsv)
-    go_to(page, "Significance")
-    choose(page, "Measure A", "log.like")
-    choose(page, "Measure B", "chisq")
-    expect(page).to_have_url(param("b", "chisq"))
+    krenn_significance(page, krenn_tsv)
     sentence = page.get_by_test_id("stMarkdownContainer").filter(has_text="Fisher's exact test")
     expect(sentence).to_contain_text("up to n = 1,268", timeout=FIRST_RUN_MS)
     wait_for_figures(page)

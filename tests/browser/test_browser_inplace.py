@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from playwright.sync_api import expect
 
-from test_browser import (band_width, choose, figure, go_to, load_krenn_stable, param, press, slider_thumb, trace,
-                          wait_for_app, wait_for_figures)
+from test_browser import (band_width, figure, krenn_significance, param, press, slider_thumb, trace, wait_for_app,
+                          wait_for_figures)
 
 CHARTS = """() => Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]')).map(chart => ({
   tag: chart.__testTag === undefined ? null : chart.__testTag, draws: Number(chart.getAttribute('data-draws')),
@@ -19,11 +19,7 @@ TAG = """() => document.querySelectorAll('[data-testid="stPlotlyChart"]').forEac
 def test_a_level_key_redraws_both_figures_in_place_once(new_page, krenn_tsv):
     page = new_page("/")
     wait_for_app(page)
-    load_krenn_stable(page, krenn_tsv)
-    go_to(page, "Significance")
-    choose(page, "Measure A", "log.like")
-    choose(page, "Measure B", "chisq")
-    expect(page).to_have_url(param("b", "chisq"))
+    krenn_significance(page, krenn_tsv)
     wait_for_figures(page, 2)
     before = page.evaluate(CHARTS)
     assert [c["busy"] for c in before] == [None, None] and all(c["draws"] >= 1 for c in before)

@@ -13,8 +13,7 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
-from test_browser import (FIRST_RUN_MS, choose, go_to, load_krenn_stable, param, slider_thumb, wait_for_app,
-                          wait_for_figures)
+from test_browser import FIRST_RUN_MS, krenn_significance, slider_thumb, wait_for_app, wait_for_figures
 
 # The rows of a grid as its accessible table holds them (the rows in view, in the order shown); the canvas
 # draws the same cells.
@@ -36,11 +35,7 @@ def _grid_index(page, header: str) -> int:
 def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, krenn_tsv):
     page = new_page("/")
     wait_for_app(page)
-    load_krenn_stable(page, krenn_tsv)
-    go_to(page, "Significance")
-    choose(page, "Measure A", "log.like")
-    choose(page, "Measure B", "chisq")
-    expect(page).to_have_url(param("b", "chisq"))
+    krenn_significance(page, krenn_tsv)
     sentence = page.get_by_test_id("stMarkdownContainer").filter(has_text="Fisher's exact test")
     expect(sentence).to_contain_text("up to n = 1,268", timeout=FIRST_RUN_MS)
     wait_for_figures(page, 2)
