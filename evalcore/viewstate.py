@@ -478,6 +478,10 @@ class TestsView(Group):
     difference_method: str = setting("newcombe", "diff_ci", "str", choices=tuple(DIFFERENCE_INTERVALS),
                                      what="interval of the difference")  # Significance: the band of Pi_A - Pi_B
     power: float = setting(DEFAULT_POWER, "power", "float")  # Significance: the power of the MDD (POWER_LEVELS)
+    # Significance's two boxes, drawn (and computed) only when open: the counts of every test and correction, and
+    # the candidates of D1 and D2 at the n looked at
+    sig_counts: bool = setting(False, "sig_counts", "bool")
+    sig_members: bool = setting(False, "sig_members", "bool")
 
     def _check(self, problems):
         if self.power not in POWER_LEVELS:

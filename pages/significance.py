@@ -76,10 +76,13 @@ for warning in analysis.significance_warnings(N, candidates.n_tp, test=test, alp
 if test in ("bootstrap", "randomization") and v.correction != "none":
     st.caption(f"With {v.resamples:,} resamples no p-value is below 1/{v.resamples + 1:,}; a correction over "
                f"{tested:,} tests needs about {tested / (1 - v.level):,.0f} resamples to mark anything.")
-with st.expander("How many n each test and correction calls significant"):
-    present.table("significance", "counts", result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS),
-                  hide_index=False)
-    st.caption(NOTES)
+# computed and drawn only while open (the view's sig_counts, in the link): a closed box costs a rerun nothing
+counts_box = widgets.bound(st.expander, "How many n each test and correction calls significant", "sig_counts")
+if v.sig_counts:
+    with counts_box:
+        present.table("significance", "counts", result.counts.rename(index=PAIR_TESTS, columns=CORRECTIONS),
+                      hide_index=False)
+        st.caption(NOTES)
 fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
 table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
@@ -118,10 +121,14 @@ with t1:
     st.markdown(f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
                 + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
 with t2:
-    try:
-        members = cached.members(data, v.ranking, a, b, at)
-    except TooLargeError as exc:  # a server data set: its candidates are counted, not held
-        st.info(esc(exc))
-    else:
-        present.table("significance", "members", members, (a, b), height=240)
-present.table("significance", "effect at n", analysis.effect_at(result, at))
+    present.table("significance", "effect at n", analysis.effect_at(result, at))
+# the candidates themselves, computed and drawn only while open (the view's sig_members, in the link)
+members_box = widgets.bound(st.expander, "The candidates of D1 and D2 at this n", "sig_members")
+if v.sig_members:
+    with members_box:
+        try:
+            members = cached.members(data, v.ranking, a, b, at)
+        except TooLargeError as exc:  # a server data set: its candidates are counted, not held
+            st.info(esc(exc))
+        else:
+            present.table("significance", "members", members, (a, b), height=240)

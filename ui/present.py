@@ -93,12 +93,12 @@ def downloads(fig, table, stem: str) -> None:
     if report.current()[0] is not None:
         report.downloads(fig, table, stem, image=image)
         return
-    cols = st.columns(4)
-    cols[0].download_button("Figure as PNG", data=lambda: figures.export(image, "png"), file_name=f"{stem}.png",
+    row = st.container(horizontal=True)  # one block: the buttons side by side
+    row.download_button("Figure as PNG", data=lambda: figures.export(image, "png"), file_name=f"{stem}.png",
                             mime="image/png", on_click="ignore", key=f"dl_png_{stem}")
-    cols[1].download_button("Figure as SVG", data=lambda: figures.export(image, "svg"), file_name=f"{stem}.svg",
+    row.download_button("Figure as SVG", data=lambda: figures.export(image, "svg"), file_name=f"{stem}.svg",
                             mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
-    cols[2].download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
+    row.download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
                             file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
+    row.download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")

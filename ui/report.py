@@ -187,16 +187,16 @@ def downloads(fig, table, stem: str, image=None) -> None:
             return embed_signature(raw, fmt, signature) if signature else raw
         return data
 
-    cols = st.columns(5 if signature else 4)
-    cols[0].download_button("Figure as PNG", data=signed("png"), file_name=f"{stem}.png", mime="image/png",
+    row = st.container(horizontal=True)  # one block: the buttons side by side
+    row.download_button("Figure as PNG", data=signed("png"), file_name=f"{stem}.png", mime="image/png",
                             on_click="ignore", key=f"dl_png_{stem}")
-    cols[1].download_button("Figure as SVG", data=signed("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
+    row.download_button("Figure as SVG", data=signed("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
                             on_click="ignore", key=f"dl_svg_{stem}")
-    cols[2].download_button("Figure as HTML", data=signed("html"), file_name=f"{stem}.html", mime="text/html",
+    row.download_button("Figure as HTML", data=signed("html"), file_name=f"{stem}.html", mime="text/html",
                             on_click="ignore", key=f"dl_html_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
+    row.download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
     if signature:
-        cols[4].download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
+        row.download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
                                 mime="text/plain", on_click="ignore", key=f"dl_sig_{stem}",
                                 help="The signature of these numbers, to keep beside the CSV")

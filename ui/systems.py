@@ -365,13 +365,13 @@ def downloads(fig, table: pd.DataFrame, stem: str, signature: str) -> None:
     def signed(fmt: str):
         return lambda: embed_signature(figstyle.export(image if fmt != "html" else fig, fmt), fmt, signature)
 
-    cols = st.columns(5)
-    for col, fmt, mime in zip(cols, ("png", "svg", "html"), ("image/png", "image/svg+xml", "text/html")):
-        col.download_button(f"Figure as {fmt.upper()}", data=signed(fmt), file_name=f"{stem}.{fmt}", mime=mime,
+    row = st.container(horizontal=True)  # one block: the buttons side by side
+    for fmt, mime in zip(("png", "svg", "html"), ("image/png", "image/svg+xml", "text/html")):
+        row.download_button(f"Figure as {fmt.upper()}", data=signed(fmt), file_name=f"{stem}.{fmt}", mime=mime,
                             on_click="ignore", key=f"dl_{fmt}_{stem}")
-    cols[3].download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
+    row.download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                             mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
-    cols[4].download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
+    row.download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
                             mime="text/plain", on_click="ignore", key=f"dl_sig_{stem}")
 
 

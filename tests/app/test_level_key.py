@@ -5,6 +5,11 @@ bytes come again (``global.minCachedMessageSize``, streamlit/runtime/forward_msg
 did not change is not drawn again. pandas names every ``Styler`` by a random uuid, which Streamlit sends with the
 table, so on main (c180f1b) every table with formatted cells was new bytes on every rerun: the members of D1 and D2
 on Significance, 97 KB of the 128 KB a level key sent (bench/bench_browser.py counts the bytes per key).
+
+An element sent again by reference still costs its run on the server (the table's formatting and Arrow bytes) and a
+new element in the browser (Streamlit's frontend makes a new element node for every delta, and parses a table's
+Arrow data again), so the two boxes of details, the counts of every test and correction and the candidates of D1
+and D2, are computed and drawn only while open (the view's ``sig_counts`` and ``sig_members``, in the link).
 """
 
 from __future__ import annotations
@@ -45,7 +50,8 @@ def _elements(at: AppTest) -> dict[str, list[bytes]]:
 
 def test_a_level_key_and_back_sends_the_same_tables_and_figures(krenn_id):
     at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in {"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq"}.items():
+    for key, value in {"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "sig_counts": "1",
+                       "sig_members": "1"}.items():  # (both boxes open: every table drawn)
         at.query_params[key] = value
     at.run()
     at.switch_page("pages/significance.py")
@@ -62,3 +68,38 @@ def test_a_level_key_and_back_sends_the_same_tables_and_figures(krenn_id):
     assert moved["figures"] != before["figures"]
     at.slider(key="w_level").set_value(0.95).run()
     assert _elements(at) == before  # back at 0.95: every table and figure is the bytes the browser already holds
+
+
+COUNTS_BOX = "How many n each test and correction calls significant"
+MEMBERS_BOX = "The candidates of D1 and D2 at this n"
+
+
+def _significance(krenn_id, **link) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in {"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", **link}.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page("pages/significance.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_boxes_of_details_are_computed_and_drawn_only_when_open(krenn_id):
+    at = _significance(krenn_id)
+    boxes = {e.label: e for e in at.expander}
+    assert set(boxes) == {COUNTS_BOX, MEMBERS_BOX}
+    assert not list(boxes[COUNTS_BOX].children.values()) and not list(boxes[MEMBERS_BOX].children.values())
+    # on main (2deaec6) four tables: the counts and the members were drawn (and sent) on every rerun, closed or not
+    assert [sorted(d.value.columns)[:2] for d in at.dataframe] == [["", "FPs"], ["effect", "estimate"]]
+    link = at.sidebar.code[0].value
+    assert "sig_counts" not in link and "sig_members" not in link
+
+    at = _significance(krenn_id, sig_counts="1", sig_members="1")
+    boxes = {e.label: e for e in at.expander}
+    counts, = boxes[COUNTS_BOX].dataframe
+    assert "Holm (family-wise error)" in counts.value.columns  # the counts, in their box
+    members, = boxes[MEMBERS_BOX].dataframe
+    assert {"row", "region"} <= set(members.value.columns) and len(members.value) > 100  # D1 and D2 at n = 1,268
+    link = at.sidebar.code[0].value
+    assert "&sig_counts=1" in link and "&sig_members=1" in link  # the screen, in the link

@@ -46,7 +46,8 @@ def text(at) -> str:
 
 
 def test_significance_with_another_test_and_a_correction_from_a_link(ranked):
-    at = app({**LINK, "a": "log_like", "b": "MI", "test": "chi2", "correction": "bh", "n_max": "1500"},
+    at = app({**LINK, "a": "log_like", "b": "MI", "test": "chi2", "correction": "bh", "n_max": "1500",
+              "sig_counts": "1"},  # the box of counts open
              "pages/significance.py")
     assert at.selectbox(key="w_test").value == "chi2" and at.selectbox(key="w_correction").value == "bh"
     expected = analysis.pair_comparison(ranked["log_like"], ranked["MI"], (100, 1500), test="chi2", correction="bh")

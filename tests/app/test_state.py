@@ -144,7 +144,7 @@ def test_display_names_in_legends_tables_sentences_and_the_link(krenn_id):
     assert "X² <b>" not in {t.name for t in figure(at).data}  # not as HTML
     link = to_query(at.session_state["view"])
     # (AppTest cannot run a page again once a selectbox shows labels other than its values: a fresh session)
-    sig = app({**link, "a": "log.like", "b": "chisq"}, "pages/significance.py")
+    sig = app({**link, "a": "log.like", "b": "chisq", "sig_members": "1"}, "pages/significance.py")  # (box open)
     assert sig.selectbox(key="w_b").options[:2] == ["G²", "Fisher"]  # shown by display name
     sentence = next(d.value for d in sig.dataframe if "TPs" in d.value.columns)
     assert list(sentence[""]) == ["D1: only G²", "D2: only X² <b>"]

@@ -13,7 +13,8 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
-from test_browser import FIRST_RUN_MS, krenn_significance, slider_thumb, wait_for_app, wait_for_figures
+from test_browser import (FIRST_RUN_MS, krenn_significance, param, query, rerun, settled_link, slider_thumb,
+                          wait_for_app, wait_for_figures)
 
 # The rows of a grid as its accessible table holds them (the rows in view, in the order shown); the canvas
 # draws the same cells.
@@ -23,6 +24,8 @@ GRID_ROWS = """([index]) => {
   return table ? Array.from(table.querySelectorAll('tbody tr')).map(r => Array.from(r.children).map(c => c.textContent))
                : null;
 }"""
+MEMBERS_BOX = "The candidates of D1 and D2 at this n"
+COUNTS_BOX = "How many n each test and correction calls significant"
 
 
 def _grid_index(page, header: str) -> int:
@@ -32,7 +35,7 @@ def _grid_index(page, header: str) -> int:
     return firsts.index(header)
 
 
-def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, krenn_tsv):
+def test_figure_3_downloads_under_it_the_members_sort_by_number_and_open_boxes_are_in_the_link(new_page, krenn_tsv):
     page = new_page("/")
     wait_for_app(page)
     krenn_significance(page, krenn_tsv)
@@ -52,13 +55,22 @@ def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, kr
                             [chart["y"] + chart["height"], png["y"]])
     assert between == 0, "something stands between Figure 3 and its downloads"
 
-    # the members of D1 and D2 at the n the 2x2 view looks at: click the header "row" and read the rows in view
+    # the members of D1 and D2 at the n the 2x2 view looks at, in a box drawn only when opened (and then in the
+    # link): open it, click the header "row" and read the rows in view
+    assert page.get_by_test_id("stDataFrame").count() == 2  # the 2x2 and the effect at n: both boxes closed
+    assert "sig_members" not in query(page)
+    with rerun(page):
+        page.get_by_test_id("stExpander").filter(has_text=MEMBERS_BOX).locator("summary").click()
+    expect(page).to_have_url(param("sig_members", "1"))
     look = slider_thumb(page, "Look at the n-best lists for n =")
     expect(look).to_have_value(re.compile(r"^\d+$"))  # (an <input type=range>)
     at = int(look.input_value())
     cs = load_candidates(krenn_tsv, label="is.colloc")
     members = analysis.difference_members(cs, rank(cs, "log.like", ties="stable"), rank(cs, "chisq", ties="stable"),
                                           at)
+    page.wait_for_function("""() => Array.from(document.querySelectorAll('[data-testid="stDataFrame"]')).some(g => {
+        const th = g.querySelector('table thead th'); return th && th.textContent === 'row'; })""",
+                           timeout=FIRST_RUN_MS)  # (the grid lays out its accessible table once drawn)
     index = _grid_index(page, "row")
     grid = page.get_by_test_id("stDataFrame").nth(index)
     grid.scroll_into_view_if_needed()
@@ -84,3 +96,18 @@ def test_figure_3_downloads_under_it_and_the_members_sort_by_number(new_page, kr
         }}""", arg=[index], timeout=10_000)
     after = page.evaluate(GRID_ROWS, [index])
     assert [int(r[0].replace(",", "")) for r in after] == smallest  # 98 before 298 before 1,003
+
+    # the other box, the counts of every test and correction: opened, it is in the link too, and the link opens both
+    with rerun(page):
+        page.get_by_test_id("stExpander").filter(has_text=COUNTS_BOX).locator("summary").click()
+    expect(page).to_have_url(param("sig_counts", "1"))
+    counts = page.get_by_test_id("stExpander").filter(has_text=COUNTS_BOX).get_by_test_id("stDataFrame")
+    expect(counts).to_have_count(1)
+    link = settled_link(page)
+    assert query(page)["sig_members"] == ["1"]
+    other = new_page(link)
+    wait_for_app(other, timeout=FIRST_RUN_MS)
+    wait_for_figures(other, 2)
+    for box in (MEMBERS_BOX, COUNTS_BOX):
+        expect(other.get_by_test_id("stExpander").filter(has_text=box).locator("details")).to_have_attribute("open", "")
+        expect(other.get_by_test_id("stExpander").filter(has_text=box).get_by_test_id("stDataFrame")).to_have_count(1)
