@@ -85,7 +85,8 @@ if v.sig_counts:
         st.caption(NOTES)
 fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
-table = result.table().assign(difference_interval=v.difference_method, mdd_power=result.power)
+table = figcache.memo(result, lambda: result.table().assign(difference_interval=v.difference_method,  # (downloads'
+                                                           mdd_power=result.power), "table", v.difference_method)
 plot.chart(fig, key="significance_chart")
 present.downloads(fig, table, "significance")
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
@@ -105,10 +106,9 @@ diff_fig = figcache.memo(result, lambda: figures.difference_figure(
     "difference", v.level, name_a, name_b, v.difference_method)
 plot.chart(diff_fig, key="difference_chart")
 present.downloads(diff_fig, table, "difference")
-st.caption(esc(names.INTERVAL_AND_TEST_NOTE))
-st.caption(esc(names.OBSERVED_POWER_NOTE))
-st.caption("Where a difference is not marked and lies well inside ±MDD the lists perform alike; where the MDD is "
-           "large there are too few candidates in D1 and D2 to tell.")
+st.caption("\n\n".join([esc(names.INTERVAL_AND_TEST_NOTE), esc(names.OBSERVED_POWER_NOTE),  # (one element)
+                          "Where a difference is not marked and lies well inside ±MDD the lists perform alike; where "
+                          "the MDD is large there are too few candidates in D1 and D2 to tell."]))
 
 at = widgets.look_n_slider(n_min, n_max, result.up_to,  # starts at the boundary: the last n of the significant run
                           step=v.n_step, help="It starts at the boundary n up to which every n differs significantly.")

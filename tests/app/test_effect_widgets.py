@@ -160,7 +160,7 @@ def test_the_notes_are_shown_as_text_and_downloads_carry_the_choices(krenn_id, m
     monkeypatch.setattr(ui.present, "downloads", lambda fig, table, stem: sent.__setitem__(stem, (fig, table)))
     at = app({"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "power": "0.9",
               "diff_ci": "agresti_caffo"})
-    captions = [c.value for c in at.caption]
+    captions = "\n\n".join(c.value for c in at.caption)
     # as text: escaped for Markdown, so each note reads as written
     assert markdown_text(names.INTERVAL_AND_TEST_NOTE) in captions
     assert markdown_text(names.OBSERVED_POWER_NOTE) in captions
