@@ -5,7 +5,8 @@ import streamlit as st
 from evalcore.figures import paper as figures
 from evalcore.stats.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS
-from ui import cached, common, guards, present, sample, sample_pages, widgets
+from ui import cached, common, figcache, guards, present, sample, sample_pages, widgets
+from ui.components import plot
 
 common.ensure_router()
 
@@ -29,9 +30,11 @@ v = common.view()
 if len(chosen) > MAX_BANDS:
     st.caption(f"Bands of the first {MAX_BANDS} of the {len(chosen)} chosen measures (more would hide each other).")
 table = cached.curves(data, v.ranking, v.display, chosen[:MAX_BANDS], (n_min, n_max), v.level, v.interval)
-fig = figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
-                                method_label=INTERVAL_LABELS[v.interval])
-st.plotly_chart(fig, key="confidence_chart", theme=None)
+# built once per cached table (ui/figcache.py) and drawn in place: a level key redraws one figure, once
+fig = figcache.memo(table, lambda: figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
+                                                             method_label=INTERVAL_LABELS[v.interval]),
+                    "fig2", candidates.baseline, v.level, v.interval)
+plot.chart(fig, key="confidence_chart")
 present.downloads(fig, table, "confidence")
 st.caption("Each band is an interval for the average precision of the acceptance region that holds the n "
            "best candidates here; in a repetition of the experiment that region may hold more or fewer "
