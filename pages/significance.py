@@ -85,7 +85,8 @@ if v.sig_counts:
         st.caption(NOTES)
 fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
-table = figcache.memo(result, lambda: result.table().assign(difference_interval=v.difference_method,  # (downloads'
+# the downloads' table, once per result (as its figures)
+table = figcache.memo(result, lambda: result.table().assign(difference_interval=v.difference_method,
                                                            mdd_power=result.power), "table", v.difference_method)
 plot.chart(fig, key="significance_chart")
 present.downloads(fig, table, "significance")

@@ -14,7 +14,6 @@ import streamlit as st
 
 from evalcore import format as fmt
 from evalcore.figures import style as figures
-from evalcore.text import spreadsheet_csv
 from ui import cached, report, widgets
 from ui.common import view
 
@@ -84,21 +83,9 @@ def for_export(fig, stem: str):
 
 def downloads(fig, table, stem: str) -> None:
     """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with the current
-    view's signature where it has one (:func:`ui.report.downloads`), else plain.
+    view's signature where it has one, else plain (:func:`ui.report.downloads`, the one row of them).
 
     Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
     spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
     """
-    image = for_export(fig, stem)  # PNG and SVG: with a caption when the view asks for one
-    if report.current()[0] is not None:
-        report.downloads(fig, table, stem, image=image)
-        return
-    row = st.container(horizontal=True)  # one block: the buttons side by side
-    row.download_button("Figure as PNG", data=lambda: figures.export(image, "png"), file_name=f"{stem}.png",
-                            mime="image/png", on_click="ignore", key=f"dl_png_{stem}")
-    row.download_button("Figure as SVG", data=lambda: figures.export(image, "svg"), file_name=f"{stem}.svg",
-                            mime="image/svg+xml", on_click="ignore", key=f"dl_svg_{stem}")
-    row.download_button("Figure as HTML", data=lambda: figures.export(fig, "html"),
-                            file_name=f"{stem}.html", mime="text/html", on_click="ignore", key=f"dl_html_{stem}")
-    row.download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
-                            mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
+    report.downloads(fig, table, stem, image=for_export(fig, stem))  # PNG and SVG: with a caption if asked for

@@ -175,8 +175,9 @@ def sidebar() -> None:
 
 
 def downloads(fig, table, stem: str, image=None) -> None:
-    """Download buttons: the figure as PNG, SVG and HTML with the signature inside, the table as CSV with the
-    signature as a sidecar file. Images are rendered only when clicked (deferred data); PNG and SVG draw ``image``
+    """Download buttons in one row: the figure as PNG, SVG and HTML with the signature inside, the table as CSV with
+    the signature as a sidecar file; without a report (no signature for this view: :func:`current`), the same
+    buttons plain and no sidecar. Images are rendered only when clicked (deferred data); PNG and SVG draw ``image``
     (the figure with a caption, ui/present.py) where given."""
     report, _ = current()
     signature = report.signature if report else None
@@ -189,14 +190,14 @@ def downloads(fig, table, stem: str, image=None) -> None:
 
     row = st.container(horizontal=True)  # one block: the buttons side by side
     row.download_button("Figure as PNG", data=signed("png"), file_name=f"{stem}.png", mime="image/png",
-                            on_click="ignore", key=f"dl_png_{stem}")
+                        on_click="ignore", key=f"dl_png_{stem}")
     row.download_button("Figure as SVG", data=signed("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
-                            on_click="ignore", key=f"dl_svg_{stem}")
+                        on_click="ignore", key=f"dl_svg_{stem}")
     row.download_button("Figure as HTML", data=signed("html"), file_name=f"{stem}.html", mime="text/html",
-                            on_click="ignore", key=f"dl_html_{stem}")
+                        on_click="ignore", key=f"dl_html_{stem}")
     row.download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
-                            mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
+                        mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
     if signature:
         row.download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
-                                mime="text/plain", on_click="ignore", key=f"dl_sig_{stem}",
-                                help="The signature of these numbers, to keep beside the CSV")
+                            mime="text/plain", on_click="ignore", key=f"dl_sig_{stem}",
+                            help="The signature of these numbers, to keep beside the CSV")

@@ -48,28 +48,6 @@ def _elements(at: AppTest) -> dict[str, list[bytes]]:
             "figures": [spec.encode() for spec in specs(at)]}
 
 
-def test_a_level_key_and_back_sends_the_same_tables_and_figures(krenn_id):
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, value in {"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "sig_counts": "1",
-                       "sig_members": "1"}.items():  # (both boxes open: every table drawn)
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/significance.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    before = _elements(at)
-    assert len(before["figures"]) == 2 and len(before["tables"]) >= 4
-    members = max(before["tables"], key=len)
-    at.slider(key="w_level").set_value(0.951).run()
-    moved = _elements(at)
-    # the level moved by one step and the boundary n (and so the n looked at) stayed: D1 and D2 are the same
-    # candidates, the same bytes; the figures show the new level
-    assert members in moved["tables"]
-    assert moved["figures"] != before["figures"]
-    at.slider(key="w_level").set_value(0.95).run()
-    assert _elements(at) == before  # back at 0.95: every table and figure is the bytes the browser already holds
-
-
 COUNTS_BOX = "How many n each test and correction calls significant"
 MEMBERS_BOX = "The candidates of D1 and D2 at this n"
 
@@ -83,6 +61,21 @@ def _significance(krenn_id, **link) -> AppTest:
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def test_a_level_key_and_back_sends_the_same_tables_and_figures(krenn_id):
+    at = _significance(krenn_id, sig_counts="1", sig_members="1")  # (both boxes open: every table drawn)
+    before = _elements(at)
+    assert len(before["figures"]) == 2 and len(before["tables"]) >= 4
+    members = max(before["tables"], key=len)
+    at.slider(key="w_level").set_value(0.951).run()
+    moved = _elements(at)
+    # the level moved by one step and the boundary n (and so the n looked at) stayed: D1 and D2 are the same
+    # candidates, the same bytes; the figures show the new level
+    assert members in moved["tables"]
+    assert moved["figures"] != before["figures"]
+    at.slider(key="w_level").set_value(0.95).run()
+    assert _elements(at) == before  # back at 0.95: every table and figure is the bytes the browser already holds
 
 
 def test_the_boxes_of_details_are_computed_and_drawn_only_when_open(krenn_id):
