@@ -113,16 +113,26 @@ st.caption("\n\n".join([esc(names.INTERVAL_AND_TEST_NOTE), esc(names.OBSERVED_PO
 
 at = widgets.look_n_slider(n_min, n_max, result.up_to,  # starts at the boundary: the last n of the significant run
                           step=v.n_step, help="It starts at the boundary n up to which every n differs significantly.")
-row = result.comparison[result.comparison["n"] == at].iloc[0]
-t1, t2 = st.columns([1, 2])
-with t1:
-    present.table("significance", "2x2", pd.DataFrame({"": [f"D1: only {name_a}", f"D2: only {name_b}"],
-                                                       "TPs": [row.tp_d1, row.tp_d2], "FPs": [row.fp_d1, row.fp_d2]}))
+
+
+def at_n() -> tuple[str, str, str]:
+    """The 2x2 view at n = ``at``: the difference regions' counts, the test's verdict and the effect sizes; the tables
+    small and typeset (present.small_table), written once per result and n."""
+    row = result.comparison[result.comparison["n"] == at].iloc[0]
+    counts = present.small_table("significance", "2x2", pd.DataFrame(
+        {"": [f"D1: only {name_a}", f"D2: only {name_b}"], "TPs": [row.tp_d1, row.tp_d2],
+         "FPs": [row.fp_d1, row.fp_d2]}))
     adjusted = "" if v.correction == "none" else f" (adjusted {p_value(row.p_adjusted)})"
-    st.markdown(f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
-                + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
-with t2:
-    present.table("significance", "effect at n", analysis.effect_at(result, at))
+    verdict = (f"**{p_statement(row.p_value, row.log10_p)}**{adjusted}: "
+               + ("significant" if row.significant else "not significant") + f" at alpha = {1 - v.level:.3g}")
+    return counts, verdict, present.small_table("significance", "effect at n", analysis.effect_at(result, at))
+
+
+counts_at, verdict_at, effects_at = figcache.memo(result, at_n, "at n", at, name_a, name_b)
+t1, t2 = st.columns([1, 2])
+t1.markdown(counts_at)
+t1.markdown(verdict_at)
+t2.markdown(effects_at)
 # the candidates themselves, computed and drawn only while open (the view's sig_members, in the link)
 members_box = widgets.bound(st.expander, "The candidates of D1 and D2 at this n", "sig_members")
 if v.sig_members:

@@ -5,6 +5,8 @@ display names, the columns of a pair (``size_a``) named by the measures, the dow
 
 Tables on screen hold the numbers and show the text written by :mod:`evalcore.format` (one way for every page;
 ui/tables.py), so that they sort as numbers; the CSV downloads keep the exact numbers, with the same display names.
+A table of a few cells that nobody sorts (the 2x2 view's) is typeset instead (:func:`small_table`), with the same
+text in every cell.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import streamlit as st
 
 from evalcore import format as fmt
 from evalcore.figures import style as figures
+from evalcore.text import markdown_text as esc
 from ui import cached, report, widgets
 from ui.common import view
 
@@ -37,6 +40,24 @@ def table(page: str, name: str, data, measures=(), *, pair: tuple[str, str] | No
     if pair is not None:
         values, texts = pair_named(values, *pair), pair_named(texts, *pair)
     return tables.dataframe(values, texts, **{"hide_index": True, **kwargs})
+
+
+def small_table(page: str, name: str, data, measures=()) -> str:
+    """A page's table of a few cells as a Markdown table, each cell the text :func:`evalcore.format.page_table`
+    writes for it (escaped: shown as plain text), the first column to the left and the others, numbers, to the
+    right; columns and cells that name ``measures`` show their display names, as in :func:`table`.
+
+    For tables too small to sort (the 2x2 view's: two and four rows). Typeset, they read as a paper's table, and
+    cost a rerun a fraction of a grid: the 2x2 and the effect table as grids took about 17 ms of a Significance
+    level key on the server, and the browser drew both grids again on every key (bench/bench_browser.py)."""
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
+    texts = fmt.page_table(page, name, widgets.displayed(frame, tuple(measures)))
+
+    def row(cells) -> str:
+        return "| " + " | ".join(esc(cell) for cell in cells) + " |"
+
+    rule = "| " + " | ".join(":--" if i == 0 else "--:" for i in range(texts.shape[1])) + " |"
+    return "\n".join([row(texts.columns), rule, *(row(cells) for cells in texts.itertuples(index=False))])
 
 
 def pair_named(data: pd.DataFrame, a: str, b: str) -> pd.DataFrame:

@@ -16,7 +16,7 @@ from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
 from shown_charts import specs
-from shown_tables import shown
+from shown_tables import shown, table_with
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 KRENN = Path(__file__).resolve().parents[3] / "shared" / "data" / "krenn_ppv.tsv"
@@ -76,7 +76,7 @@ def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
              "pages/significance.py")
     assert at.slider(key="w_look_n").value == 1268
     assert at.slider(key="w_look_n").proto.format == "%,d"  # shown as 1,268, like every count on the page
-    effects = next(shown(d) for d in at.dataframe if "effect" in d.value.columns)
+    effects = table_with(at, "effect")
     expected = analysis.effect_at(g2_x2, 1268)
     # the table shows the effects as evalcore.format writes them (points, three significant digits, "–")
     assert effects.equals(fmt.page_table("significance", "effect at n", expected))
@@ -86,7 +86,7 @@ def test_two_by_two_view_shows_both_intervals(krenn_id, g2_x2):
     assert 0 < diff["low"] < diff["estimate"] < diff["high"]
     assert 1 < odds["low"] < 1.01 < odds["estimate"]
     at.slider(key="w_look_n").set_value(2000).run()
-    effects = next(shown(d) for d in at.dataframe if "effect" in d.value.columns)
+    effects = table_with(at, "effect")
     expected = analysis.effect_at(g2_x2, 2000)
     assert effects.equals(fmt.page_table("significance", "effect at n", expected))
     assert expected.iloc[0]["low"] < 0 < expected.iloc[0]["high"] and expected.iloc[2]["low"] < 1

@@ -26,7 +26,7 @@ from evalcore.io import load_candidates
 from evalcore.ranking import rank
 from evalcore.text import markdown_text, spreadsheet_csv
 from shown_charts import specs
-from shown_tables import shown as shown_text
+from shown_tables import table_with
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 KRENN = Path(__file__).resolve().parents[3] / "shared" / "data" / "krenn_ppv.tsv"
@@ -65,7 +65,7 @@ def statsmodels_difference(ranked, n: int, method: str, level: float = 0.95) -> 
 
 def effects(at: AppTest) -> pd.DataFrame:
     """The effect table as it reads (tests/shown_tables.py)."""
-    return next(shown_text(d) for d in at.dataframe if "effect" in d.value.columns)
+    return table_with(at, "effect")
 
 
 def band(at: AppTest, n: int) -> tuple[str, float, float]:

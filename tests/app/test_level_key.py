@@ -23,6 +23,7 @@ from streamlit.elements.lib.pandas_styler_utils import marshall_styler
 from streamlit.testing.v1 import AppTest
 
 from shown_charts import specs
+from shown_tables import markdown_tables, page_tables
 from ui import tables
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -44,7 +45,9 @@ def test_the_same_table_is_the_same_bytes_on_every_rerun():
 
 
 def _elements(at: AppTest) -> dict[str, list[bytes]]:
-    return {"tables": [e.proto.SerializeToString(deterministic=True) for e in at.dataframe],
+    """The grids' and the typeset tables' bytes as sent, and the figures'."""
+    return {"tables": [e.proto.SerializeToString(deterministic=True) for e in at.dataframe]
+            + [e.proto.SerializeToString(deterministic=True) for e in at.markdown if markdown_tables(e.value)],
             "figures": [spec.encode() for spec in specs(at)]}
 
 
@@ -83,8 +86,10 @@ def test_the_boxes_of_details_are_computed_and_drawn_only_when_open(krenn_id):
     boxes = {e.label: e for e in at.expander}
     assert set(boxes) == {COUNTS_BOX, MEMBERS_BOX}
     assert not list(boxes[COUNTS_BOX].children.values()) and not list(boxes[MEMBERS_BOX].children.values())
-    # on main (2deaec6) four tables: the counts and the members were drawn (and sent) on every rerun, closed or not
-    assert [sorted(d.value.columns)[:2] for d in at.dataframe] == [["", "FPs"], ["effect", "estimate"]]
+    # on main (2deaec6) four tables: the counts and the members were drawn (and sent) on every rerun, closed or not;
+    # the 2x2 view's two are typeset (no grid: 2479e2f drew both as grids)
+    assert not at.dataframe
+    assert [list(t.columns) for t in page_tables(at)] == [["", "TPs", "FPs"], ["effect", "estimate", "low", "high"]]
     link = at.sidebar.code[0].value
     assert "sig_counts" not in link and "sig_members" not in link
 

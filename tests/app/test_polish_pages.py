@@ -27,7 +27,7 @@ from evalcore.report import ReportSettings, build_report
 from evalcore.report.build import share_link
 from evalcore.viewstate import from_query, to_query
 from shown_charts import specs
-from shown_tables import reads
+from shown_tables import page_tables
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -73,8 +73,8 @@ def ok(at: AppTest) -> AppTest:
 
 
 def tables(at: AppTest) -> list[pd.DataFrame]:
-    """Every table as it reads (tests/shown_tables.py)."""
-    return [reads(d) for d in at.dataframe]
+    """Every table as it reads, grids and typeset (tests/shown_tables.py)."""
+    return page_tables(at)
 
 
 def table_with(at: AppTest, column: str) -> pd.DataFrame:

@@ -20,6 +20,7 @@ from evalcore.ranking import rank
 from evalcore.viewstate import RankingChoice, Roles, from_query, to_query
 from hostile import plain
 from shown_charts import specs
+from shown_tables import table_with
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 BEST4 = ["log.like", "Fisher", "t.score", "chisq.corr"]  # Krenn's data by average precision (analysis tests)
@@ -146,7 +147,7 @@ def test_display_names_in_legends_tables_sentences_and_the_link(krenn_id):
     # (AppTest cannot run a page again once a selectbox shows labels other than its values: a fresh session)
     sig = app({**link, "a": "log.like", "b": "chisq", "sig_members": "1"}, "pages/significance.py")  # (box open)
     assert sig.selectbox(key="w_b").options[:2] == ["G²", "Fisher"]  # shown by display name
-    sentence = next(d.value for d in sig.dataframe if "TPs" in d.value.columns)
+    sentence = table_with(sig, "TPs")  # typeset: the names as text, not HTML
     assert list(sentence[""]) == ["D1: only G²", "D2: only X² <b>"]
     members = next(d.value for d in sig.dataframe if "region" in d.value.columns)
     assert "rank by G²" in members.columns and "G²" in members.columns

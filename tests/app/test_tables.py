@@ -73,3 +73,17 @@ def test_a_table_too_big_to_style_keeps_its_numbers(run):
     big = run.dataframe[1]
     assert not big.proto.arrow_data.styler.display_values  # Streamlit's own number format past STYLED_CELLS
     assert big.proto.placeholder == fmt.MISSING
+
+
+def test_a_small_table_is_typeset_with_the_texts_of_page_table_and_data_as_text():
+    from shown_tables import markdown_tables
+    from ui import present
+
+    frame = pd.DataFrame({"": ["D1: only | a | b |", "D2: only *X²* <b>"], "TPs": [1000, 9], "FPs": [0, 12]})
+    source = present.small_table("significance", "2x2", frame)
+    header, rule = source.splitlines()[:2]
+    assert rule == "| :-- | --: | --: |"  # the names to the left, the counts to the right
+    table, = markdown_tables(source)
+    assert table.equals(fmt.page_table("significance", "2x2", frame))  # each cell as the formatter writes it
+    assert table["TPs"].tolist() == ["1,000", "9"] and table[""].tolist() == frame[""].tolist()
+    assert "\\| a \\| b \\|" in source and "\\*X²\\* \\<b\\>" in source  # data stays in its cell, as text

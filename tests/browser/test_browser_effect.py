@@ -8,6 +8,7 @@ import numpy as np
 from playwright.sync_api import expect
 
 from evalcore import analysis
+from evalcore import format as fmt
 from evalcore.io import load_candidates
 from evalcore.ranking import rank
 from test_browser import (FIRST_RUN_MS, figure, go_to, krenn_significance, load_krenn_stable, param, press,
@@ -41,16 +42,16 @@ def test_difference_panel_and_two_by_two_view_on_krenn(new_page, krenn_tsv, scre
     assert panel["xrange"] == [100, 2000]
     expect(page.get_by_text("says nothing the p-value does not", exact=False)).to_be_visible()
 
-    # the 2x2 view: its n slider moves the effect table along (the table is drawn on a canvas: the
-    # grid's accessible cells carry the values)
+    # the 2x2 view: its n slider moves the effect table along (a typeset table: its cells read as evalcore.format
+    # writes them)
     at = slider_thumb(page, "Look at the n-best lists for n =")
     press(page, at, "End")
     expect(page).to_have_url(param("sig_n", "2000"))
     row = analysis.effect_at(expected, 2000)
-    grid = page.get_by_test_id("stDataFrame").filter(has_text="odds ratio")
-    # the accessible cells carry the number itself (the canvas draws it as evalcore.format writes it, 3 significant
-    # digits: tests/app/test_tables.py); JavaScript and Python write a double's shortest digits alike
-    expect(grid).to_contain_text(repr(float(row["estimate"].iloc[2])))
+    shown = fmt.page_table("significance", "effect at n", row)
+    table = page.get_by_test_id("stMarkdownContainer").locator("table").filter(has_text="odds ratio")
+    for i in range(len(shown)):  # every row, every cell
+        expect(table.locator("tbody tr").nth(i).locator("td")).to_have_text(list(shown.iloc[i]))
     save_screenshot(page, screenshot_dir / "significance_effect.png")
 
 

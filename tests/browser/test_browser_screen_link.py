@@ -42,6 +42,7 @@ SCREEN = """() => {
         [t.name, t.type, plain(t.x), plain(t.y), plain(t.z), plain(t.text)])),
     texts: text('[data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"], [data-testid="stText"],'
                 + ' [data-testid="stMetric"]'),
+    typeset: text('[data-testid="stMarkdownContainer"] table'),  // (small tables: ui.present.small_table)
     sliders: text('[data-testid="stSliderThumbValue"]'),
     inputs: Array.from(main.querySelectorAll('input')).map(i => [i.getAttribute('aria-label'),
         i.type === 'checkbox' ? i.checked : i.value]),
@@ -262,7 +263,7 @@ def test_a_link_reopens_the_screen_and_its_signature_reproduces(new_page, krenn_
     assert made, "no change could be made"
     link = settled_link(page)
     seen = screen(page, tables)
-    assert seen["tables"] or title in ("Confidence", "Unanimous improvement"), "no table was seen"
+    assert seen["tables"] or seen["typeset"] or title in ("Confidence", "Unanimous improvement"), "no table was seen"
     assert seen["figures"] or title == "Data", "no figure was seen"
     signature = sidebar_signature(page)
 
@@ -302,7 +303,7 @@ def test_look_at_n_is_in_the_link_when_the_range_moves(new_page, krenn_id):
         shown = slider_thumb(page, look).input_value()
         assert query.get("sig_n") == [shown], (key, shown, link)  # the n on screen is the link's
         assert 100 <= int(shown) <= int(query.get("n_max", ["2000"])[0])
-        table = page.get_by_test_id("stDataFrame").filter(has_text="D1: only")
+        table = page.get_by_test_id("stMarkdownContainer").locator("table").filter(has_text="D1: only")
         expect(table).to_be_visible()
     colleague = new_page(link)
     wait_for_figures(colleague, figures=2)

@@ -57,7 +57,9 @@ def test_figure_3_downloads_under_it_the_members_sort_by_number_and_open_boxes_a
 
     # the members of D1 and D2 at the n the 2x2 view looks at, in a box drawn only when opened (and then in the
     # link): open it, click the header "row" and read the rows in view
-    assert page.get_by_test_id("stDataFrame").count() == 2  # the 2x2 and the effect at n: both boxes closed
+    # the 2x2 and the effect at n are two small typeset tables, not grids; both boxes are closed
+    assert page.get_by_test_id("stDataFrame").count() == 0
+    expect(page.get_by_test_id("stMarkdownContainer").locator("table")).to_have_count(2)
     assert "sig_members" not in query(page)
     with rerun(page):
         page.get_by_test_id("stExpander").filter(has_text=MEMBERS_BOX).locator("summary").click()
