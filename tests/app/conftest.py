@@ -25,3 +25,14 @@ def krenn_id(store_root):
     """The paper's data set (shared/data, beside the clone) put in the test's store; its id."""
     assert KRENN.exists(), f"expected the paper's data at {KRENN}"
     return DatasetStore().put(KRENN.read_bytes(), "krenn_ppv.tsv")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_kernels():
+    """Each worker imports the numerical modules and compiles the kernels once, before its first AppTest, as the
+    server does before it accepts anyone (ui/serve.py). A fresh clone has no numba cache: on a loaded machine the
+    first page run spent that time inside AppTest's 120 s timeout (tests/app/test_links.py timed out so once, its
+    second example passing at once)."""
+    from evalcore.warm import warm
+
+    warm()
