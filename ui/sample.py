@@ -37,7 +37,7 @@ from evalcore.report import ReportSettings, report_results
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
                                 check_columns, with_roles)
-from ui import cached, figcache
+from ui import cached
 from ui.common import PAGES, show_link_problems, stop, update, view
 
 ESTIMATING_PAGES = "Precision, Confidence, Threshold and Significance"
@@ -108,19 +108,13 @@ def base(v: ViewSettings) -> CandidateSet:
 
 @cached.cache(max_entries=16)
 def _label_state(dataset: str, label) -> str:
-    """"none" (no label column, or one empty in every row), "partial" (some empty cells) or "full"; looked at once
-    per table read and label (every page asks on every rerun, several times: 1 ms each for 5,102 rows, and in
-    proportion for a larger table)."""
+    """"none" (no label column, or one empty in every row), "partial" (some empty cells) or "full"."""
     table, _ = cached.raw_table(dataset)
     if label is None or label not in table.columns:
         return "none"
-
-    def state() -> str:
-        cells = table[label]
-        empty = cells.isna() | (cells.astype(str).str.strip() == "")
-        return "none" if empty.all() else "partial" if empty.any() else "full"
-
-    return figcache.memo(table, state, "label state", label)
+    cells = table[label]
+    empty = cells.isna() | (cells.astype(str).str.strip() == "")
+    return "none" if empty.all() else "partial" if empty.any() else "full"
 
 
 def mode(v: ViewSettings) -> str:
