@@ -47,7 +47,7 @@ def _plain(cell: str) -> str:
 
 
 def page_tables(at) -> list[pd.DataFrame]:
-    """Every table an AppTest page shows, as the text a person reads: the grids (:func:`reads`) and the typed small
+    """Every table an AppTest page shows, as the text a person reads: the grids (:func:`reads`) and the typeset small
     tables in Markdown (:func:`markdown_tables`)."""
     return [reads(d) for d in at.dataframe] + [t for m in at.markdown for t in markdown_tables(m.value)]
 

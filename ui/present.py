@@ -35,11 +35,16 @@ def table(page: str, name: str, data, measures=(), *, pair: tuple[str, str] | No
     given the ``pair`` A, B, the columns of A and B are named by :func:`pair_named`)."""
     from ui import tables  # (imported here: this function is the one use)
 
-    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
-    values, texts = fmt.page_cells(page, name, widgets.displayed(frame, tuple(measures)))
+    values, texts = fmt.page_cells(page, name, _shown(data, measures))
     if pair is not None:
         values, texts = pair_named(values, *pair), pair_named(texts, *pair)
     return tables.dataframe(values, texts, **{"hide_index": True, **kwargs})
+
+
+def _shown(data, measures) -> pd.DataFrame:
+    """``data`` as a table (a mapping is one row) whose columns and cells name ``measures`` by display name."""
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
+    return widgets.displayed(frame, tuple(measures))
 
 
 def small_table(page: str, name: str, data, measures=()) -> str:
@@ -48,10 +53,9 @@ def small_table(page: str, name: str, data, measures=()) -> str:
     right; columns and cells that name ``measures`` show their display names, as in :func:`table`.
 
     For tables too small to sort (the 2x2 view's: two and four rows). Typeset, they read as a paper's table, and
-    cost a rerun a fraction of a grid: the 2x2 and the effect table as grids took about 17 ms of a Significance
+    cost a rerun a fraction of a grid: the 2x2 and the effect table as grids took about 26 ms of a Significance
     level key on the server, and the browser drew both grids again on every key (bench/bench_browser.py)."""
-    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame([dict(data)])
-    texts = fmt.page_table(page, name, widgets.displayed(frame, tuple(measures)))
+    texts = fmt.page_table(page, name, _shown(data, measures))
 
     def row(cells) -> str:
         return "| " + " | ".join(esc(cell) for cell in cells) + " |"

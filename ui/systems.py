@@ -368,7 +368,7 @@ def downloads(fig, table: pd.DataFrame, stem: str, signature: str) -> None:
     row = st.container(horizontal=True)  # one block: the buttons side by side
     for fmt, mime in zip(("png", "svg", "html"), ("image/png", "image/svg+xml", "text/html")):
         row.download_button(f"Figure as {fmt.upper()}", data=signed(fmt), file_name=f"{stem}.{fmt}", mime=mime,
-                        on_click="ignore", key=f"dl_{fmt}_{stem}")
+                            on_click="ignore", key=f"dl_{fmt}_{stem}")
     row.download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                         mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
     row.download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
