@@ -16,7 +16,7 @@ from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileMan
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 from streamlit.web.server.starlette.starlette_app_utils import create_signed_value
 
-from ui import uploads
+from ui import auth, uploads
 from ui.uploads import FILE_OVERHEAD, FRAMING_BYTES, MB, Ledger, Refused, decide, file_cost, stored
 
 LIMIT = 1 * MB  # server.maxUploadSize = 1
@@ -190,16 +190,14 @@ def _request(guard, method: str, path: str, headers: dict[str, str]):
             seen["status"] = message["status"]
 
     guard.app = app
-    scope = {"type": "http", "method": method, "path": path,
-             "headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
+    pairs = headers.items() if isinstance(headers, dict) else headers
+    scope = {"type": "http", "method": method, "path": path, "headers": [(k.encode(), v.encode()) for k, v in pairs]}
     asyncio.run(guard(scope, receive, send))
     return seen["status"], seen["read"], seen["app"]
 
 
 @pytest.fixture()
 def signin(monkeypatch):
-    from ui import auth
-
     monkeypatch.setattr(auth, "configured", lambda: True)
 
 
@@ -211,6 +209,9 @@ def test_a_refused_request_is_answered_without_its_body_being_read(monkeypatch, 
     assert _request(guard, "PUT", path, PUT) == (403, False, False)  # signed out
     assert _request(guard, "PUT", "/evalcore/_stcore/upload_file/nobody/f1", PUT) == (400, False, False)
     assert _request(guard, "PUT", "/_stcore/upload_file/s1", PUT) == (400, False, False)  # no file id
+    monkeypatch.setattr(auth, "configured", lambda: False)  # sign-in off: the length is looked at
+    scope_headers = [("content-length", "10"), ("content-length", "2000000")]  # which one would the app read?
+    assert _request(guard, "PUT", path, scope_headers) == (400, False, False)
 
 
 def test_a_members_upload_passes_and_is_counted_while_in_flight(monkeypatch, signin, cookie_secret):

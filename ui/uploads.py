@@ -285,7 +285,10 @@ class UploadGuard:
             return
         from ui import auth
 
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        headers: dict[str, str] = {}
+        for key, value in scope["headers"]:  # a header given twice reads as both values ("10, 20": not a length)
+            name = key.decode("latin-1").lower()
+            headers[name] = ", ".join(filter(None, (headers.get(name), value.decode("latin-1"))))
         target = _TARGET.search(scope["path"])
         session, file_id = target.groups() if target else ("", "")
         active = bool(session) and self.runtime.is_active_session(session)
