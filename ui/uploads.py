@@ -36,7 +36,8 @@ import streamlit as st
 UPLOAD_ROUTE = "/_stcore/upload_file"
 _TARGET = re.compile(r"/_stcore/upload_file/([^/]+)/([^/]+)/?$")
 FRAMING_BYTES = 64 * 1024  # the multipart form around the files a session may hold, above the upload limit
-FILE_OVERHEAD = 1024  # counted per file for Streamlit's record of it (its id, the record, the dict entry)
+FILE_OVERHEAD = 1024  # counted per file for Streamlit's record of it: its id, the record, the dict entry (about
+# 240 bytes measured with tracemalloc for 100,000 records of 1 byte), so that many empty files reach the bound too
 MB = 2**20  # Streamlit's "MB" in server.maxUploadSize and in the uploader's own text
 
 

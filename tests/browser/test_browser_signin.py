@@ -10,7 +10,7 @@ stylesheet on a CDN; it is not fetched). Every step waits for what the page show
 
 The server is started as ``./dev run`` starts it (``python -m ui.serve``, with the upload guard of ui/uploads.py),
 with an upload limit of 1 MB (``server.maxUploadSize``), so that the bound one tab may hold is reached with small
-files. Uploads are sent as an attacker sends them (tests/browser/upload_requests.py: raw HTTP with a tab's own session
+files. Uploads are sent as an attacker sends them (tests/browser/raw_requests.py: raw HTTP with a tab's own session
 id, XSRF token and cookies), to see whether the server answers from the headers, before any byte of the body.
 
 Checked: signed out, a deep link (on a fresh server), the root and an unknown page show nothing but the sign-in; a
@@ -31,6 +31,7 @@ import secrets
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -39,11 +40,12 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-import upload_requests as req
+import raw_requests as req
 from evalcore.annotations import AnnotationStore
 from test_browser import rerun, wait_for_app
 from ui.sample import db_id
 
+REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
 browser_conftest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(browser_conftest)
@@ -285,3 +287,13 @@ def test_a_member_uploads_from_their_own_tab_within_what_a_tab_may_hold(browse, 
     assert req.headers_only(signin_url, session, cookies, length=1000, extra=other_token) == 403
     assert req.delete(signin_url, session, cookies, "first") == 204
     assert req.upload(signin_url, session, cookies, b"x" * 600_000) == 204  # the freed bytes are room again
+
+
+def test_the_sign_in_screens_websocket_takes_no_message_past_the_limit(browse, signin_url):
+    """The websocket a visitor who is not signed in has (the sign-in screen's): a frame that announces one byte more
+    than ``server.maxMessageSize`` (.streamlit/config.toml) is refused from its header, before its payload, with
+    1009 (too big); Streamlit's default of 200 MB would wait for the whole of it. The server goes on serving."""
+    limit = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())["server"]["maxMessageSize"] * 10**6
+    assert limit < 200 * 10**6  # set deliberately (README: Host it for your lab)
+    assert req.websocket_close_code_for_announced_frame(signin_url, limit + 1) == 1009
+    expect_sign_in_screen_only(browse("/"))

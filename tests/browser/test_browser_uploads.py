@@ -3,7 +3,7 @@ starts it (``python -m ui.serve``, with the upload guard of ui/uploads.py) with 
 (``server.maxUploadSize``): the bytes a tab holds are counted and an upload past the bound is refused from its
 headers, before its body is sent; the Data page says why in words, and the message goes once the files fit again.
 
-Raw requests go out as tests/browser/upload_requests.py sends them, with the tab's own session id and XSRF token.
+Raw requests go out as tests/browser/raw_requests.py sends them, with the tab's own session id and XSRF token.
 With sign-in on, the same bound for a member's tab and who may upload at all: tests/browser/test_browser_signin.py.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-import upload_requests as req
+import raw_requests as req
 from test_browser import rerun, wait_for_app
 from ui.uploads import FILE_OVERHEAD, FRAMING_BYTES, MB
 

@@ -1,14 +1,17 @@
-"""Upload requests as an attacker sends them (issue 29): raw HTTP on a socket to Streamlit's upload route, with a
-browser tab's own session id and cookies, so that a test can tell whether the server answered from the headers,
-before any byte of the body was sent.
+"""Requests as an attacker sends them (issue 29): raw HTTP on a socket to Streamlit's upload route, with a browser
+tab's own session id and cookies, and a websocket frame announced without its payload, so that a test can tell
+whether the server answered from the headers, before any byte of the body was sent.
 
 Used by tests/browser/test_browser_signin.py, tests/browser/test_browser_uploads.py and bench/bench_uploads.py.
 """
 
 from __future__ import annotations
 
+import base64
+import os
 import select
 import socket
+import struct
 import uuid
 from urllib.parse import urlsplit
 
@@ -129,3 +132,51 @@ def delete(url: str, session: str, cookies: dict[str, str], file_id: str, *,
         sock.sendall(_headers(url, "DELETE", file_path(session, file_id), cookies,
                               {"Content-Length": "0", "Connection": "close"}))
         return _status(sock, timeout)
+
+
+def websocket_close_code_for_announced_frame(url: str, length: int, *,
+                                            timeout: float = ANSWER_TIMEOUT_S) -> int | None:
+    """Open the app's websocket (``/_stcore/stream``) as a browser would, send the header of one binary frame that
+    announces ``length`` bytes and none of them; the close code the server answered with meanwhile (1009: too big),
+    or None when it waited ``timeout`` seconds for the payload."""
+    parts = urlsplit(url)
+    key = base64.b64encode(os.urandom(16)).decode()
+    with _connect(url) as sock:
+        sock.sendall(("GET /_stcore/stream HTTP/1.1\r\n"
+                      f"Host: {parts.netloc}\r\nOrigin: {parts.scheme}://{parts.netloc}\r\n"
+                      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                      f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Protocol: streamlit\r\n\r\n").encode())
+        sock.settimeout(timeout)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return None
+            data += chunk
+        if b" 101 " not in data.split(b"\r\n", 1)[0]:
+            raise AssertionError(f"the websocket was not opened: {data[:200]!r}")
+        data = data.split(b"\r\n\r\n", 1)[1]
+        sock.sendall(struct.pack("!BBQ", 0x82, 0x80 | 127, length) + os.urandom(4))  # FIN, binary; masked; 64-bit length
+        try:
+            while True:  # frames from the server (unmasked): skip all but a close frame
+                while len(data) < 2:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        return None
+                    data += chunk
+                opcode, size, at = data[0] & 0x0F, data[1] & 0x7F, 2
+                if size == 126:
+                    size, at = None if len(data) < 4 else struct.unpack("!H", data[2:4])[0], 4
+                elif size == 127:
+                    size, at = None if len(data) < 10 else struct.unpack("!Q", data[2:10])[0], 10
+                if size is None or len(data) < at + size:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        return None
+                    data += chunk
+                    continue
+                payload, data = data[at:at + size], data[at + size:]
+                if opcode == 0x8:
+                    return struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
+        except (socket.timeout, TimeoutError):
+            return None
