@@ -10,8 +10,9 @@ sign-in on, a visitor who only ever sees the sign-in screen still has a session,
 ``/_stcore/upload_file/<session>/<file>`` (``PUT`` uploads, ``DELETE`` removes) from its headers alone, before a
 byte of the body is read (:func:`decide`):
 
-- with sign-in on, only a session that the sign-in gate let in (:func:`admit`, called by ui/auth.py's gate), asked
-  for with that same user's signed sign-in cookie, may upload or remove files; anyone else gets 403;
+- with sign-in on, only a session that the sign-in gate let in (:func:`admit`, called by ui/auth.py's gate) may
+  upload or remove files, and only by a request that carries the same user's signed sign-in cookie; anyone else
+  gets 403 (signed out, refused by the allow-list, another user's cookie, a member's cookie with another session);
 - an upload states its length (``Content-Length``, as a browser always does); without it (chunked transfer) 411;
 - one session (a browser tab) holds at most :func:`session_bound` of uploaded files in all: what it holds (each
   file's bytes, name and type, and :data:`FILE_OVERHEAD` for Streamlit's record of it; a file uploaded again under
@@ -19,6 +20,7 @@ byte of the body is read (:func:`decide`):
   why in words (:func:`show_refusal`; the guard asks the tab to run again once, so that it shows).
 
 The refusal closes the connection (``Connection: close``), so the server does not read a body it will not keep.
+``streamlit run app.py`` builds its server without :func:`install`: it serves the app without the guard.
 Everything else (health, the sign-in routes, static files, the websocket) passes through untouched; Streamlit's own
 checks (the XSRF token, the session) still run after the guard's, on what it lets through.
 """
