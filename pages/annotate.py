@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS
 from evalcore.pooling import DESIGN_KINDS
 from evalcore.ranking import resolve_seed
-from ui import annotate, cached, common, sample, widgets
+from ui import annotate, cached, common, sample, uploads, widgets
 
 common.ensure_router()
 
@@ -64,6 +64,7 @@ if v.ann_design != "sample":
 with st.expander("Import an exported annotated set"):
     st.file_uploader("An annotated set exported here (CSV, TSV or Parquet) of this data set", key=annotate.IMPORT_KEY,
                      type=list(EXPORT_FORMATS), on_change=annotate.reimport, args=(v,))
+uploads.show_refusal()  # outside the expander, which may be closed
 annotate.show_import_message()
 if v.ann_sample is None:
     st.info("Choose the sample size and where to draw from, then draw the sample.")

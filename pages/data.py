@@ -12,6 +12,7 @@ from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
 from ui import cached, common, guards, present, serverdata, widgets
 from ui.sample import data_section, mode as annotation_mode
+from ui.uploads import show_refusal
 
 common.ensure_router()
 
@@ -40,6 +41,7 @@ with upload_col:
             else:
                 st.session_state.pop("upload_error", None)
                 common.load_dataset(dataset_id, keep=("w_upload",))
+    show_refusal()  # a file refused for what this tab holds already, in words
     if "upload_error" in st.session_state:
         st.error(esc(st.session_state["upload_error"]))
     elif common.view().dataset is not None and not uploads:  # back with data loaded: say which

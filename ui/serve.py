@@ -4,7 +4,10 @@
 visitor waits for the imports and the compiled kernels (several seconds). This loads them in the
 server process first (:func:`evalcore.warm.warm`), then starts Streamlit's server on app.py in
 the same process, where the first run finds everything loaded, and shows the app's own navigation
-from the first moment (not Streamlit's list of the files in pages/).
+from the first moment (not Streamlit's list of the files in pages/). It also puts the upload guard
+(:mod:`ui.uploads`) around Streamlit's server before it starts: with sign-in on, no byte of an upload
+from anyone but a signed-in member, and no session holding more than the upload limit. ``streamlit run
+app.py`` serves the app without that guard.
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     # app always routes with st.navigation (which clears this flag itself on its first call), so it is
     # cleared before the first visitor (tests/browser/test_browser_startup.py).
     PagesManager.uses_pages_directory = False
+    from ui import uploads
+
+    uploads.install()  # around the app the server builds when it starts (cli.main below)
 
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
     return cli.main()

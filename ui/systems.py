@@ -35,7 +35,7 @@ from evalcore.systems.statistics import ItemStatistics, table_statistics, text_s
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, ViewSettings
 from evalcore.work import check_work, systems_estimate
-from ui import cached, common, figcache, jobs, widgets
+from ui import cached, common, figcache, jobs, uploads, widgets
 
 #: Work one request may ask of the server: segment-systems to score (about a minute of one core each); the
 #: resampling is bounded by the work budget (evalcore.work.systems_estimate).
@@ -254,6 +254,7 @@ def inputs_section() -> None:
         v = common.view()
         if v.sys_table:
             st.caption(esc(f"Table: {_stored_name(v.sys_table)}."))
+    uploads.show_refusal()
     if "sys_upload_error" in st.session_state:
         st.error(esc(st.session_state["sys_upload_error"]))
 

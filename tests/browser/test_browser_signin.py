@@ -8,12 +8,19 @@ read or touched) with an allow-list in it (``alice@lab.example``) and one in the
 stylesheet on a CDN; it is not fetched). Every step waits for what the page shows or for the runs it starts
 (conftest's run counter), never for a fixed time.
 
+The server is started as ``./dev run`` starts it (``python -m ui.serve``, with the upload guard of ui/uploads.py),
+with an upload limit of 1 MB (``server.maxUploadSize``), so that the bound one tab may hold is reached with small
+files. Uploads are sent as an attacker sends them (tests/browser/raw_requests.py: raw HTTP with a tab's own session
+id, XSRF token and cookies), to see whether the server answers from the headers, before any byte of the body.
+
 Checked: signed out, a deep link (on a fresh server), the root and an unknown page show nothing but the sign-in; a
 deep link opened before sign-in opens with its settings after it; signed in, the annotator is the user (no name
 field; the link's ``annotator`` counts for nothing) and the marks in the annotation database carry the user's
-address; sign-out returns to the sign-in screen; an address outside the allow-list is refused with a sign-out.
+address; sign-out returns to the sign-in screen; an address outside the allow-list is refused with a sign-out;
+signed out or refused, a tab gets no byte of an upload into the server; a member uploads from their own tab only,
+within the bound, and the Data page says why a file past it was not taken.
 The rest of the gate's rules (each provider's button, an incomplete setup, the allow-list's entries) are checked
-without a browser: tests/app/test_signin_gate.py, tests/test_signin.py.
+without a browser: tests/app/test_signin_gate.py, tests/test_signin.py; the guard's: tests/test_uploads.py.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import secrets
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -32,10 +40,12 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
+import raw_requests as req
 from evalcore.annotations import AnnotationStore
 from test_browser import rerun, wait_for_app
 from ui.sample import db_id
 
+REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
 browser_conftest = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(browser_conftest)
@@ -100,8 +110,8 @@ def signin_url(browser, provider, signin_store, tmp_path_factory):
         f'allowed_users = ["{MEMBER_BY_LIST}"]\n')
     with pytest.MonkeyPatch.context() as mp:  # serve() passes its environment to the server
         mp.setenv("EVALCORE_ALLOWED_USERS", "members.example")
-        with browser_conftest.serve(["-m", "streamlit", "run", "app.py", "--secrets.files", str(secrets_toml)], signin_store,
-                   folder / "streamlit.log") as url:
+        with browser_conftest.serve(["-m", "ui.serve", "--secrets.files", str(secrets_toml), "--server.maxUploadSize",
+                                     "1"], signin_store, folder / "streamlit.log") as url:
             yield url
 
 
@@ -123,6 +133,7 @@ def browse(browser, signin_url):
         contexts.append(context)
         page = context.new_page()
         pages.append(page)
+        SESSIONS[page] = req.watch_sessions(page)
         page.goto(signin_url + path)
         return page
 
@@ -133,6 +144,14 @@ def browse(browser, signin_url):
     finally:
         for context in contexts:
             context.close()
+
+
+SESSIONS: dict = {}  # page -> the ids of the Streamlit sessions its websocket announced (the last is the tab's now)
+
+
+def tab(page: Page) -> tuple[str, dict[str, str]]:
+    """The tab's Streamlit session id now and its browser's cookies (after wait_for_app)."""
+    return SESSIONS[page][-1], req.cookies_of(page.context)
 
 
 def expect_sign_in_screen_only(page: Page) -> None:
@@ -223,3 +242,58 @@ def test_an_address_outside_the_allow_list_is_refused(browse, provider):
     assert "Precision" not in text
     expect(page.get_by_test_id("stSidebar")).to_have_count(0)
     expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+
+
+def test_a_tab_that_is_not_let_in_gets_no_byte_of_an_upload_into_the_server(browse, provider, signin_url):
+    """Issue 29: with its own session id, XSRF token and cookies, a tab that shows the sign-in screen, and then the
+    refusal of an address outside the allow-list, is answered 403 from an upload's headers, before any byte of the
+    body is sent: an upload stating 1,000,000 bytes (within the 1 MB limit, which Streamlit alone would wait for), a
+    chunked one (no length), a whole small one (which Streamlit alone took); removing a file is refused too."""
+    page = browse("/")
+    expect_sign_in_screen_only(page)
+    for who in ("signed out", STRANGER):
+        if who == STRANGER:
+            sign_in(page, STRANGER, provider)
+            wait_for_app(page)
+            expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+            assert f"The address {STRANGER} is not on" in shown(page.get_by_test_id("stMain"))
+        session, cookies = tab(page)
+        assert req.headers_only(signin_url, session, cookies, length=1_000_000) == 403, who
+        assert req.headers_only(signin_url, session, cookies, chunked=True) == 403, who
+        assert req.upload(signin_url, session, cookies, b"w1,is_tp,score\nx,TRUE,1\n") == 403, who
+        assert req.delete(signin_url, session, cookies, "any-file") == 403, who
+    assert "_streamlit_user" in cookies  # the stranger was signed in: the cookie alone does not let in
+
+
+def test_a_member_uploads_from_their_own_tab_within_what_a_tab_may_hold(browse, provider, signin_url):
+    """A member's tab uploads (204); past the 1 MB a tab may hold, an upload is refused from its headers (413) and the
+    member's Data page says why in words; a removed file frees its bytes. The member's cookie does not open another
+    tab's session, a signed-out browser's cookies do not open the member's, and Streamlit's XSRF check still
+    holds behind the guard."""
+    page = browse("/")
+    sign_in(page, MEMBER_BY_LIST, provider)
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Data")).to_be_visible()
+    session, cookies = tab(page)
+    assert req.upload(signin_url, session, cookies, b"x" * 600_000, file_id="first") == 204
+    assert req.headers_only(signin_url, session, cookies, length=600_000) == 413
+    expect(page.get_by_text(re.compile(r"A file of 0\.6 MB was not uploaded: the files this tab has uploaded hold "
+                                       r"0\.6 MB, and one tab may hold at most 1 MB"))).to_be_visible()
+    stranger = browse("/")
+    expect_sign_in_screen_only(stranger)
+    assert req.headers_only(signin_url, tab(stranger)[0], cookies, length=1000) == 403  # another tab's session
+    assert req.headers_only(signin_url, session, tab(stranger)[1], length=1000) == 403  # another browser's cookies
+    other_token = {"X-Xsrftoken": "2|00000000|" + "0" * 32 + "|1"}  # not the token of the browser's XSRF cookie
+    assert req.headers_only(signin_url, session, cookies, length=1000, extra=other_token) == 403
+    assert req.delete(signin_url, session, cookies, "first") == 204
+    assert req.upload(signin_url, session, cookies, b"x" * 600_000) == 204  # the freed bytes are room again
+
+
+def test_the_sign_in_screens_websocket_takes_no_message_past_the_limit(browse, signin_url):
+    """The websocket a visitor who is not signed in has (the sign-in screen's): a frame that announces one byte more
+    than ``server.maxMessageSize`` (.streamlit/config.toml) is refused from its header, before its payload, with
+    1009 (too big); Streamlit's default of 200 MB would wait for the whole of it. The server goes on serving."""
+    limit = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text())["server"]["maxMessageSize"] * 10**6
+    assert limit < 200 * 10**6  # set deliberately (README: Host it for your lab)
+    assert req.websocket_close_code_for_announced_frame(signin_url, limit + 1) == 1009
+    expect_sign_in_screen_only(browse("/"))
