@@ -219,6 +219,8 @@ def _load(args) -> CandidateSet:
     if candidates.excluded_unlabelled:
         steps.note(f"{args.file}: left out {candidates.excluded_unlabelled} rows with an empty label "
               f"(--exclude-unlabelled)")
+    if not args.measure:
+        steps.left_out_note(args.file, candidates.keys)
     return candidates
 
 
