@@ -21,6 +21,7 @@ from .errors import EvalcoreError, ParameterError
 from .pooling import cli as pool_cli
 from .report import parsers as report_parsers
 from .systems import cli as systems_cli
+from .warm import load_kernels_meanwhile
 
 if TYPE_CHECKING:  # the numerical modules are imported by the command that needs them
     import pandas as pd
@@ -233,6 +234,7 @@ def _check_work(estimate, args) -> None:
 
 
 def _cmd_curves(args) -> None:
+    load_kernels_meanwhile()
     if args.engine != "memory":
         from .engines import cli as engine_cli
 
@@ -289,6 +291,7 @@ def _significance_note(table: pd.DataFrame, up_to: int | None) -> str:
 def _cmd_compare(args) -> None:
     if not args.measure or len(args.measure) != 2:
         raise ParameterError("compare needs exactly two measures: --measure A --measure B")
+    load_kernels_meanwhile()
     if args.engine != "memory":
         from .engines import cli as engine_cli
 
