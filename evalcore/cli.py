@@ -491,19 +491,18 @@ def _cmd_accept(args) -> None:
 
 
 def _cmd_summary(args) -> None:
-    import numpy as np
     import pandas as pd
 
-    from .ranking import rank
+    from .ranking import score_ties
 
     candidates = _load(args)
     print(f"file: {args.file}\ncandidates: {candidates.n_candidates}\nlabel: {candidates.label_column}\n"
           f"TPs: {candidates.n_tp}\nbaseline precision: {candidates.baseline:.4%}")
     rows = []
-    for m in candidates.measures:
-        r = rank(candidates, m, ties="stable")
-        rows.append({**r.tie_summary(), "direction": candidates.directions[m],
-                     "straddled_cutoffs": int(r.straddles(np.arange(1, r.n_candidates)).sum())})
+    for m in candidates.measures:  # the ties of each ranking from a sort of its scores, no ranking built
+        ties = score_ties(candidates.scores[m], higher_is_better=candidates.higher_is_better(m), measure=m)
+        straddled = ties.pop("straddled_cutoffs")
+        rows.append({**ties, "direction": candidates.directions[m], "straddled_cutoffs": straddled})
     print(pd.DataFrame(rows).to_string(index=False))
 
 
