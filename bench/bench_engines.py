@@ -15,12 +15,22 @@ its peak memory, ``ru_maxrss``, measured there):
 5. ``sample``: the ranks of the 2,000 annotated candidates among all N under both measures, counted inside DuckDB
    (``evalcore.engines.sample_ranks``: a grid aggregation and a join on the tie groups, no sort);
 6. ``sample_floor``: the issue's reference for step 5, plain DuckDB bucketing every candidate by the sample's scores
-   (``histogram(score, boundaries)`` of both measures, one scan; no ties broken, no labels), its floor.
+   (``histogram(score, boundaries)`` of both measures, one scan; no ties broken, no labels), its floor;
+7. ``cli_curves`` and ``cli_compare`` (issue 34): the command line as a user runs it, whole process,
+   ``evalcore curves FILE --engine duckdb --n all --out curves.parquet`` (no ``--measure``: the file's integer
+   ``key`` column must not be taken as a score) and ``evalcore compare ... --measure a --measure b`` with Fisher's
+   test at every n to Parquet; with ``--before DIR`` (a copy of an earlier tree, e.g. ``git archive``) each runs
+   on that tree too, interleaved with this one, so that both are measured against the same floor.
 
-Goals (issue 21): steps 3 + 4 under 10 minutes and 4 GB; step 5 under 30 s. The load average of the machine is
+The file has a ``key`` column (distinct integers, the candidate's id), as real sets do; steps 3-6 name their
+measures.
+
+Goals (issue 21): steps 3 + 4 under 10 minutes and 4 GB; step 5 under 30 s. Issue 34: steps 7 together under
+10 minutes and at most 6 times the floor. The load average of the machine is
 printed before and after (it is shared).
 
 Usage: python bench/bench_engines.py [--rows 100000000] [--folder DIR] [--keep] [--memory-limit 1500MB]
+       [--steps floor,cli_curves,cli_compare] [--before /tmp/evalcore-before]
 """
 
 from __future__ import annotations
@@ -47,6 +57,7 @@ def generate(folder: Path, rows: int) -> None:
     import duckdb
 
     con = duckdb.connect(config={"memory_limit": "2GB", "temp_directory": str(folder / "spill")})
+    con.execute("SET enable_progress_bar = false")
     # deterministic pseudo-random parts from multiplicative hashes of the row i; s is shared by both scores
     body = f"""SELECT
         ((i * 2654435761) % 1000) < 110 AS label,
@@ -55,14 +66,43 @@ def generate(folder: Path, rows: int) -> None:
         ((i * 15485863) % 999979) / 999979.0 AS e2, i
       FROM range({rows}) t(i)"""
     scores = """round(s + 0.35 * label::INT + 0.30 * e1, 4) AS a, round(s + 0.30 * label::INT + 0.35 * e2, 3) AS b"""
-    con.execute(f"COPY (SELECT label, {scores} FROM ({body})) TO '{folder / 'full.parquet'}' (FORMAT parquet)")
+    con.execute(f"COPY (SELECT i AS key, label, {scores} FROM ({body})) TO '{folder / 'full.parquet'}' "
+                "(FORMAT parquet)")
     con.execute(f"""COPY (SELECT CASE WHEN i % {SAMPLE_EVERY} = 17 THEN label END AS label, {scores} FROM ({body}))
                     TO '{folder / 'sample.parquet'}' (FORMAT parquet)""")
     con.close()
 
 
-def step(name: str, folder: Path, memory_limit: str, seed: int) -> dict:
+CLI = {  # the command lines of steps 7, as a user types them (the data file and the output added)
+    "cli_curves": ["curves", "--engine", "duckdb", "--n", "all", "--ties", "hash"],
+    "cli_compare": ["compare", "--engine", "duckdb", "--n", "all", "--ties", "hash", "--measure", "a", "--measure", "b"],
+}
+
+
+def cli_step(name: str, folder: Path, seed: int, tree: Path) -> dict:
+    """A command line of :data:`CLI` in its own process on ``tree``: wall and CPU time, peak memory, rows written."""
+    import pyarrow.parquet as pq
+
+    out = folder / f"{name}.parquet"
+    argv = [sys.executable, "-m", "evalcore", CLI[name][0], str(folder / "full.parquet"), *CLI[name][1:],
+            "--seed", str(seed), "--out", str(out)]
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
+    seconds = time.perf_counter() - start
+    if done.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr[-3000:]}")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = {"seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024,
+              "rows": pq.ParquetFile(out).metadata.num_rows, "mb_written": round(out.stat().st_size / 1e6),
+              "notes": [line for line in done.stderr.splitlines() if line.startswith("evalcore:")][:4]}
+    os.remove(out)
+    return result
+
+
+def step(name: str, folder: Path, memory_limit: str, seed: int, tree: Path | None = None) -> dict:
     """One step in this process; returns its numbers."""
+    if name in CLI:
+        return cli_step(name, folder, seed, tree or ROOT)
     from evalcore.engines import CountTables, TableSource, count_tables, sample_ranks
     from evalcore.engines.duckdb_engine import DuckDBEngine
 
@@ -78,9 +118,9 @@ def step(name: str, folder: Path, memory_limit: str, seed: int) -> dict:
         os.remove(folder / "sorted.parquet")
     elif name == "floor_stream":
         out["rows"] = DuckDBEngine(memory_limit=memory_limit, temp_directory=folder).order_by_floor(
-            TableSource(folder / "full.parquet"), "a")
+            TableSource(folder / "full.parquet", scores=("a", "b")), "a")
     elif name == "count":
-        tables = count_tables(TableSource(folder / "full.parquet"), engine="duckdb", ties="hash", seed=seed,
+        tables = count_tables(TableSource(folder / "full.parquet", scores=("a", "b")), engine="duckdb", ties="hash", seed=seed,
                               memory_limit=memory_limit, temp_directory=folder)
         (folder / "tables.npz").write_bytes(tables.to_bytes())
         out["tps"] = tables["a"].n_tp
@@ -119,7 +159,7 @@ def step(name: str, folder: Path, memory_limit: str, seed: int) -> dict:
         out["cpu_seconds_per_n"] = cpu / (3 * width)
         out["cpu_seconds_extrapolated"] = cpu / (3 * width) * n
     elif name == "sample":
-        ranks = sample_ranks(TableSource(folder / "sample.parquet", annotated_sample=True), engine="duckdb",
+        ranks = sample_ranks(TableSource(folder / "sample.parquet", scores=("a", "b"), annotated_sample=True), engine="duckdb",
                              ties="hash", seed=seed, memory_limit=memory_limit, temp_directory=folder)
         out["annotated"] = int(ranks.rows.size)
         out["first_ranks"] = {m: r[:3].tolist() for m, r in ranks.ranks.items()}
@@ -151,11 +191,15 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("--memory-limit", default="1500MB", help="DuckDB's memory_limit (default 1500MB)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--before", help="also run the cli_* steps on this tree (e.g. main unpacked by git archive), "
+                                         "interleaved with this one")
+    parser.add_argument("--tree", help=argparse.SUPPRESS)
     parser.add_argument("--step", help=argparse.SUPPRESS)
     parser.add_argument("--steps", default="floor,floor_stream,count,statistics,sample")
     args = parser.parse_args()
     if args.step:
-        print(json.dumps(step(args.step, Path(args.folder), args.memory_limit, args.seed)))
+        print(json.dumps(step(args.step, Path(args.folder), args.memory_limit, args.seed,
+                              Path(args.tree) if args.tree else None)))
         return
     folder = Path(args.folder or tempfile.mkdtemp(prefix="bench_engines_"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -166,16 +210,26 @@ def main() -> None:
         print(f"generated {args.rows:,} rows in {time.perf_counter() - t:.0f} s: "
               f"{(folder / 'full.parquet').stat().st_size / 1e9:.2f} GB", flush=True)
     results = {}
+    runs = []
     for name in args.steps.split(","):
+        if name in CLI and args.before:
+            runs += [(f"{name} (before)", name, args.before), (name, name, str(ROOT))]
+        else:
+            runs.append((name, name, None))
+    for tree in {tree for _, _, tree in runs if tree}:  # each tree's compiled kernels in its own cache, not timed
+        subprocess.run([sys.executable, "-c", "from evalcore.warm import warm; warm()"], cwd=tree, check=True,
+                       env={**os.environ, "PYTHONPATH": tree}, capture_output=True)
+    for label, name, tree in runs:
         loads = os.getloadavg()
         done = subprocess.run([sys.executable, __file__, "--step", name, "--folder", str(folder), "--memory-limit",
-                               args.memory_limit, "--seed", str(args.seed)], capture_output=True, text=True)
+                               args.memory_limit, "--seed", str(args.seed)] + (["--tree", tree] if tree else []),
+                              capture_output=True, text=True)
         if done.returncode:
             print(done.stderr[-3000:], file=sys.stderr)
             raise SystemExit(f"step {name} failed")
-        results[name] = json.loads(done.stdout.strip().splitlines()[-1])
-        results[name]["load"] = [round(x, 1) for x in (loads[0], os.getloadavg()[0])]
-        print(f"{name}: {json.dumps(results[name])}", flush=True)
+        results[label] = json.loads(done.stdout.strip().splitlines()[-1])
+        results[label]["load"] = [round(x, 1) for x in (loads[0], os.getloadavg()[0])]
+        print(f"{label}: {json.dumps(results[label])}", flush=True)
     floor = results.get("floor", {}).get("seconds")
     print(f"\n| rows | engine | step | time (s) | CPU (s) | peak memory (MB) | ratio to floor | load avg (start, end) |")
     print("|---:|---|---|---:|---:|---:|---:|---|")
@@ -194,6 +248,16 @@ def main() -> None:
         print(f"sample ranks of {results['sample']['annotated']:,}: {s:.1f} s ({'meets' if s < 30 else 'misses'} < 30 s)"
               + (f", {s / results['sample_floor']['seconds']:.2f} times plain DuckDB bucketing"
                  if "sample_floor" in results else ""))
+    for suffix in (" (before)", ""):
+        cli = [results.get(f"{name}{suffix}") for name in CLI]
+        if all(cli):
+            total, cpu = sum(r["seconds"] for r in cli), sum(r["cpu_seconds"] for r in cli)
+            floor_cpu = results["floor"]["cpu_seconds"] if floor else None
+            print(f"command line{suffix or ' (this tree)'}: curves ({cli[0]['rows']:,} rows) + compare "
+                  f"({cli[1]['rows']:,} rows) to Parquet: {total:.0f} s ({'meets' if total < 600 else 'misses'} < 600 s)"
+                  f", CPU {cpu:.0f} s, peak {max(r['peak_mb'] for r in cli):.0f} MB"
+                  + (f"; {total / floor:.1f} times the floor's wall time, {cpu / floor_cpu:.1f} times its CPU time "
+                     "(goal <= 6)" if floor else ""))
     print(f"load average after: {os.getloadavg()}")
     if not args.keep and not args.folder:
         import shutil

@@ -5,7 +5,9 @@ Every measurement runs in a fresh Python process, which reports its own peak res
 (``VmHWM``; ``ru_maxrss`` would include the memory of this process copied by fork) and the time of the call alone (imports not counted; the peak includes the
 interpreter with numpy, pandas and pyarrow, about 110 MB).
 
-* Loading: CSV files of N rows x 5 columns (a key, a TRUE/FALSE label, three scores with two
+* Loading (each peak also as a multiple of the file's size; issue 34's goal for ``evalcore summary`` of
+  10,000,000 rows: at most 4 times, and ``--before DIR`` runs it on an earlier tree too; the DuckDB engine's
+  out-of-core count tables of the same file beside it): CSV files of N rows x 5 columns (a key, a TRUE/FALSE label, three scores with two
   decimals: 10,000,000 rows make 303 MB, the issue's case), for N = 1,000,000 and 10,000,000:
   ``read_table``, ``load_candidates`` and ``evalcore summary`` now; baselines
   ``pyarrow.csv.read_csv`` of the same file and ``load_candidates`` of the previous reader
@@ -65,6 +67,9 @@ calls = {
     "previous load_candidates": lambda: io.load_candidates(path),
     "previous read_table": lambda: io.read_table(path),
     "evalcore summary": lambda: __import__("evalcore.cli", fromlist=["main"]).main(["summary", path]),
+    "duckdb engine (out of core)": lambda: __import__("evalcore.engines", fromlist=["count_tables"]).count_tables(
+        __import__("evalcore.engines", fromlist=["TableSource"]).TableSource(path), engine="duckdb", ties="stable",
+        pairs=False),
 }
 start = time.perf_counter()
 try:
@@ -110,12 +115,13 @@ def measure_dashboard(tree: Path, path: Path, store: Path) -> dict:
     return json.loads(lines[-1])
 
 
-def measure(mode: str, path: Path, previous: Path, *, address_space: int | None = None, timeout: int = 1800) -> dict:
+def measure(mode: str, path: Path, previous: Path, *, address_space: int | None = None, timeout: int = 1800,
+            tree: str | Path = ROOT) -> dict:
     def limit() -> None:
         if address_space:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(tree)}
     try:
         done = subprocess.run([sys.executable, "-c", RUNNER, mode, str(path), str(previous)], capture_output=True,
                               text=True, env=env, timeout=timeout, preexec_fn=limit)
@@ -150,10 +156,10 @@ def write_candidates(path: Path, n: int, columns: int = 5, quoted: bool = False,
     return path
 
 
-def show(label: str, what: str, result: dict, base: dict | None = None) -> None:
-    ratio = ""
+def show(label: str, what: str, result: dict, base: dict | None = None, size_mb: float | None = None) -> None:
+    ratio = f"{result['peak_mb'] / size_mb:5.2f}x file  " if size_mb and result["outcome"] == "done" else ""
     if base and base["outcome"] == "done" and result["outcome"] == "done":
-        ratio = f"{result['seconds'] / base['seconds']:6.2f}x time {result['peak_mb'] / base['peak_mb']:5.2f}x memory"
+        ratio += f"{result['seconds'] / base['seconds']:6.2f}x time {result['peak_mb'] / base['peak_mb']:5.2f}x memory"
     print(f"{label:<34} {what:<26} {result['seconds']:8.2f} s {result['peak_mb']:8.0f} MB  "
           f"{result['outcome'][:46]:<46} {ratio}", flush=True)
 
@@ -165,6 +171,8 @@ def main() -> None:
     parser.add_argument("--wide", action="store_true", help="also 10,000,000 rows x 20 columns (1.7 GB)")
     parser.add_argument("--no-previous", action="store_true", help="skip the previous reader")
     parser.add_argument("--no-bombs", action="store_true")
+    parser.add_argument("--before", help="also run evalcore summary on this earlier tree (issue 34: peak memory as a "
+                                         "multiple of the file)")
     parser.add_argument("--dashboard", action="store_true",
                         help="also upload each file on the Data page (AppTest), this tree and the previous commit's")
     args = parser.parse_args()
@@ -183,13 +191,17 @@ def main() -> None:
         if args.wide:
             files.append(("10,000,000 rows x 20 columns", write_candidates(tmp / "wide.csv", 10_000_000, 20)))
         for label, path in files:
+            size_mb = path.stat().st_size / 2**20  # (peaks are in MiB too)
             label = f"{label} ({path.stat().st_size / 1e6:.0f} MB)"
             base = measure("pyarrow.csv.read_csv", path, previous)
-            show(label, "pyarrow.csv.read_csv", base)
+            show(label, "pyarrow.csv.read_csv", base, size_mb=size_mb)
             if not args.no_previous and "20 columns" not in label:
-                show("", "previous load_candidates", measure("previous load_candidates", path, previous), base)
-            for mode in ("read_table", "load_candidates", "evalcore summary"):
-                show("", mode, measure(mode, path, previous), base)
+                show("", "previous load_candidates", measure("previous load_candidates", path, previous), base, size_mb)
+            for mode in ("read_table", "load_candidates", "evalcore summary", "duckdb engine (out of core)"):
+                show("", mode, measure(mode, path, previous), base, size_mb)
+            if args.before:  # the same summary on an earlier tree, right after this one's
+                show("", "evalcore summary, before", measure("evalcore summary", path, previous, tree=args.before),
+                     base, size_mb)
             if args.dashboard:
                 old = tmp / "previous_tree"
                 if not old.exists():

@@ -21,6 +21,7 @@ from .errors import EvalcoreError, ParameterError
 from .pooling import cli as pool_cli
 from .report import parsers as report_parsers
 from .systems import cli as systems_cli
+from .warm import load_kernels_meanwhile
 
 if TYPE_CHECKING:  # the numerical modules are imported by the command that needs them
     import pandas as pd
@@ -219,6 +220,8 @@ def _load(args) -> CandidateSet:
     if candidates.excluded_unlabelled:
         steps.note(f"{args.file}: left out {candidates.excluded_unlabelled} rows with an empty label "
               f"(--exclude-unlabelled)")
+    if not args.measure:
+        steps.left_out_note(args.file, candidates.keys)
     return candidates
 
 
@@ -231,6 +234,7 @@ def _check_work(estimate, args) -> None:
 
 
 def _cmd_curves(args) -> None:
+    load_kernels_meanwhile()
     if args.engine != "memory":
         from .engines import cli as engine_cli
 
@@ -287,6 +291,7 @@ def _significance_note(table: pd.DataFrame, up_to: int | None) -> str:
 def _cmd_compare(args) -> None:
     if not args.measure or len(args.measure) != 2:
         raise ParameterError("compare needs exactly two measures: --measure A --measure B")
+    load_kernels_meanwhile()
     if args.engine != "memory":
         from .engines import cli as engine_cli
 
@@ -486,19 +491,18 @@ def _cmd_accept(args) -> None:
 
 
 def _cmd_summary(args) -> None:
-    import numpy as np
     import pandas as pd
 
-    from .ranking import rank
+    from .ranking import score_ties
 
     candidates = _load(args)
     print(f"file: {args.file}\ncandidates: {candidates.n_candidates}\nlabel: {candidates.label_column}\n"
           f"TPs: {candidates.n_tp}\nbaseline precision: {candidates.baseline:.4%}")
     rows = []
-    for m in candidates.measures:
-        r = rank(candidates, m, ties="stable")
-        rows.append({**r.tie_summary(), "direction": candidates.directions[m],
-                     "straddled_cutoffs": int(r.straddles(np.arange(1, r.n_candidates)).sum())})
+    for m in candidates.measures:  # the ties of each ranking from a sort of its scores, no ranking built
+        ties = score_ties(candidates.scores[m], higher_is_better=candidates.higher_is_better(m), measure=m)
+        straddled = ties.pop("straddled_cutoffs")
+        rows.append({**ties, "direction": candidates.directions[m], "straddled_cutoffs": straddled})
     print(pd.DataFrame(rows).to_string(index=False))
 
 

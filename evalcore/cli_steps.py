@@ -31,6 +31,15 @@ def note(message: str) -> None:
     print(f"evalcore: {message}", file=sys.stderr)
 
 
+def left_out_note(file: str, keys) -> None:
+    """Name the numeric key columns not taken as scores by default (a key's name, distinct integers), if any."""
+    from .io.roles import left_out_note as text, numeric_keys
+
+    found = text(file, numeric_keys(keys), "name it with --measure")
+    if found:
+        note(found)
+
+
 def rankings_of(candidates: CandidateSet, measures: Sequence[str], args, *, ties_matter: bool = True) -> list[Ranking]:
     """Rank by each measure; ``ties_matter=False`` for results that do not depend on the tie order (ROC, AUC)."""
     from .ranking import rank, resolve_seed

@@ -69,10 +69,10 @@ def _regions_table(n, tp_a, tp_b, size_a, size_b, overlap, overlap_tp) -> pd.Dat
     tp_d1 = tp_a - overlap_tp
     tp_d2 = tp_b - overlap_tp
     return pd.DataFrame({
-        "n": n, "tp_a": tp_a, "tp_b": tp_b, "overlap": overlap,
+        "n": np.array(n), "tp_a": tp_a, "tp_b": tp_b, "overlap": overlap,
         "tp_d1": tp_d1, "fp_d1": (size_a - overlap) - tp_d1,
         "tp_d2": tp_d2, "fp_d2": (size_b - overlap) - tp_d2,
-    })
+    }, copy=False)  # (the arrays are the table's own: no copy into one block)
 
 
 def _with_fisher(regions: pd.DataFrame, confidence_level: float, alternative: str) -> pd.DataFrame:
@@ -80,8 +80,9 @@ def _with_fisher(regions: pd.DataFrame, confidence_level: float, alternative: st
     check_alternative(alternative)
     cells = {name: regions[name].to_numpy() for name in regions.columns}
     result = fisher_exact(cells["tp_d1"], cells["fp_d1"], cells["tp_d2"], cells["fp_d2"], alternative)
+    # (regions is a table of difference_regions, made for this call: its arrays are taken, not copied)
     return pd.DataFrame({**cells, "p_value": result.pvalue, "log10_p": result.log10_pvalue,
-                         "significant": result.pvalue < 1.0 - level})
+                         "significant": result.pvalue < 1.0 - level}, copy=False)
 
 
 def compare_rankings(a: Ranking, b: Ranking, n=None, *, confidence_level: float = 0.95,

@@ -20,6 +20,8 @@ def _constant(name: str, size: int) -> pd.Categorical:
 
 
 def _ratio(num: np.ndarray, den) -> np.ndarray:
+    if np.ndim(den) == 0 and den > 0:  # (recall: one total, no mask to build)
+        return num / den
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(np.asarray(den) > 0, num / np.where(np.asarray(den) > 0, den, 1), np.nan)
 
@@ -73,7 +75,7 @@ def checked_curve(ranking: Ranking, sizes: np.ndarray, *, beta: float = 1.0, con
     f_beta = _ratio((1 + b2) * precision * recall, b2 * precision + recall)
     f_beta = np.where((tp == 0) & (total_tp > 0), 0.0, f_beta)
     columns = {
-        "measure": _constant(ranking.measure, sizes.size), "n": sizes, "tp": tp, "fp": sizes - tp,
+        "measure": _constant(ranking.measure, sizes.size), "n": sizes.copy(), "tp": tp, "fp": sizes - tp,
         "precision": precision, "recall": recall, "f_beta": f_beta,
         "baseline": np.full(sizes.size, total_tp / ranking.n_candidates),
     }
@@ -82,7 +84,7 @@ def checked_curve(ranking: Ranking, sizes: np.ndarray, *, beta: float = 1.0, con
     if ci is not None:
         columns["lower"] = np.atleast_1d(ci.low)
         columns["upper"] = np.atleast_1d(ci.high)
-    return pd.DataFrame(columns)
+    return pd.DataFrame(columns, copy=False)  # (the arrays are the table's own: no copy into one block)
 
 
 def acceptance_sets(ranking: Ranking, gamma, *, confidence_level: float | None = 0.95,

@@ -31,13 +31,31 @@ def table_format(path: str | os.PathLike) -> str:
 
 
 def _arrow(table: pd.DataFrame):
+    """``table`` as an Arrow table, categories as their values (the CSV writer has no dictionary type): decoded by
+    Arrow from the codes, not through a column of Python strings (3.5 s for 10^7 rows)."""
     import pyarrow as pa
 
-    plain = table.copy(deep=False)
-    for name in plain.columns:  # categories as their values: the CSV writer has no dictionary type
-        if isinstance(plain[name].dtype, pd.CategoricalDtype):
-            plain[name] = plain[name].astype(plain[name].cat.categories.dtype)
-    return pa.Table.from_pandas(plain, preserve_index=False)
+    categorical = [i for i, dtype in enumerate(table.dtypes) if isinstance(dtype, pd.CategoricalDtype)]
+    if not categorical:
+        return pa.Table.from_pandas(table, preserve_index=False)
+    plain = table.drop(columns=[table.columns[i] for i in categorical])
+    arrow = pa.Table.from_pandas(plain, preserve_index=False)
+    for i in categorical:
+        column = table.iloc[:, i]
+        codes = column.cat.codes.to_numpy()
+        values = pa.array(column.cat.categories, from_pandas=True)  # (the type pandas would give: large_string)
+        decoded = pa.DictionaryArray.from_arrays(pa.array(codes, mask=codes < 0), values).dictionary_decode()
+        arrow = arrow.add_column(i, str(table.columns[i]), decoded)
+    return arrow
+
+
+def parquet_options(schema) -> dict:
+    """Options of pyarrow's Parquet writer for result tables: dictionary pages for the text columns only (a
+    measure's name); the numbers are near all distinct, and trying a dictionary for them first doubled the time."""
+    import pyarrow as pa
+
+    return {"use_dictionary": [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+                               or pa.types.is_dictionary(f.type)]}
 
 
 def write_table(table: pd.DataFrame, target: str | os.PathLike | BinaryIO | TextIO) -> None:
@@ -74,7 +92,7 @@ def write_table(table: pd.DataFrame, target: str | os.PathLike | BinaryIO | Text
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
-        pq.write_table(arrow, os.fspath(target))
+        pq.write_table(arrow, os.fspath(target), **parquet_options(arrow.schema))
         return
     options = pcsv.WriteOptions(delimiter="\t" if fmt == "tsv" else ",")
     try:

@@ -9,9 +9,10 @@ data takes (the parallel builds start at 20,000 tables and 50,000 list sizes).
 
 from __future__ import annotations
 
+import threading
 import time
 
-__all__ = ["warm"]
+__all__ = ["load_kernels_meanwhile", "warm"]
 
 WARM_N = 60_000  # above the parallel thresholds of both kernels
 
@@ -39,3 +40,22 @@ def warm() -> float:
         precision_curve(a, sizes)
         compare_rankings(a, b, sizes)
     return time.perf_counter() - t0
+
+
+def _load_numba() -> None:
+    try:
+        from .stats.kernels import _log_add
+
+        _log_add(0.0, 0.0)
+    except Exception:  # noqa: BLE001 - only a head start: the computation itself meets and reports any failure
+        pass
+
+
+def load_kernels_meanwhile() -> threading.Thread:
+    """Start numba on a thread while the caller reads and ranks: its first compiled function in a process builds
+    its typing and target registries (about 1 s of one core, nearly all of a kernel's first call; each kernel's
+    own code then loads from the disk cache in a few hundredths), and reading (Arrow) and sorting (NumPy) leave
+    the interpreter to it. The command line's ``curves`` and ``compare`` call it first."""
+    thread = threading.Thread(target=_load_numba, name="evalcore-numba", daemon=True)
+    thread.start()
+    return thread

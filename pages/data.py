@@ -6,6 +6,7 @@ from evalcore import analysis, names
 from evalcore import format as fmt
 from evalcore.errors import EvalcoreError
 from evalcore.io import ENCODING_CHOICES, combine_samples, suggest_roles
+from evalcore.io.roles import left_out_note
 from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
@@ -95,6 +96,10 @@ with c2:
                  options=[c for c in columns if c != v.label])
     widgets.bound(st.multiselect, "Lower is better for", "lower", options=list(v.scores),
                  help="p-values, ranks and other scores where a lower value ranks first")
+    keys_note = left_out_note(name, [(c, why) for c, why in cached.left_out(v.dataset) if c not in v.scores],
+                              "add it to the scores above")
+    if keys_note:
+        st.caption(esc(keys_note))
 with c3:
     widgets.bound(st.multiselect, "Keys (shown to identify candidates)", "keys",
                  options=[c for c in columns if c != v.label])

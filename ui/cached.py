@@ -24,7 +24,7 @@ import streamlit as st
 from evalcore import analysis, roc, samples, validate
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ColumnError, EvalcoreError
-from evalcore.io import load_candidates, read_table, text_as_utf8
+from evalcore.io import load_candidates, read_table, suggest_roles, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
@@ -75,6 +75,12 @@ def raw_table(dataset: str, _just_read: tuple | None = None):
         return _just_read
     source, name = _source(dataset)
     return read_table(source, name=name), name
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def left_out(dataset: str) -> tuple:
+    """The numeric columns the suggested roles make keys rather than scores (``ColumnRoles.left_out``)."""
+    return suggest_roles(raw_table(dataset)[0]).left_out
 
 
 def reencoded(dataset: str, encoding: str) -> str:

@@ -119,7 +119,7 @@ class ChunkWriter:
         import pyarrow as pa
         import pyarrow.csv as pcsv
 
-        from ..output import _arrow
+        from ..output import _arrow, parquet_options
 
         arrow = _arrow(table)
         if self.writer is None:
@@ -127,7 +127,7 @@ class ChunkWriter:
             if self.format == "parquet":
                 import pyarrow.parquet as pq
 
-                self.writer = pq.ParquetWriter(os.fspath(self.target), arrow.schema)
+                self.writer = pq.ParquetWriter(os.fspath(self.target), arrow.schema, **parquet_options(arrow.schema))
             else:
                 sink = self.target
                 if not isinstance(sink, (str, os.PathLike)):

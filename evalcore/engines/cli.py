@@ -36,9 +36,19 @@ def source_of(args):
     if args.exclude_unlabelled:
         raise ParameterError(f"--exclude-unlabelled is not available with --engine {args.engine}; open the set as "
                              "an annotated sample (--annotated-sample), whose empty labels are unannotated candidates")
-    return TableSource(args.file, label=args.label, scores=tuple(args.measure or ()),
-                       lower=tuple(args.lower_is_better), annotated_sample=bool(getattr(args, "annotated_sample", 0)),
-                       name=str(args.file))  # named as given, as the memory engine's readers name it
+    source = TableSource(args.file, label=args.label, scores=tuple(args.measure or ()),
+                         lower=tuple(args.lower_is_better), annotated_sample=bool(getattr(args, "annotated_sample", 0)),
+                         name=str(args.file))  # named as given, as the memory engine's readers name it
+    if not source.scores:  # the default scores, less the keys (a key's name, distinct integers), named in a note
+        from ..io.roles import left_out_note
+        from . import engine
+
+        roles = engine(args.engine).resolve_roles(source)
+        found = left_out_note(source.name, roles.left_out, "name it with --measure")
+        if found:
+            _note(found)
+        source = source.with_roles(scores=roles.measures)
+    return source
 
 
 def _seed(args):

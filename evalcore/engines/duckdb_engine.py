@@ -100,7 +100,20 @@ class DuckDBEngine:
     def roles(self, source: src.TableSource, con, scan: str) -> src.Roles:
         described = con.execute(f"DESCRIBE SELECT * FROM ({scan})").fetchall()
         schema = {row[0]: src.schema_kind(row[1]) for row in described if row[0] != src.ROW}
-        return src.resolve(source, schema)
+        ids = src.id_candidates(source, {row[0]: row[1] for row in described})
+        keys = src.distinct_integers(ids, con.execute(
+            f"SELECT {', '.join(src.distinct_sql(ids, DIALECT))} FROM ({scan})").fetchall()[0]) if ids else {}
+        return src.resolve(source, schema, keys)
+
+    def resolve_roles(self, source: src.TableSource) -> src.Roles:
+        """The roles of ``source``'s columns (its default scores left out of keys: ``Roles.left_out``), without
+        checking its cells."""
+        with tempfile.TemporaryDirectory(prefix="evalcore-duckdb-", dir=self.temp_directory) as spill:
+            con = self.connect(spill)
+            try:
+                return self.roles(source, con, self.scan(source, con))
+            finally:
+                con.close()
 
     @contextmanager
     def session(self, source: src.TableSource | None = None):

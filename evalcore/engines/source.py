@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ..errors import ColumnError, ParameterError
-from ..io.cells import FALSE_WORDS, LABEL_NAMES, LABEL_VOCABULARY, TRUE_WORDS
+from ..io.cells import FALSE_WORDS, LABEL_NAMES, LABEL_VOCABULARY, TRUE_WORDS, key_like_name
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
 ROW = "__evalcore_row"  # the 0-based row of each candidate in file order, added by the engines' scans
@@ -42,7 +42,8 @@ class TableSource:
     label : str, optional
         The label column; by default the first of :data:`evalcore.io.cells.LABEL_NAMES` present.
     scores : sequence of str, optional
-        The score columns (measures); by default every numeric column but the label.
+        The score columns (measures); by default every numeric column but the label and the keys: a column named
+        like one (:func:`evalcore.io.cells.key_like_name`) or holding distinct integers (a candidate's id).
     lower : sequence of str
         Measures where a lower score is better.
     annotated_sample : bool
@@ -111,10 +112,15 @@ class Roles:
     measures: tuple[str, ...]
     score_kinds: Mapping[str, str]
     higher: Mapping[str, bool]
+    left_out: tuple[tuple[str, str], ...] = ()  # numeric columns not taken as scores, and why (io.roles.KEY_REASONS)
 
 
-def resolve(source: TableSource, schema: Mapping[str, str]) -> Roles:
-    """Check the roles against ``schema`` (column -> "bool" | "number" | "text" | "other")."""
+def resolve(source: TableSource, schema: Mapping[str, str], keys: Mapping[str, str] | None = None) -> Roles:
+    """Check the roles against ``schema`` (column -> "bool" | "number" | "text" | "other").
+
+    Without named scores, the numeric columns but the label are, less the keys: those named like one and those in
+    ``keys`` (column -> reason, e.g. ``"distinct"`` from :func:`distinct_integers`), listed in ``Roles.left_out``.
+    """
     columns = list(schema)
     label = source.label
     if label is None:
@@ -126,9 +132,15 @@ def resolve(source: TableSource, schema: Mapping[str, str]) -> Roles:
     if schema[label] not in ("bool", "number", "text"):
         raise ColumnError(f"{source.name}: the label column {label!r} holds neither numbers nor text; use "
                           f"{LABEL_VOCABULARY}")
-    measures = source.scores or tuple(c for c in columns if c != label and schema[c] == "number")
+    numeric = [c for c in columns if c != label and schema[c] == "number"]
+    left_out = () if source.scores else tuple(
+        (c, "name" if key_like_name(c) else (keys or {})[c]) for c in numeric
+        if key_like_name(c) or c in (keys or {}))
+    measures = source.scores or tuple(c for c in numeric if c not in dict(left_out))
     if not measures:
-        raise ColumnError(f"{source.name}: no numeric score column besides the label {label!r}")
+        kept_out = "; the numeric columns " + ", ".join(repr(c) for c, _ in left_out) + " are keys (named like one " \
+            "or holding distinct integers): name the score columns" if left_out else ""
+        raise ColumnError(f"{source.name}: no numeric score column besides the label {label!r}{kept_out}")
     for m in measures:
         if m not in schema:
             raise ColumnError(f"{source.name}: no score column {m!r}; the columns are {', '.join(columns)}")
@@ -141,7 +153,49 @@ def resolve(source: TableSource, schema: Mapping[str, str]) -> Roles:
         raise ColumnError(f"{source.name}: lower-is-better names {', '.join(map(repr, unknown))}, which are not "
                           "score columns")
     return Roles(label=label, label_kind=schema[label], measures=tuple(measures),
-                 score_kinds={m: schema[m] for m in measures}, higher={m: m not in source.lower for m in measures})
+                 score_kinds={m: schema[m] for m in measures}, higher={m: m not in source.lower for m in measures},
+                 left_out=left_out)
+
+
+def integer_type(type_name: str) -> bool:
+    """Whether a DuckDB or Spark/Arrow type name is an integer type (a candidate's id may be one)."""
+    t = type_name.lower()
+    return t.startswith(("tinyint", "smallint", "int", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
+                         "ubigint", "uhugeint", "long", "short", "byte", "uint"))
+
+
+def id_candidates(source: TableSource, types: Mapping[str, str]) -> list[str]:
+    """The integer columns whose values :func:`distinct_integers` must look at: none when the scores are named;
+    not the label (given or named like one), nor a column already a key by its name."""
+    if source.scores:
+        return []
+    return [c for c, t in types.items() if c != ROW and c != source.label and c.lower() not in LABEL_NAMES
+            and integer_type(t) and not key_like_name(c)]
+
+
+def distinct_sql(columns: Sequence[str], d: "Dialect") -> list[str]:
+    """Aggregates (four per column) that :func:`distinct_integers` reads: min, max, count, approximate distinct count."""
+    out = []
+    for c in columns:
+        q = d.quote(c)
+        out += [f"min({q})", f"max({q})", f"count({q})", f"approx_count_distinct({q})"]
+    return out
+
+
+def distinct_integers(columns: Sequence[str], values: Sequence) -> dict[str, str]:
+    """The columns holding distinct integers that number the candidates, from :func:`distinct_sql`'s values, by
+    the rule of the memory engine's readers (:func:`evalcore.io.roles.key_reason`): at least
+    :data:`~evalcore.io.roles.ID_MIN_ROWS` cells, as many possible values in their range as cells, and an estimated
+    distinct count (HyperLogLog, a few percent off) of at least 90% of the cells (a score with integer values has
+    ties: counts, frequencies, grades)."""
+    from ..io.roles import ID_MIN_ROWS
+
+    found = {}
+    for i, c in enumerate(columns):
+        low, high, count, approx = values[4 * i: 4 * i + 4]
+        if count and count >= ID_MIN_ROWS and int(high) - int(low) + 1 >= count and approx >= 0.9 * count:
+            found[c] = "distinct"
+    return found
 
 
 # ------------------------------------------------------------------------------------------- SQL

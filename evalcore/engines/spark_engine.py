@@ -114,10 +114,17 @@ class SparkEngine:
         indexed = df.rdd.zipWithIndex().map(lambda pair: (*pair[0], pair[1]))
         return spark.createDataFrame(indexed, df.schema.add(src.ROW, "long"))
 
+    def resolve_roles(self, source: src.TableSource, df=None) -> src.Roles:
+        """The roles of ``source``'s columns (its default scores less the keys: ``Roles.left_out``)."""
+        df = self.frame(source) if df is None else df
+        schema = {f.name: src.schema_kind(f.dataType.simpleString()) for f in df.schema.fields if f.name != src.ROW}
+        ids = src.id_candidates(source, {f.name: f.dataType.simpleString() for f in df.schema.fields})
+        keys = src.distinct_integers(ids, df.selectExpr(*src.distinct_sql(ids, DIALECT)).collect()[0]) if ids else {}
+        return src.resolve(source, schema, keys)
+
     def _prepare(self, source: src.TableSource):
         df = self.frame(source)
-        schema = {f.name: src.schema_kind(f.dataType.simpleString()) for f in df.schema.fields if f.name != src.ROW}
-        roles = src.resolve(source, schema)
+        roles = self.resolve_roles(source, df)
         checks = src.check_sql(roles, DIALECT)
         row = df.selectExpr(*(f"{sql} AS `c{i}`" for i, (_, sql) in enumerate(checks))).collect()[0]
         counts = {name: (None if row[i] is None else int(row[i])) for i, (name, _) in enumerate(checks)}

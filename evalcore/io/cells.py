@@ -26,6 +26,16 @@ FALSE_WORDS = frozenset({"false", "f", "no", "n", "fp", "-", "0"})
 LABEL_VOCABULARY = "TRUE/FALSE, T/F, 1/0, yes/no, y/n, TP/FP, +/- (any letter case)"
 LABEL_NAMES = ("label", "is_tp", "is.tp", "tp", "gold", "is.colloc")
 ROW_NAME_COLUMNS = ("row.names", "Unnamed: 0")  # R row names, a pandas index written to CSV: keys
+#: Names of a candidate's identifier (any letter case), besides those ending in ``_id``/``.id``/``-id`` or ``_key``:
+#: keys, not scores, even when they hold numbers (a score of its own must be named: ``--measure``, the Data page).
+KEY_NAMES = ("id", "key", "index", "idx", "row", "rowid", "row_id", "row_number", "rownum", "uid", "uuid", "pk")
+KEY_SUFFIXES = ("_id", ".id", "-id", " id", "_key", ".key")
+
+
+def key_like_name(name: Any) -> bool:
+    """Whether a column's name says it identifies candidates (:data:`KEY_NAMES`, :data:`KEY_SUFFIXES`)."""
+    n = str(name).strip().lower()
+    return n in KEY_NAMES or n.endswith(KEY_SUFFIXES)
 
 NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 INTEGER = re.compile(r"[+-]?\d+")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -11,10 +11,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .cells import (
-    LABEL_NAMES, MISSING, NUMBERISH, NUMBERISH_RE2, ROW_NAME_COLUMNS, SPECIAL_FLOATS, SPECIALS, label_cell, trim,
+    LABEL_NAMES, MISSING, NUMBERISH, NUMBERISH_RE2, ROW_NAME_COLUMNS, SPECIAL_FLOATS, SPECIALS, key_like_name, label_cell,
+    trim,
 )
 
-__all__ = ["ColumnRoles", "suggest_roles", "unfilled_label"]
+__all__ = ["ColumnRoles", "KEY_REASONS", "key_reason", "left_out_note", "numeric_keys", "suggest_roles",
+           "unfilled_label"]
+
+#: From this many cells on, distinct integers are an id (an integer score of so many candidates has ties).
+ID_MIN_ROWS = 1000
+#: Why a numeric column is a key and not a score by default (:func:`key_reason`).
+KEY_REASONS = {"name": "named like a key", "distinct": "distinct integers, as a candidate's id"}
 
 
 @dataclass(frozen=True)
@@ -31,12 +38,62 @@ class ColumnRoles:
         Columns that identify candidates for people (e.g. ``PP``, ``verb``).
     sample : str or None
         The column named ``sample`` (any letter case), if present.
+    left_out : tuple of (str, str)
+        Numeric columns made keys rather than scores, each with its reason (a key of :data:`KEY_REASONS`):
+        named like a key, or holding distinct integers. Whoever shows the roles names them (:func:`left_out_note`).
     """
 
     label: str | None
     scores: tuple[str, ...]
     keys: tuple[str, ...]
     sample: str | None
+    left_out: tuple[tuple[str, str], ...] = ()
+
+
+def _distinct_integers(s: pd.Series) -> bool:
+    """An integer column of at least :data:`ID_MIN_ROWS` cells with no value twice (missing cells aside): it numbers
+    the candidates. (Distinct integers on a handful of candidates are as likely a score: 1, 2, 3 in a test file.)
+    The count and range first (fewer possible values than cells settles it), then a hash of the values."""
+    if not pd.api.types.is_integer_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+        return False
+    present = s.dropna() if s.hasnans else s
+    if len(present) < ID_MIN_ROWS or int(present.max()) - int(present.min()) + 1 < len(present):
+        return False
+    return bool(present.is_unique)
+
+
+def key_reason(name: Any, s: pd.Series | None = None) -> str | None:
+    """Why the numeric column ``name`` (values ``s``) is a key rather than a score by default: ``"name"`` (named
+    like a key, :func:`evalcore.io.cells.key_like_name`), ``"distinct"`` (distinct integers), or None."""
+    if key_like_name(name):
+        return "name"
+    if s is not None and _distinct_integers(s):
+        return "distinct"
+    return None
+
+
+def numeric_keys(keys: pd.DataFrame | None) -> list[tuple[str, str]]:
+    """The numeric columns of a candidate set's keys (:attr:`evalcore.candidates.CandidateSet.keys`) that would be
+    scores but for :func:`key_reason`, each with its reason: what :func:`left_out_note` names."""
+    if keys is None:
+        return []
+    found = []
+    for c in keys.columns:
+        s = keys[c]
+        if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+            why = key_reason(c, s)
+            if why:
+                found.append((str(c), why))
+    return found
+
+
+def left_out_note(source: str, left_out: Sequence[tuple[str, str]], how: str = "name it as a score") -> str | None:
+    """The note that names the numeric columns not taken as scores (and why), or None if there are none."""
+    if not left_out:
+        return None
+    listed = "; ".join(f"{c!r} ({KEY_REASONS.get(why, why)})" for c, why in left_out)
+    one = len(left_out) == 1
+    return f"{source}: not taken as {'a score' if one else 'scores'}: {listed}; to rank by {'it' if one else 'one'}, {how}"
 
 
 
@@ -125,7 +182,10 @@ def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
     candidate set reports its offending cells. Row names (``row.names``,
     ``Unnamed: 0``) are keys, whatever they hold. A column named
     ``sample`` (any case) is the sample column. Numeric columns, and text columns
-    most of whose values look like numbers, are scores. Everything else is a key.
+    most of whose values look like numbers, are scores, except a column named like a
+    key (``id``, ``key``, ``doc_id``, ...: :func:`evalcore.io.cells.key_like_name`) or
+    holding distinct integers (a candidate's id), which is a key, listed in ``left_out``.
+    Everything else is a key.
 
     Parameters
     ----------
@@ -137,7 +197,7 @@ def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
     ColumnRoles
     """
     sample = next((c for c in df.columns if str(c).lower() == "sample"), None)
-    booleans, scores, keys = [], [], []
+    booleans, scores, keys, left_out = [], [], [], []
     for c in df.columns:
         if c == sample:
             continue
@@ -146,7 +206,12 @@ def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
         elif _is_boolean_like(df[c]):
             booleans.append(c)
         elif _looks_numeric(df[c]):
-            scores.append(c)
+            why = key_reason(c, df[c]) if _label_priority(c) else None  # (a numeric label named so stays below)
+            if why:
+                left_out.append((c, why))
+                keys.append(c)
+            else:
+                scores.append(c)
         else:
             keys.append(c)
     label = min(booleans, key=_label_priority) if booleans else None  # min keeps the first of equals
@@ -156,7 +221,8 @@ def suggest_roles(df: pd.DataFrame) -> ColumnRoles:
             label = next((c for c in scores if _label_priority(c) == 0), None)
             scores = [c for c in scores if c != label]
     keys = [c for c in df.columns if c != label and (c in keys or c in booleans)]
-    return ColumnRoles(label=label, scores=tuple(scores), keys=tuple(keys), sample=sample)
+    return ColumnRoles(label=label, scores=tuple(scores), keys=tuple(keys), sample=sample,
+                       left_out=tuple((c, why) for c, why in left_out if c != label))
 
 
 

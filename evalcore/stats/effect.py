@@ -312,8 +312,8 @@ def effect_sizes(regions: pd.DataFrame, confidence_level: float = 0.95, method: 
                           "lists of one size do")
     diff = precision_difference(a, c, size, n, confidence_level, method, alternative)
     ratio = odds_ratio(a, b, c, d, confidence_level, alternative)
-    return pd.DataFrame({"n": n, "diff": diff.estimate, "diff_low": diff.low, "diff_high": diff.high,
-                         "odds_ratio": ratio.estimate, "or_low": ratio.low, "or_high": ratio.high})
+    return pd.DataFrame({"n": n.copy(), "diff": diff.estimate, "diff_low": diff.low, "diff_high": diff.high,
+                         "odds_ratio": ratio.estimate, "or_low": ratio.low, "or_high": ratio.high}, copy=False)
 
 
 __all__ = ["EFFECT_COLUMNS", "DIFFERENCE_METHODS", "DIFFERENCE_LABELS", "EffectInterval", "ALTERNATIVES",

@@ -26,7 +26,6 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .. import names
 from ..errors import ParameterError
@@ -135,6 +134,8 @@ def mcnemar_exact(tp_d1, tp_d2) -> np.ndarray:
     m = b + c
     k = np.minimum(b, c)
     with np.errstate(invalid="ignore"):
+        from scipy import stats  # (imported by the tests that need it: scipy.stats takes ~1 s to import)
+
         p = stats.binom.cdf(k, m, 0.5) + stats.binom.sf(m - k - 1, m, 0.5)
     p = np.where((2 * b == m), 1.0, np.minimum(p, 1.0))
     huge = (m > _SYMMETRIC_EXACT_MAX) & (2 * b != m)
@@ -184,6 +185,8 @@ def mcnemar_chi2(tp_d1, tp_d2, correct: bool = True) -> np.ndarray:
     yates = 1.0 if correct else 0.0
     with np.errstate(invalid="ignore", divide="ignore"):
         statistic = (np.abs(b - c) - np.where(b != c, yates, 0.0)) ** 2 / (b + c)
+        from scipy import stats
+
         p = stats.chi2.sf(statistic, 1)
     return np.where(b + c == 0, 1.0, p)
 
@@ -248,6 +251,8 @@ def pearson_chi2_independent(tp_a, n_a, tp_b, n_b, correct: bool = False) -> np.
         gap = np.minimum.reduce([np.abs(o - e) for o, e in zip(cells, expected)])
         yates = np.minimum(0.5, gap) if correct else 0.0
         statistic = sum((np.abs(o - e) - yates) ** 2 / e for o, e in zip(cells, expected))
+        from scipy import stats
+
         p = stats.chi2.sf(statistic, 1)
     degenerate = (rows[0] == 0) | (rows[1] == 0) | (na == 0) | (nb == 0)
     return np.where(degenerate, 1.0, p)
