@@ -139,7 +139,7 @@ def test_an_export_whose_labels_lie_outside_its_sample_is_refused(krenn, files, 
     table.to_csv(path, sep="\t", index=False)
     code, out, err = run("compare", path, *LABEL, "--measure", "MI", "--measure", "Dice", "--n", "500")
     assert code == 2 and out == ""
-    assert f"1 candidates carry a label but are not in the sample its evalcore:design describes" in err
+    assert "1 candidate carries a label but is not in the sample its evalcore:design describes" in err
     assert f"data row {stray + 1}" in err
 
 

@@ -131,8 +131,10 @@ def check_annotated(design: Design, candidates: CandidateSet, pool: np.ndarray |
         drawn[exported.rows] = True
         stray = annotated & ~drawn
         if stray.any():
-            raise ParameterError(f"{source}: {int(stray.sum()):,} candidates carry a label but are not in the sample "
-                                 f"its evalcore:design describes (their evalcore:sample_position is empty: "
+            count = int(stray.sum())
+            which = "1 candidate carries" if count == 1 else f"{count:,} candidates carry"
+            raise ParameterError(f"{source}: {which} a label but {'is' if count == 1 else 'are'} not in the sample "
+                                 f"its evalcore:design describes (evalcore:sample_position empty: "
                                  f"{_rows(stray)}); the estimates would not be those of the design. Export the "
                                  "annotated set again, or clear those labels.")
         if design.pooled and exported.design.pooled:
