@@ -376,11 +376,12 @@ def _curves_from_sample(args) -> None:
     from . import estimates
     from .nspec import parse_n_spec
 
-    if args.pool or args.pool_sample is not None:
-        return pool_cli.curves(args)
+    table, exported = pool_cli.read(args)  # (the design an export carries, a pooled one included)
+    if pool_cli.pooled(args, exported):
+        return pool_cli.curves(args, table, exported)
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
-    sample = steps.annotated_sample(args)
+    sample = steps.annotated_sample(args, table=table, exported=exported)
     candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     rankings = steps.rankings_of(candidates, candidates.measures, args)
@@ -403,12 +404,13 @@ def _compare_from_sample(args) -> None:
     from .compare import significant_up_to
     from .nspec import parse_n_spec
 
-    if args.pool or args.pool_sample is not None:
-        return pool_cli.compare(args)
+    table, exported = pool_cli.read(args)  # (the design an export carries, a pooled one included)
+    if pool_cli.pooled(args, exported):
+        return pool_cli.compare(args, table, exported)
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
                              "default) runs on the annotated candidates of D1 and D2")
-    sample = steps.annotated_sample(args)
+    sample = steps.annotated_sample(args, table=table, exported=exported)
     candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
     a, b = steps.rankings_of(candidates, args.measure, args)

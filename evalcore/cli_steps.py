@@ -60,11 +60,14 @@ def write(table: pd.DataFrame, out: str | None) -> None:
     write_table(table, out if out else sys.stdout)
 
 
-def annotated_sample(args, frame: bool = True):
+def annotated_sample(args, frame: bool = True, *, table=None, scores=None, exported=None):
     """The partly annotated candidate set and its sampling frame (evalcore.io.load_annotated_sample).
 
     The seed of random ties is fixed here (and kept in ``args.seed``), so that the rankings and
-    the frame's top-k lists use the same one.
+    the frame's top-k lists use the same one. ``table`` is the file already read (``scores``: the
+    score columns, default ``--measure``); ``exported``, the design an export of a random sample
+    carries (:func:`evalcore.pooling.exported.design_of_export`): its frame is the sampling frame,
+    and its labels must lie in its sample.
     """
     import dataclasses
 
@@ -75,22 +78,41 @@ def annotated_sample(args, frame: bool = True):
         raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
                              "keeps them as unannotated candidates of a random sample; choose one")
     args.seed = resolve_seed(args.ties, args.seed)
-    sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
+    sample = load_annotated_sample(args.file if table is None else table, label=args.label,
+                                   scores=args.measure if scores is None else scores,
                                    lower_is_better=tuple(args.lower_is_better), min_annotated=1,
-                                   encoding=args.encoding, sheet=args.sheet, limits=limits(args), where="cli")
+                                   encoding=args.encoding, sheet=args.sheet, limits=limits(args), where="cli",
+                                   name=None if table is None else str(args.file))
     if frame:  # (a pooled design, --pool, describes itself: evalcore.pooling.cli)
-        sample = dataclasses.replace(sample, frame=sample_frame(args, sample.candidates.measures))
+        sample = dataclasses.replace(sample, frame=sample_frame(args, sample.candidates.measures, exported))
     note(f"{args.file}: {sample.n_annotated:,} of {sample.candidates.n_candidates:,} candidates annotated "
           f"({sample.n_annotated_tp:,} TPs); the others are unannotated (--annotated-sample)")
-    if frame:
+    if frame and exported is not None:
+        from .pooling.exported import check_annotated
+
+        check_annotated(exported.design, sample.candidates, None, exported, source=str(args.file))
+        note(f"the design of {exported.describe()}: {exported.design.describe()}")
+    elif frame:
         note(f"assumed: the annotated candidates are {sample.frame.describe()}")
     return sample
 
 
-def sample_frame(args, measures: Sequence[str]):
-    """The sampling frame --sample-frame describes (the whole set without it)."""
+def sample_frame(args, measures: Sequence[str], exported=None):
+    """The sampling frame --sample-frame describes (the whole set without it), or the one of the export's design
+    (``exported``: --sample-frame must then name the same or be left out)."""
     from . import estimates
 
+    if exported is not None and not exported.design.pooled:
+        given = sample_frame(args, measures) if args.sample_frame else None
+        own = exported.design.frame
+        if given is not None and (sorted(given.measures) != sorted(own.measures) or given.k != own.k):
+            raise ParameterError(f"--sample-frame {args.sample_frame!r}: {args.file} is an export whose sample was "
+                                 f"drawn as {own.describe()}; leave --sample-frame out to use it")
+        missing = [m for m in own.measures if m not in measures]
+        if missing:
+            raise ParameterError(f"{args.file} is an export whose sample was drawn as {own.describe()}: add "
+                                 f"{' '.join(f'--measure {m}' for m in missing)} (its frame is ranked by them)")
+        return own
     if not args.sample_frame:
         return estimates.SamplingFrame()
     listed, sep, k = args.sample_frame.rpartition(":")

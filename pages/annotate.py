@@ -72,17 +72,21 @@ if v.ann_sample is None:
 dataset = annotate.db_id(v.dataset)
 store = annotate.safe(annotate.db)
 info = annotate.safe(store.sample, dataset, v.ann_sample)
+if who is not None:
+    annotate.apply_presses(v, info.name, who)
+annotate.follow(dataset, info.name)  # (every few seconds: the others' marks since, if any, run the page again)
 annotate.safe(annotate.pool_status, v, info, candidates, annotate.safe(store.table, dataset, info.name))
 if who is None:
     st.info("Enter your name above to annotate; your labels are kept under it.")
     common.stop()
 
-annotate.apply_presses(v, info.name, who)
 annotate.show_notices()
 annotate.safe(annotate.marking, v, info, who, candidates, table)
 
 labels = annotate.safe(store.table, dataset, info.name)
 st.subheader("Agreement")
+st.caption(f"This page follows every annotator's marks: it looks every {annotate.FOLLOW_S:g} seconds and shows "
+           "what they have marked since.")
 kappa = annotate.agreement(labels, v.level)
 if kappa is None:
     st.caption("Agreement appears when two or more annotators have marked the same candidates.")
@@ -100,7 +104,7 @@ if labels.shape[1]:
     st.dataframe(labels.reset_index().astype(str), hide_index=True, height=200)
     for col, fmt in zip(st.columns(len(EXPORT_FORMATS)), EXPORT_FORMATS):
         col.download_button(f"Annotated set as {fmt.upper()}", key=f"export_{fmt}", on_click="ignore",
-                            data=lambda fmt=fmt: annotate.export_file(v, info, labels, candidates, table, fmt),
+                            data=lambda fmt=fmt: annotate.export_file(v, info.name, candidates, table, fmt),
                             file_name=f"annotated-{info.name}.{fmt}")
     st.page_link(common.PAGES["precision"], label="Estimated precision from these labels",
                  icon=":material/show_chart:")

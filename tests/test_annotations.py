@@ -310,6 +310,29 @@ def test_a_sample_is_stored_compactly_and_read_by_place(store):
                                                                                (1, int(order[1]))]
 
 
+def test_an_import_counts_new_labels_those_there_already_and_those_replaced(store):
+    """Issue 30: importing labels that are all in the database already changes nothing and says so (the sample's
+    version, which the pages' caches follow, stays where it was); new and differing labels are counted apart."""
+    store.create_sample(DATASET, "s", np.arange(10), seed=1)
+    store.annotate(DATASET, "s", 0, "a", "TP")
+    before = store.version(DATASET, "s")
+    labels = pd.DataFrame({"candidate": [0, 1, 2, 0], "annotator": ["a", "a", "a", "b"],
+                           "label": ["TP", "FP", "unsure", "FP"]})
+    counts = store.import_table(DATASET, "s", labels)
+    assert (counts.new, counts.unchanged, counts.replaced, counts.total) == (3, 1, 0, 4)
+    assert counts.describe() == "4 labels: 3 new, 1 there already"
+    assert store.version(DATASET, "s") > before and store.progress(DATASET, "s", "a") == (3, 10)
+    again = store.import_table(DATASET, "s", labels)
+    assert (again.new, again.unchanged, again.replaced) == (0, 4, 0)
+    assert again.describe() == "4 labels, all there already: nothing changed"
+    version = store.version(DATASET, "s")
+    changed = store.import_table(DATASET, "s", labels.assign(label=["FP", "FP", "unsure", "FP"]))
+    assert (changed.new, changed.unchanged, changed.replaced) == (0, 3, 1)
+    assert "1 replaced the same annotator's different label" in changed.describe()
+    assert store.version(DATASET, "s") > version and store.table(DATASET, "s").loc[0, "a"] == "FP"
+    assert store.import_table(DATASET, "s", labels.iloc[:0]).describe() == "no labels"
+
+
 def test_a_database_of_the_first_schema_is_migrated_nothing_lost(tmp_path):
     """tests/data/annotations_v1.sqlite3 was made by evalcore 04183db (tests/data/make_annotations_v1.py): samples,
     marks by three annotators, a changed mind, an undo, a cleared mark. Everything comes back."""

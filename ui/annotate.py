@@ -36,6 +36,8 @@ APPLIED_KEY = "annotate_applied"     # browser client id -> last press applied (
 NOTICES_KEY = "annotate_notices"     # what the last presses met (a mark from another window, a failed write)
 APPLY_LOCK_KEY = "annotate_lock"     # one run of the session at a time applies presses
 IMPORT_KEY = "import_annotations"    # the uploader of an exported annotated set
+SEEN_KEY = "annotate_seen"           # (data set, sample, version) of the marks this session's last run showed
+FOLLOW_S = 2.0                       # how often an open page looks whether the marks have changed
 WINDOW = 60                          # upcoming candidates sent to the browser (12 s of presses at 5 a second)
 RECENT = 20                          # changes an undo in the browser can show at once
 
@@ -235,8 +237,10 @@ def show_notices() -> None:
 
 
 def candidate_cells(candidates: CandidateSet, index: int, context: str | None, table: pd.DataFrame) -> list:
-    """One candidate's key columns (and the chosen context column), as (name, text) pairs."""
-    cells = [("candidate", str(index))]
+    """One candidate's key columns (and the chosen context column), as (name, text) pairs. The candidate is named
+    once, in the line above them ("Candidate 3 of 40 (data row 26)": its place in the sample and its row in the
+    file), not again by a 0-based index of its own."""
+    cells = []
     if candidates.keys is not None:
         cells += [(str(name), str(value)) for name, value in candidates.keys.iloc[index].items()]
     if context is not None and context in table.columns:
@@ -268,6 +272,35 @@ def marking(v: ViewSettings, info, who: str, candidates: CandidateSet, table: pd
               context=_context(info.name, who), key=QUEUE_KEY)
     if not items and done >= total:
         st.success("You have annotated every candidate of the sample. Draw a larger one with the same seed to go on.")
+
+
+# ---------------------------------------------------------------- following the other annotators
+
+def follow(dataset: str, sample: str) -> None:
+    """Keep the page current while others annotate: note the version of the sample's marks this run shows (read
+    after this session's own presses are applied, before anything is drawn from the marks), and look every
+    :data:`FOLLOW_S` seconds whether it has changed (:func:`_watch`, a fragment that draws nothing); when it has,
+    the page runs again, so agreement, progress, the table and the pool's progress show the new marks."""
+    try:
+        version = db().version(dataset, sample)
+    except EvalcoreError:
+        return  # (the page says why when it reads the sample)
+    st.session_state[SEEN_KEY] = (dataset, sample, version)
+    _watch(dataset, sample)
+
+
+@st.fragment(run_every=FOLLOW_S)
+def _watch(dataset: str, sample: str) -> None:
+    """One indexed read of the sample's version (a number that grows with every mark, anyone's); a full run of the
+    page when it differs from the one this session's last run showed. Draws nothing, so the key queue below keeps
+    its place."""
+    try:
+        version = db().version(dataset, sample)
+    except EvalcoreError:
+        return
+    if st.session_state.get(SEEN_KEY) != (dataset, sample, version):
+        st.session_state[SEEN_KEY] = (dataset, sample, version)  # (one run per change, however many ticks wait)
+        st.rerun()
 
 
 # ---------------------------------------------------------------- agreement, whose labels, export
@@ -309,9 +342,11 @@ def rule_changed() -> None:
         update(ann_of=annotator_token(annotator()))
 
 
-def export_file(v: ViewSettings, info, labels: pd.DataFrame, candidates: CandidateSet, data: pd.DataFrame,
-                fmt: str) -> bytes:
-    """The annotated set as a file (made when the download is asked for, not on every run)."""
+def export_file(v: ViewSettings, sample: str, candidates: CandidateSet, data: pd.DataFrame, fmt: str) -> bytes:
+    """The annotated set as a file, made when the download is clicked from the database as it is then (every
+    annotator's marks up to the click, not those of the page's last run)."""
+    store, dataset = db(), db_id(v.dataset)
+    info, labels = store.sample(dataset, sample), store.table(dataset, sample)
     return write_export(export_table(candidates, labels, info, data=data, rule=v.ann_rule, annotator=whose(v, labels),
                                      label_column=v.label), fmt)
 
@@ -361,9 +396,12 @@ def reimport(v: ViewSettings) -> None:
     except EvalcoreError as exc:
         st.session_state["import_message"] = ("error", str(exc))
     else:
-        st.session_state["import_message"] = ("success", f"Imported sample {info.name} from {shown}: "
-                                              f"{info.size:,} candidates, {int(labels.notna().sum().sum()):,} "
-                                              f"labels by {labels.shape[1]} annotator(s).")
+        marks = info.marks
+        st.session_state["import_message"] = ("success" if marks.new or marks.replaced else "info",
+                                              f"Imported sample {info.name} from {shown}: {info.size:,} candidates; "
+                                              f"{marks.describe()}. The sample now holds "
+                                              f"{int(labels.notna().sum().sum()):,} labels by {labels.shape[1]} "
+                                              "annotator(s).")
         update(ann_sample=info.name)
 
 
@@ -422,13 +460,19 @@ def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.Data
 
 @cached.cache(max_entries=8, show_spinner="Planning ...")
 def _plan(roles, labels: tuple, measures: tuple, ties: str, tie_seed, budget: int, n: int, guess: float):
-    from ui.sample import _labelled
+    """The plan, with the annotations so far as a pilot read by its own design's estimator (the stored sample's
+    design: a pool's labels are not a random sample); the guess where the pilot's design drew nothing."""
+    from ui.sample import _design_of, _labelled
     from evalcore.pooling import plan_pool, rankings_for
+    from evalcore.pooling.planning import PilotStrata
 
     c = _labelled(roles, labels)[0]
     rankings = rankings_for(c, SamplingFrame(measures=measures, k=1, ties=ties, seed=tie_seed))
     pilot = c.n_annotated > 0
-    return plan_pool(list(rankings.values()), rankings, budget, n, guess=None if pilot else guess, pilot=pilot)
+    strata = PilotStrata.of(_design_of(roles, labels), c) if pilot else None
+    blind = strata is not None and "unknown" in strata.kinds
+    return plan_pool(list(rankings.values()), rankings, budget, n, guess=guess if blind or not pilot else None,
+                     pilot=pilot, strata=strata)
 
 
 def _use_plan(design: str, k: int, m: int) -> None:

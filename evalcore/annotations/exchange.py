@@ -31,7 +31,7 @@ import io
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -45,8 +45,8 @@ from ..io.store import format_size
 from ..ranking import TIE_POLICIES
 from ..text import spreadsheet_csv
 from .combine import combine_labels
-from .store import (LABELS, MAX_ANNOTATOR, AnnotationError, AnnotationStore, SampleInfo, check_annotator,
-                    check_sample_name, shown)
+from .store import (LABELS, MAX_ANNOTATOR, AnnotationError, AnnotationStore, ImportCounts, SampleInfo,
+                    check_annotator, check_sample_name, shown)
 
 EXPORT_FORMATS = ("csv", "tsv", "parquet")
 CANDIDATE_COLUMN = "evalcore:candidate"
@@ -331,6 +331,67 @@ def _whole_numbers(column: pd.Series, what: str, label: str, *, low: int, high: 
     return numbers
 
 
+def _design_cell(frame: pd.DataFrame, label: str) -> dict:
+    """The checked design record of the column ``evalcore:design`` ({} where it is empty)."""
+    cells = [c for c in frame[DESIGN_COLUMN].astype(object) if isinstance(c, str) and c.strip()]
+    if len(set(cells)) > 1:
+        raise refuse(f"{label}: column {DESIGN_COLUMN!r} holds {len(set(cells))} different designs; it should "
+                     "hold one, in the first row.")
+    if not cells:
+        return {}
+    try:
+        record = json.loads(cells[0])
+    except ValueError:
+        raise refuse(f"{label}: column {DESIGN_COLUMN!r} does not hold a JSON record of the design.") from None
+    return _check_design(record, f"{label}: the sample design")
+
+
+@dataclass(frozen=True)
+class ExportedSample:
+    """The sample an export's ``evalcore:`` columns describe (:func:`exported_sample`).
+
+    ``rows`` are the sample's rows of the table (0-based positions, whatever order the rows are in now), in
+    annotation order; ``seed``, ``frame``, ``name``, ``dataset``, ``created`` and ``design`` (the design's further
+    fields: a pooled design's kind and pool size) are the design record's (:class:`ImportedAnnotations`).
+    """
+
+    rows: np.ndarray
+    seed: int | None
+    frame: SamplingFrame
+    name: str | None
+    dataset: str | None
+    design: dict
+    created: str | None
+
+
+def exported_sample(frame: pd.DataFrame, label: str = "the file") -> ExportedSample | None:
+    """The sample and its design record that a table read from an export carries in its ``evalcore:`` columns.
+
+    None for a table without the columns ``evalcore:sample_position`` and ``evalcore:design`` (a plain file, or an
+    export of evalcore up to 04183db, whose CSV kept no design), or whose design cell is empty. The places and the
+    record are checked as :func:`read_export` checks them (one :class:`AnnotationError` saying what is wrong);
+    ``frame`` is the table as :func:`evalcore.io.read_table` gives it (the design's cell is JSON: no spreadsheet
+    guard touches it).
+    """
+    columns = [str(c) for c in frame.columns]
+    if POSITION_COLUMN not in columns or DESIGN_COLUMN not in columns:
+        return None
+    label = shown(label, 60)[1:-1] if label != "the file" else label
+    record = _design_cell(frame, label)
+    if not record:
+        return None
+    n = len(frame)
+    position = _whole_numbers(frame[POSITION_COLUMN], POSITION_COLUMN, label, low=0, high=max(n - 1, 0))
+    at = np.flatnonzero(~np.isnan(position))
+    order = np.argsort(position[at], kind="stable")
+    if not np.array_equal(position[at][order], np.arange(at.size)):
+        raise refuse(f"{label}: column {POSITION_COLUMN!r} must number the sample's candidates 0, 1, 2, ... once "
+                     "each; use the file as it was exported.")
+    return ExportedSample(rows=at[order].astype(np.int64), seed=record.get("seed"), frame=record.get("frame"),
+                          name=record.get("sample"), dataset=record.get("dataset"), design=record.get("design", {}),
+                          created=record.get("created"))
+
+
 def read_export(data: bytes, fmt: str, *, expected_rows: int | None = None, source_bytes: int | None = None,
                 label: str = "the file") -> ImportedAnnotations:
     """Read an export back: the data set's table, the sample (order and design) and the annotations.
@@ -381,17 +442,7 @@ def read_export(data: bytes, fmt: str, *, expected_rows: int | None = None, sour
                      "each; import the file as it was exported.")
     record = {}
     if not legacy and DESIGN_COLUMN in columns:
-        cells = [c for c in frame[DESIGN_COLUMN].astype(object) if isinstance(c, str) and c.strip()]
-        if len(set(cells)) > 1:
-            raise refuse(f"{label}: column {DESIGN_COLUMN!r} holds {len(set(cells))} different designs; it should "
-                         "hold one, in the first row.")
-        if cells:
-            try:
-                record = json.loads(cells[0])
-            except ValueError:
-                raise refuse(f"{label}: column {DESIGN_COLUMN!r} does not hold a JSON record of the design.") \
-                    from None
-            record = _check_design(record, f"{label}: the sample design")
+        record = _design_cell(frame, label)
     elif meta is not None:
         record = _check_design(meta, f"{label}: its evalcore metadata")
     rows = []
@@ -504,10 +555,18 @@ def mismatch_message(problems: list[str], label: str = "the file") -> str:
                     "the data set it was exported from.")
 
 
+@dataclass(frozen=True, eq=False)
+class ImportedSample(SampleInfo):
+    """The sample an import stored or found (a :class:`SampleInfo`), and what it did to the marks: ``marks``, the
+    labels that were new, there already, or replaced (:class:`ImportCounts`)."""
+
+    marks: ImportCounts = ImportCounts()
+
+
 def import_export(store: AnnotationStore, dataset: str, data: bytes, fmt: str, *, name: str | None = None,
                   seed: int | None = None, frame: SamplingFrame | None = None,
                   candidates: CandidateSet | None = None, source_bytes: int | None = None,
-                  label: str = "the file") -> SampleInfo:
+                  label: str = "the file") -> ImportedSample:
     """Import an export into the database: its sample (created, or found where it already is) and every label.
 
     The sample's name, seed, frame and design come from the file's design record (``name``, ``seed`` and
@@ -515,7 +574,8 @@ def import_export(store: AnnotationStore, dataset: str, data: bytes, fmt: str, *
     named by a digest of its draw, so importing the same file twice adds nothing). With ``candidates`` (the
     data set's candidate set), the file is first checked against it, its size against ``source_bytes`` and its
     rows against the candidates (:func:`read_export`, :func:`export_mismatches`): if anything differs, nothing
-    is written and an :class:`AnnotationError` of at most :data:`MESSAGE_CHARS` characters says what.
+    is written and an :class:`AnnotationError` of at most :data:`MESSAGE_CHARS` characters says what. The result
+    says how many labels were new and how many were there already (``marks``).
     """
     found = read_export(data, fmt, expected_rows=None if candidates is None else candidates.n_candidates,
                         source_bytes=source_bytes, label=label)
@@ -534,5 +594,5 @@ def import_export(store: AnnotationStore, dataset: str, data: bytes, fmt: str, *
                                    design=found.design)
     except AnnotationError as exc:
         raise refuse(f"{label}: {exc}") from None
-    store.import_table(dataset, info.name, found.annotations)
-    return info
+    marks = store.import_table(dataset, info.name, found.annotations)
+    return ImportedSample(**{f.name: getattr(info, f.name) for f in fields(SampleInfo)}, marks=marks)

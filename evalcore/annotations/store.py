@@ -229,6 +229,34 @@ class SampleInfo:
                 "frame": self.frame.to_dict(), "size": self.size, "created": self.created}
 
 
+@dataclass(frozen=True)
+class ImportCounts:
+    """What an import did to the marks (:meth:`AnnotationStore.import_table`): labels ``new`` (the annotator had not
+    marked that candidate), ``unchanged`` (the same label was there already) and ``replaced`` (the annotator's
+    label there was another one, and the import's took its place)."""
+
+    new: int = 0
+    unchanged: int = 0
+    replaced: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.new + self.unchanged + self.replaced
+
+    def describe(self) -> str:
+        """In words: ``40 labels: 12 new, 28 there already`` (and how many replaced another), or ``40 labels, all
+        there already: nothing changed``."""
+        head = f"{self.total:,} label{'' if self.total == 1 else 's'}"
+        if not self.total:
+            return "no labels"
+        if self.unchanged == self.total:
+            return f"{head}, all there already: nothing changed"
+        parts = [f"{self.new:,} new", f"{self.unchanged:,} there already"]
+        if self.replaced:
+            parts.append(f"{self.replaced:,} replaced the same annotator's different label")
+        return f"{head}: {', '.join(parts)}"
+
+
 def _as_candidates(candidates) -> np.ndarray:
     try:
         idx = np.asarray(list(candidates) if not isinstance(candidates, np.ndarray) else candidates)
@@ -788,12 +816,13 @@ class AnnotationStore:
         return [(int(p), int(c), label is not None and previous is None)
                 for p, c, label, previous in reversed(self._read(read))]
 
-    def import_table(self, dataset: str, sample: str, table: pd.DataFrame) -> int:
+    def import_table(self, dataset: str, sample: str, table: pd.DataFrame) -> ImportCounts:
         """Write annotations (``candidate, annotator, label`` and optionally ``time``).
 
-        The candidates must be in the sample; existing labels of the same annotator are replaced. Everything is
-        checked before the first write; the marks are then written :data:`IMPORT_PIECE` per transaction (with a
-        ``reserve``, their bytes reserved first). Returns the number of rows written.
+        The candidates must be in the sample; existing labels of the same annotator are replaced where they
+        differ (a label already there is left as it is, with its time). Everything is checked before the first
+        write; the marks are then written :data:`IMPORT_PIECE` per transaction (with a ``reserve``, their bytes
+        reserved first). Returns how many labels were new, there already, and replaced (:class:`ImportCounts`).
         """
         dataset, sample = validate_id(dataset), check_sample_name(sample)
         info = self.sample(dataset, sample)
@@ -814,10 +843,15 @@ class AnnotationStore:
         def piece(part):
             def write(con):
                 sample_id = self._sample_row(con, dataset, sample)[0]
-                con.executemany("INSERT INTO marks VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (sample_id, annotator, "
-                                "position) DO UPDATE SET label=excluded.label, time=excluded.time",
-                                [(sample_id, who, p, c, label, time) for p, c, who, label, time in part])
-                con.execute("UPDATE samples SET version = version + 1 WHERE id=?", (sample_id,))
+                new = con.executemany("INSERT INTO marks VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                                      [(sample_id, who, p, c, label, time) for p, c, who, label, time in part]).rowcount
+                replaced = con.executemany("UPDATE marks SET label=?, time=? WHERE sample_id=? AND annotator=? AND "
+                                           "position=? AND label != ?",
+                                           [(label, time, sample_id, who, p, label) for p, c, who, label, time in part]
+                                           ).rowcount
+                if new or replaced:  # (a version that grows only with a change: caches stay where nothing did)
+                    con.execute("UPDATE samples SET version = version + 1 WHERE id=?", (sample_id,))
+                return new, replaced
             return write
 
         def recount(con):
@@ -825,12 +859,14 @@ class AnnotationStore:
             for who in annotators:
                 schema.recount(con, sample_id, who)
 
+        new = replaced = 0
         with self._reserved(sum(64 + len(r[2].encode()) + len(r[4]) for r in rows) * 3, what):
             for start in range(0, len(rows), IMPORT_PIECE):
                 began = time.monotonic()
-                self._write(piece(rows[start:start + IMPORT_PIECE]), what)
+                added, changed = self._write(piece(rows[start:start + IMPORT_PIECE]), what)
+                new, replaced = new + added, replaced + changed
                 if start + IMPORT_PIECE < len(rows):
                     time.sleep(max(_GAP_S, time.monotonic() - began))
-            if rows:
+            if new or replaced:
                 self._write(recount, what)
-        return len(rows)
+        return ImportCounts(new=new, unchanged=len(rows) - new - replaced, replaced=replaced)

@@ -9,6 +9,7 @@ module                        what it does
                               pooled design: exact inside the pool, unbiased and exact-interval beyond it
 :mod:`.strata`                one design laid over one candidate set: the estimates of whichever kind it is
 :mod:`.planning`              the depth K and sample size m that spend a budget of annotations best at a chosen n
+:mod:`.exported`              the design an export carries in its evalcore: columns, checked against its labels
 :mod:`.simulation`            coverage and width over many seeds, against a random sample of the same budget
 ============================  =========================================================================================
 
@@ -26,7 +27,8 @@ _NAMES = {
                    "pooled_acceptance", "pooled_baseline", "pooled_compare", "pooled_difference_interval",
                    "pooled_precision", "pooled_recall"),
     "strata": ("Strata",),
-    "planning": ("Plan", "plan_pool"),
+    "planning": ("Plan", "PilotStrata", "plan_pool"),
+    "exported": ("ExportedDesign", "check_annotated", "design_of_export"),
 }
 _WHERE = {name: module for module, names in _NAMES.items() for name in names}
 __all__ = sorted(_WHERE)

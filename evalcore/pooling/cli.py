@@ -53,13 +53,59 @@ def _check(args, measures) -> None:
         raise ParameterError(f"--pool-sample must be a whole number >= 0; got {args.pool_sample}")
 
 
-def design(args, measures):
-    """The design ``--pool``/``--pool-sample`` describe (None without ``--pool``)."""
+def read(args):
+    """The file of ``--annotated-sample`` (read once), and the design its ``evalcore:`` columns carry (an
+    :class:`~evalcore.pooling.exported.ExportedDesign`; None for a plain file)."""
+    from .. import cli_steps as steps
+    from ..io import read_table
+    from .exported import design_of_export
+
+    table = read_table(args.file, encoding=args.encoding, sheet=args.sheet, limits=steps.limits(args))
+    return table, design_of_export(table, label=str(args.file))
+
+
+def pooled(args, exported) -> bool:
+    """Whether the run is of a pooled design: stated (``--pool``), or carried by the export read."""
+    return bool(args.pool) or args.pool_sample is not None or (exported is not None and exported.design.pooled)
+
+
+def design(args, measures, exported=None):
+    """The design ``--pool``/``--pool-sample`` describe, or the export's (None without either).
+
+    A design stated on the command line for a plain file has no seed (``seed unknown``). An export's design is
+    used as it is (its pool ranked with its own ties); options that state another are refused. Taken from the
+    export, it is written into ``args.pool`` and ``args.pool_sample``, so the signature names it."""
     from ..errors import ParameterError
     from ..estimates import SamplingFrame
     from .design import Design, parse_pool
 
     _check(args, measures)
+    if exported is not None and exported.design.pooled:
+        d = exported.design
+        if args.sample_frame:
+            raise ParameterError(f"--sample-frame {args.sample_frame!r}: {args.file} is an export of a pooled design "
+                                 f"({d.short()}), not of a random sample of a frame: give one design, or leave "
+                                 "--sample-frame out to use the export's")
+        if args.pool:
+            chosen, k = parse_pool(args.pool)
+            if sorted(chosen) != sorted(d.frame.measures) or k != d.depth:
+                raise ParameterError(f"--pool {args.pool!r}: {args.file} is an export whose design is "
+                                     f"{d.short()}; leave --pool out to use it")
+        if args.pool_sample is not None and args.pool_sample != d.size and d.rest_sampled:
+            raise ParameterError(f"--pool-sample {args.pool_sample}: the export's design has a sample of "
+                                 f"m = {d.size:,} of the candidates outside the pool; leave --pool-sample out")
+        if args.pool and args.pool_sample is None and d.rest_sampled:
+            d = Design("pool", d.frame, seed=d.seed)  # (the pool alone, as asked: its sample left unused)
+        elif args.pool_sample is not None and not d.rest_sampled:
+            raise ParameterError(f"--pool-sample {args.pool_sample}: the export's design is the pool alone "
+                                 f"({d.short()}); it has no sample of the rest")
+        if not args.pool:
+            args.pool = f"{','.join(d.frame.measures)}:{d.depth}"
+            args.pool_sample = d.size if d.rest_sampled else None
+        return d
+    if exported is not None and args.pool:
+        raise ParameterError(f"--pool {args.pool!r}: {args.file} is an export whose design is "
+                             f"{exported.design.describe()}, not a pool; leave --pool out")
     if not args.pool:
         return None
     chosen, k = parse_pool(args.pool)
@@ -69,35 +115,66 @@ def design(args, measures):
                              f"{', '.join(measures)}")
     frame = SamplingFrame(measures=chosen, k=k, ties=args.ties, seed=args.seed)
     if args.pool_sample is None:
-        return Design("pool", frame, seed=0)
-    return Design("pool+sample", frame, size=args.pool_sample, seed=0)
+        return Design("pool", frame, seed=None)
+    return Design("pool+sample", frame, size=args.pool_sample, seed=None)
 
 
-def _strata(args, sample, rankings):
-    """The design over the candidates, with notes on the pool and its sample; raises while the pool is
-    incomplete."""
+def pool_measures(args, exported) -> tuple[str, ...]:
+    """The measures of the pool (stated, or the export's), which must be read whatever ``--measure`` names."""
+    from .design import parse_pool
+
+    if exported is not None and exported.design.pooled:
+        return tuple(exported.design.frame.measures)
+    return parse_pool(args.pool)[0] if args.pool else ()
+
+
+def _sample(args, table, exported):
+    """The partly annotated set, its pool's measures read too when ``--measure`` leaves them out."""
+    from .. import cli_steps as steps
+
+    extra = [m for m in pool_measures(args, exported) if args.measure and m not in args.measure]
+    if extra:
+        steps.note(f"the pool's measures {', '.join(extra)} are read to find the pool (--measure does not name "
+                   "them; their estimates are not written)")
+    scores = [*args.measure, *extra] if args.measure else None
+    return steps.annotated_sample(args, frame=False, table=table, scores=scores)
+
+
+def _strata(args, sample, rankings, exported):
+    """The design over the candidates, with notes on the pool and its sample; raises where the annotated set does
+    not match the design (:func:`~evalcore.pooling.exported.check_annotated`) or while the pool is incomplete."""
     from .. import cli_steps as steps
     from .estimators import PoolIncomplete
+    from .exported import check_annotated
     from .strata import Strata
 
-    d = design(args, sample.candidates.measures)
+    d = design(args, sample.candidates.measures, exported)
     strata = Strata.of(d, sample.candidates, {r.measure: r for r in rankings})
+    used = exported if exported is not None and exported.design.pooled else None
+    if used is not None:  # (an export's own pool, when it is not the one here, says why before "to go")
+        partial = check_annotated(d, sample.candidates, strata.pool, used, source=str(args.file))
     progress = strata.progress(sample.candidates)
     if not progress.complete:
         raise PoolIncomplete(f"--pool {args.pool}: {progress.describe()}")
+    if used is None:
+        partial = check_annotated(d, sample.candidates, strata.pool, None, source=str(args.file))
     outside = sample.n_annotated - strata.pool_size
+    if used is not None:
+        steps.note(f"the design of {used.describe()}")
     steps.note(f"pooled design: {d.describe(strata.pool_size)}")
     if d.rest_sampled:
-        steps.note(f"{outside:,} candidates annotated outside the pool (of the sample of {d.size:,}), taken as a "
-                   "simple random sample of the other candidates")
+        steps.note(f"{outside:,} candidates annotated outside the pool (the sample of m = {d.size:,}, "
+                   f"{d.seed_words}), taken as a simple random sample of the other candidates")
+        if partial:
+            steps.note(partial)
     elif outside:
         steps.note(f"{outside:,} annotated candidates outside the pool are not used (a pool design; give "
                    "--pool-sample M if they are a random sample of the rest)")
     return strata
 
 
-def curves(args) -> None:
-    """``curves --annotated-sample --pool ...``: pooled precision estimates."""
+def curves(args, table=None, exported=None) -> None:
+    """``curves --annotated-sample --pool ...`` (or of an export of a pooled design): pooled precision estimates."""
     import pandas as pd
 
     from .. import cli_steps as steps
@@ -107,10 +184,12 @@ def curves(args) -> None:
 
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
-    sample = steps.annotated_sample(args, frame=False)
+    if table is None:
+        table, exported = read(args)
+    sample = _sample(args, table, exported)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
-    rankings = steps.rankings_of(sample.candidates, sample.candidates.measures, args)
-    strata = _strata(args, sample, rankings)
+    rankings = steps.rankings_of(sample.candidates, args.measure or sample.candidates.measures, args)
+    strata = _strata(args, sample, rankings, exported)
     base = strata.baseline(rankings[0], confidence_level=args.confidence_level, interval=args.sample_interval)
     steps.note(f"baseline estimated from the design: {base.estimate:.4f} [{base.lower:.4f}, {base.upper:.4f}] "
                f"({SAMPLE_INTERVAL_LABELS[args.sample_interval]} on the sample of the rest)")
@@ -123,9 +202,9 @@ def curves(args) -> None:
     steps.write(table, args.out)
 
 
-def compare(args) -> None:
-    """``compare --annotated-sample --pool ...``: Fisher's test from the pooled design, with the difference
-    interval chosen."""
+def compare(args, table=None, exported=None) -> None:
+    """``compare --annotated-sample --pool ...`` (or of an export of a pooled design): Fisher's test from the pooled
+    design, with the difference interval chosen."""
     from .. import cli_steps as steps
     from ..compare import significant_up_to
     from ..errors import ParameterError
@@ -134,10 +213,12 @@ def compare(args) -> None:
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
                              "default) runs on the pooled and sampled candidates of D1 and D2")
-    sample = steps.annotated_sample(args, frame=False)
+    if table is None:
+        table, exported = read(args)
+    sample = _sample(args, table, exported)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
     a, b = steps.rankings_of(sample.candidates, args.measure, args)
-    strata = _strata(args, sample, [a, b])
+    strata = _strata(args, sample, [a, b], exported)
     table = strata.compare(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
     table = strata.with_difference(table, args.confidence_level, args.difference_interval)
     tested = steps.adjust_in_frame(table, args)
@@ -151,22 +232,29 @@ def compare(args) -> None:
 
 
 def cmd_pool_plan(args) -> None:
-    """``pool-plan``: the depth and sample size for a budget, from the data's exact pool sizes."""
+    """``pool-plan``: the depth and sample size for a budget, from the data's exact pool sizes; a pilot's rates by
+    its own design's estimator (the design of an export's ``evalcore:`` columns; a plain file's annotations are
+    taken as a simple random sample of the whole set)."""
     import pandas as pd
 
     from .. import cli_steps as steps
     from ..errors import ParameterError
     from ..io import load_annotated_sample
     from ..ranking import resolve_seed
-    from .planning import plan_pool
+    from .planning import PilotStrata, plan_pool
 
     args.seed = resolve_seed(args.ties, args.seed)
-    sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
-                                   lower_is_better=tuple(args.lower_is_better), encoding=args.encoding,
-                                   sheet=args.sheet, limits=steps.limits(args), where="cli")
-    c = sample.candidates
+    table, exported = read(args)
     pool = tuple(m.strip() for m in args.pool_measures.split(",") if m.strip())
     targets = tuple(args.target or pool)
+    pilot_measures = tuple(exported.design.frame.measures) if exported is not None else ()
+    scores = None
+    if args.measure:  # (the pool's, the targets' and the pilot's design's measures are read whatever it names)
+        scores = list(dict.fromkeys([*args.measure, *pool, *targets, *pilot_measures]))
+    sample = load_annotated_sample(table, label=args.label, scores=scores,
+                                   lower_is_better=tuple(args.lower_is_better), encoding=args.encoding,
+                                   sheet=args.sheet, limits=steps.limits(args), where="cli", name=str(args.file))
+    c = sample.candidates
     unknown = [m for m in (*pool, *targets) if m not in c.measures]
     if not pool or unknown:
         raise ParameterError(f"--pool-measures/--target: {', '.join(unknown) or 'none given'} not among the "
@@ -174,13 +262,26 @@ def cmd_pool_plan(args) -> None:
     rankings = {r.measure: r for r in steps.rankings_of(c, sorted(set(pool) | set(targets)), args)}
     guess = args.guess
     pilot = c.n_annotated > 0 and c.partly_annotated
+    strata = None
+    if pilot:
+        if exported is not None:
+            from .exported import check_annotated
+
+            check_annotated(exported.design, c, exported.design.pool_mask(c), exported, source=str(args.file))
+            strata = PilotStrata.of(exported.design, c)
+            steps.note(f"the pilot: {c.n_annotated:,} annotated candidates of {exported.describe()}, "
+                       f"{exported.design.describe()}; its TP rates estimated by that design")
+        else:
+            strata = PilotStrata.whole_sample(c.n_candidates)
+            steps.note(f"the pilot: {c.n_annotated:,} annotated candidates, taken as a simple random sample of the "
+                       f"whole set ({args.file} carries no evalcore:design)")
     if guess is None and not pilot:
         if c.n_annotated == 0:
             raise ParameterError("nothing is annotated: give --guess, the TP rate to plan with (e.g. the baseline "
                                  "you expect)")
         guess = c.baseline  # a fully labelled file: its baseline
     plan = plan_pool([rankings[m] for m in pool], [rankings[m] for m in targets], args.budget, args.n, guess=guess,
-                     pilot=pilot, confidence_level=args.confidence_level)
+                     pilot=pilot, confidence_level=args.confidence_level, strata=strata)
     steps.note(plan.describe())
     if args.table:
         steps.write(plan.table, args.out)

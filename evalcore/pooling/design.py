@@ -56,14 +56,16 @@ class Design:
     size : int
         m, the candidates of the random sample: of the frame (``sample``) or of the rest of the candidates
         (``pool+sample``); 0 for ``pool``.
-    seed : int
-        Seed of the draw (and of the pool's annotation order).
+    seed : int or None
+        Seed of the draw (and of the pool's annotation order); None where it is not known (a design stated on the
+        command line for a file that does not carry its seed): it is described as "seed unknown", and cannot be
+        drawn again.
     """
 
     kind: str = "sample"
     frame: SamplingFrame = SamplingFrame()
     size: int = 0
-    seed: int = 0
+    seed: int | None = 0
 
     def __post_init__(self) -> None:
         if self.kind not in DESIGN_KINDS:
@@ -78,10 +80,12 @@ class Design:
         if self.kind == "pool" and self.size:
             raise ParameterError(f"a 'pool' design has no random sample (size 0); got size {self.size}: use "
                                  "'pool+sample' for a sample of the rest")
-        if isinstance(self.seed, (bool, np.bool_)) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
-            raise ParameterError(f"`seed` of a design must be a non-negative whole number; got {self.seed!r}")
+        if self.seed is not None and (isinstance(self.seed, (bool, np.bool_))
+                                      or not isinstance(self.seed, (int, np.integer)) or self.seed < 0):
+            raise ParameterError(f"`seed` of a design must be a non-negative whole number (or None: not known); got "
+                                 f"{self.seed!r}")
         object.__setattr__(self, "size", int(self.size))
-        object.__setattr__(self, "seed", int(self.seed))
+        object.__setattr__(self, "seed", None if self.seed is None else int(self.seed))
 
     @property
     def pooled(self) -> bool:
@@ -117,29 +121,34 @@ class Design:
         return (pool_size if self.pooled else 0) + self.size
 
     # ------------------------------------------------------------------------------------- in words
+    @property
+    def seed_words(self) -> str:
+        """``seed 7``, or ``seed unknown`` where the design does not know its seed (never a made-up number)."""
+        return "seed unknown" if self.seed is None else f"seed {self.seed}"
+
     def describe(self, pool_size: int | None = None) -> str:
         """The design in words, for notes on pages, the methods text and the command line."""
         if not self.pooled:
             where = "the whole candidate set" if self.frame.whole else self.frame.describe().replace(
                 "a simple random sample of ", "")
-            return f"a simple random sample of {self.size:,} candidates of {where} (seed {self.seed})"
+            return f"a simple random sample of {self.size:,} candidates of {where} ({self.seed_words})"
         f = self.frame
         ties = f"ties {f.ties}" + (f", tie seed {f.seed}" if f.seed is not None else "")
         pool = (f"the pool, the union of the top {f.k:,} candidates of {', '.join(f.measures)} ({ties}"
                 + (f"; {pool_size:,} candidates" if pool_size is not None else "") + "), annotated whole")
         if self.kind == "pool":
             return pool
-        return f"{pool}, and a simple random sample of {self.size:,} of the other candidates (seed {self.seed})"
+        return f"{pool}, and a simple random sample of {self.size:,} of the other candidates ({self.seed_words})"
 
     def short(self) -> str:
         """A few words for a signature line: ``pool+sample G2,t K=120 m=200 seed 7``."""
         if not self.pooled:
             where = "whole set" if self.frame.whole else f"top {self.frame.k} of {','.join(self.frame.measures)}"
-            return f"sample m={self.size} of {where} seed {self.seed}"
+            return f"sample m={self.size} of {where} {self.seed_words}"
         out = f"{self.kind} {','.join(self.frame.measures)} K={self.frame.k} ties {self.frame.ties}"
         if self.frame.seed is not None:
             out += f" tie-seed {self.frame.seed}"
-        return out + (f" m={self.size} seed {self.seed}" if self.rest_sampled else "")
+        return out + (f" m={self.size} {self.seed_words}" if self.rest_sampled else "")
 
     # ------------------------------------------------------------------- stored with the sample
     def record(self, pool_size: int) -> dict:
@@ -169,14 +178,15 @@ class Design:
             raise ParameterError(f"the sample's design names the kind {str(kind)[:40]!r}; evalcore knows "
                                  f"{', '.join(DESIGN_KINDS)}")
         size = int(size or 0)
+        seed = None if seed is None else int(seed)  # (a sample imported without a seed: unknown, not 0)
         if kind == "sample":
-            return cls(kind=kind, frame=frame, size=size, seed=0 if seed is None else int(seed))
+            return cls(kind=kind, frame=frame, size=size, seed=seed)
         pool = design.get("pool_size")
         if isinstance(pool, bool) or not isinstance(pool, (int, np.integer)) or not 1 <= pool <= max(size, 1):
             raise ParameterError(f"the sample's design has a pool of {str(pool)[:40]!r} candidates; it must be a "
                                  f"whole number in 1..{max(size, 1):,} (the sample's size)")
         m = size - int(pool) if kind == "pool+sample" else 0
-        return cls(kind=kind, frame=frame, size=m, seed=0 if seed is None else int(seed))
+        return cls(kind=kind, frame=frame, size=m, seed=seed)
 
     def to_dict(self) -> dict:
         """Everything in one JSON-able dict (the signature and ``data.json``)."""
@@ -185,7 +195,7 @@ class Design:
     @classmethod
     def from_dict(cls, data: Mapping) -> "Design":
         return cls(kind=data.get("kind", "sample"), frame=SamplingFrame.from_dict(data.get("frame", {})),
-                   size=int(data.get("size", 0)), seed=int(data.get("seed", 0)))
+                   size=int(data.get("size", 0)), seed=None if data.get("seed", 0) is None else int(data["seed"]))
 
 
 def parse_pool(text: str) -> tuple[tuple[str, ...], int]:
@@ -241,6 +251,8 @@ def draw_design(design: Design, candidates: CandidateSet, rankings: Mapping[str,
     order, then (``pool+sample``) ``draw_sample`` of the candidates outside the pool, so a larger m with the same
     seed extends the order, and every prefix of the rest's part is a simple random sample of the rest.
     """
+    if design.seed is None:
+        raise ParameterError("a design whose seed is unknown cannot be drawn again; give the seed it was drawn with")
     if not design.pooled:
         mask = design.frame_mask(candidates, rankings)
         return draw_sample(candidates.n_candidates if mask is None else mask, design.size, design.seed)

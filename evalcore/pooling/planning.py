@@ -10,9 +10,17 @@ exact interval of the sampled stratum (:func:`~evalcore.pooling.pooled_precision
     E[(D_U - D_L) / n],   m_r ~ Hypergeometric(N - P(K), r, m),   k | m_r ~ Binomial(m_r, p),
 
 summed over both (outcomes below 1e-6 of the likeliest left out). p is the TP rate of the list's part outside the
-pool: from the annotations made so far (a pilot: the annotated candidates of that part, with a Beta prior of weight
-2 centred on the pilot's overall rate), or the baseline guess when there are none. The plan is the K whose largest
-expected width over the target measures is smallest.
+pool: from the annotations made so far (a pilot), or the baseline guess when there are none. The plan is the K whose
+largest expected width over the target measures is smallest.
+
+A pilot is read with its own design's estimator (:class:`PilotStrata`): its candidates fall into strata annotated
+whole (a pool), sampled at random (a sample of the rest, or of the whole set) or not at all. The part of the list
+outside the planned pool holds ``c_s`` candidates of stratum s, ``a_s`` of them annotated with ``t_s`` TPs; its TP
+rate is ``sum_s c_s p_s / sum_s c_s`` with ``p_s = t_s / a_s`` where the stratum is annotated whole there,
+``p_s = (t_s + 2 p0) / (a_s + 2)`` where it is sampled (a Beta prior of weight 2 centred on p0), and ``p_s = p0``
+where nothing of it was drawn. p0 is the guess, else the design's estimate of the baseline (each stratum's rate
+weighted by its size). Counting a pool's candidates as if they were sampled would plan with the pool's TP rate,
+far above the rest's.
 """
 
 from __future__ import annotations
@@ -149,28 +157,114 @@ def _in_pool_counts(target: Ranking, best: np.ndarray, n: int, depths: np.ndarra
     return np.searchsorted(b, depths, side="right").astype(np.int64)
 
 
-def _pilot_rates(target: Ranking, best: np.ndarray, n: int, depths: np.ndarray, p0: float) -> np.ndarray:
-    """The pilot's TP rate of the target's n-best list outside the pool of each depth, shrunk towards p0."""
-    if target.annotated_ranks is None:
-        ranks = np.arange(1, target.n_candidates + 1)
-    else:
+STRATUM_KINDS = {
+    "complete": "annotated whole (a pool): its TP rate is known where all of it is annotated",
+    "sampled": "a simple random sample of it is annotated: its TP rate is estimated from the sample",
+    "unknown": "nothing of it was drawn: its labels, if any, are not used, and its TP rate is the guess",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class PilotStrata:
+    """How a pilot's annotated candidates were drawn: each candidate's stratum, and how each stratum was annotated.
+
+    Attributes
+    ----------
+    stratum : ndarray of int
+        The stratum of each candidate (0, 1, ...).
+    kinds : tuple of str
+        For each stratum, one of :data:`STRATUM_KINDS`.
+    design : str
+        The pilot's design in words (for notes).
+    """
+
+    stratum: np.ndarray
+    kinds: tuple[str, ...]
+    design: str = "a simple random sample of the whole candidate set"
+
+    @classmethod
+    def whole_sample(cls, n_candidates: int) -> "PilotStrata":
+        """A simple random sample of the whole set (a plain file's annotations, by default)."""
+        return cls(np.zeros(int(n_candidates), np.int64), ("sampled",))
+
+    @classmethod
+    def of(cls, design, candidates, rankings: Mapping[str, Ranking] | None = None) -> "PilotStrata":
+        """The strata of a :class:`~evalcore.pooling.Design` over the pilot's candidates: a ``sample`` of the whole
+        set is one sampled stratum, of a top-K frame the frame sampled and the rest unknown; a ``pool`` is its pool
+        complete and the rest unknown; ``pool+sample`` its pool complete and the rest sampled. (A design read from
+        an export: :func:`evalcore.pooling.exported.design_of_export`.)"""
+        n = candidates.n_candidates
+        if design.pooled:
+            inside = design.pool_mask(candidates, rankings)
+            kinds = ("complete", "sampled" if design.rest_sampled else "unknown")
+        else:
+            inside = design.frame_mask(candidates, rankings)
+            if inside is None:
+                return cls(np.zeros(n, np.int64), ("sampled",), design.describe())
+            kinds = ("sampled", "unknown")
+        return cls(np.where(inside, 0, 1).astype(np.int64), kinds, design.describe())
+
+    def baseline(self, ranking: Ranking) -> float | None:
+        """The design's estimate of the TP rate of the whole set (each stratum's annotated rate weighted by its
+        size); None where a stratum with candidates has none annotated or was not drawn."""
+        annotated, tp = _annotated(ranking, ranking.n_candidates)
+        where = self.stratum[ranking.order]
+        total = 0.0
+        for s, kind in enumerate(self.kinds):
+            size = int((where == s).sum())
+            if not size:
+                continue
+            a, t = int((annotated & (where == s)).sum()), int((tp & (where == s)).sum())
+            if kind == "unknown" or a == 0:
+                return None
+            total += size * t / a
+        return total / ranking.n_candidates
+
+
+def _annotated(target: Ranking, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For ranks 1..n of the target: annotated (TP or FP), and annotated TP."""
+    annotated = np.ones(n, bool)
+    if target.annotated_ranks is not None:
+        annotated[:] = False
         ranks = np.asarray(target.annotated_ranks)
-    ranks = ranks[ranks <= n]
-    tp = (np.diff(target.tp) > 0)[ranks - 1]
-    b = best[target.order[ranks - 1]]
-    order = np.argsort(b)
-    b, tp = b[order], tp[order]
-    # annotated (and TPs) with best rank > K: those after position searchsorted(b, K, "right")
-    at = np.searchsorted(b, depths, side="right")
-    m_out = b.size - at
-    k_out = np.concatenate([[0], np.cumsum(tp[::-1])])[::-1][at] if b.size else np.zeros(depths.size)
-    return (k_out + PRIOR_WEIGHT * p0) / (m_out + PRIOR_WEIGHT)
+        annotated[ranks[ranks <= n] - 1] = True
+    return annotated, (np.diff(target.tp[:n + 1]) > 0) & annotated
+
+
+def _beyond(values: np.ndarray, depths: np.ndarray) -> np.ndarray:
+    """How many of ``values`` exceed each depth."""
+    return values.size - np.searchsorted(np.sort(values), depths, side="right")
+
+
+def _pilot_rates(target: Ranking, best: np.ndarray, n: int, depths: np.ndarray, p0: float,
+                 strata: PilotStrata | None = None) -> np.ndarray:
+    """The pilot's TP rate of the target's n-best list outside the pool of each depth, by the pilot's design's
+    estimator (see the module's notes; ``strata`` None: a simple random sample of the whole set)."""
+    if strata is None:
+        strata = PilotStrata.whole_sample(target.n_candidates)
+    annotated, tp = _annotated(target, n)
+    top = target.order[:n]
+    b, where = best[top], strata.stratum[top]
+    tps, size = np.zeros(depths.size), np.zeros(depths.size)
+    for s, kind in enumerate(strata.kinds):
+        here = where == s
+        c = _beyond(b[here], depths)
+        if kind == "unknown":
+            rate = np.full(depths.size, p0)
+        else:
+            a, t = _beyond(b[here & annotated], depths), _beyond(b[here & tp], depths)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rate = np.where((kind == "complete") & (a == c) & (c > 0), t / np.maximum(a, 1),
+                                (t + PRIOR_WEIGHT * p0) / (a + PRIOR_WEIGHT))
+        tps += c * rate
+        size += c
+    return np.where(size > 0, tps / np.maximum(size, 1), p0)
 
 
 def plan_pool(pool_rankings: Sequence[Ranking], targets: Mapping[str, Ranking] | Sequence[Ranking], budget: int,
               n: int, *, guess: float | None = None, pilot: bool = False, confidence_level: float = 0.95,
               interval: str = "hypergeometric", depths: Sequence[int] | None = None, grid: int = 40,
-              finalists: int = 1) -> Plan:
+              finalists: int = 1, strata: PilotStrata | None = None) -> Plan:
     """The depth K and sample size m that minimise the largest expected interval width at n over the targets.
 
     Parameters
@@ -188,6 +282,9 @@ def plan_pool(pool_rankings: Sequence[Ranking], targets: Mapping[str, Ranking] |
         The TP rate assumed where the pilot says nothing (the baseline, if known); required without a pilot.
     pilot : bool
         Use the targets' annotated candidates as a pilot.
+    strata : PilotStrata, optional
+        How the pilot was drawn (:meth:`PilotStrata.of` its design): its rates are estimated by that design's
+        estimator. Default: a simple random sample of the whole set.
     confidence_level, interval
         Of the intervals planned for.
     depths : sequence of int, optional
@@ -212,10 +309,13 @@ def plan_pool(pool_rankings: Sequence[Ranking], targets: Mapping[str, Ranking] |
     annotated = [r for r in targets if r.annotated_ranks is None or r.annotated_ranks.size]
     use_pilot = pilot and bool(annotated)
     if use_pilot:
-        r0 = targets[0]
-        p0 = r0.n_annotated_tp / max(r0.n_annotated, 1)
-        if guess is not None:
-            p0 = guess
+        if strata is not None and strata.stratum.shape != (n_total,):
+            raise ParameterError(f"`strata` must give a stratum for each of the {n_total:,} candidates; got "
+                                 f"{strata.stratum.shape}")
+        p0 = guess if guess is not None else (strata or PilotStrata.whole_sample(n_total)).baseline(targets[0])
+        if p0 is None:
+            raise ParameterError(f"the pilot's design ({strata.design}) says nothing of the TP rate of the "
+                                 "candidates it did not draw from: give `guess`, the TP rate to assume there")
     else:
         if guess is None:
             raise ParameterError("without annotations to learn from (a pilot), give `guess`, the TP rate to assume "
@@ -233,7 +333,7 @@ def plan_pool(pool_rankings: Sequence[Ranking], targets: Mapping[str, Ranking] |
         rates = {}
         for t in targets:
             a = _in_pool_counts(t, best, n, ks)
-            p = _pilot_rates(t, best, n, ks, p0) if use_pilot else np.full(ks.size, p0)
+            p = _pilot_rates(t, best, n, ks, p0, strata) if use_pilot else np.full(ks.size, p0)
             rates[t.measure] = p
             cases = [(int(n - ai), int(n_total - s), int(budget - s), float(pi))
                      for ai, s, pi in zip(a, sizes[ks], p)]

@@ -319,7 +319,7 @@ def pooled_design(settings: ReportSettings, frame):
     from ..pooling.design import Design
 
     d = settings.design
-    return Design(d.kind, frame, size=d.pool_sample or 0, seed=d.draw_seed or 0)
+    return Design(d.kind, frame, size=d.pool_sample or 0, seed=d.draw_seed)  # (None: the seed is not known)
 
 
 def _pooled_results(candidates: CandidateSet, settings: ReportSettings, rankings: Mapping, frame,

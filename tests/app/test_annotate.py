@@ -155,11 +155,14 @@ def test_mark_undo_progress_and_export(unlabelled):
     base = sample.annotated_sample(dataset, "is_tp", ("freq", "log_like", "t_score", "chisq", "MI"), ("w1", "w2"),
                                    ()).candidates
     raw = at.session_state["view"]
-    data = annotate.export_file(raw, AnnotationStore().sample(annotate.db_id(dataset), "s7"), labels, base,
-                                __import__("ui.cached", fromlist=["raw_table"]).raw_table(dataset)[0], "csv")
+    # another annotator marks after the page's last run: the download, made when clicked, holds that mark too
+    AnnotationStore().annotate(annotate.db_id(dataset), "s7", int(info.candidates[5]), "bob", "TP")
+    data = annotate.export_file(raw, "s7", base, __import__("ui.cached", fromlist=["raw_table"]).raw_table(dataset)[0],
+                                "csv")
     back = read_export(data, "csv", expected_rows=base.n_candidates)
     np.testing.assert_array_equal(back.sample_candidates, info.candidates)
-    assert sorted(back.annotations["label"]) == ["FP", "TP"]
+    assert sorted(back.annotations["label"]) == ["FP", "TP", "TP"]
+    assert back.annotations[back.annotations["annotator"] == "bob"]["candidate"].tolist() == [int(info.candidates[5])]
     table = pd.read_csv(SIM, sep="\t", dtype={"is_tp": str})  # the file's own columns, names and types come back
     assert back.table.columns.tolist() == table.columns.tolist()
     assert back.table["freq"].dtype == np.int64 and back.table["w1"].tolist() == table["w1"].tolist()

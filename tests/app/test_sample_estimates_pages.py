@@ -255,8 +255,15 @@ def test_reimport_of_an_exported_annotated_set(krenn_sample, tmp_path, monkeypat
         page.file_uploader(key="import_annotations").set_value(
             (f"annotated.{fmt}", write_export(export, fmt, info), "application/octet-stream")).run()
         assert not page.exception, [e.value for e in page.exception]
-        assert any("Imported sample" in plain(s.value) and "12 candidates, 6 labels by 1 annotator" in plain(s.value)
+        assert any("Imported sample" in plain(s.value) and "12 candidates; 6 labels: 6 new, 0 there already. The "
+                   "sample now holds 6 labels by 1 annotator" in plain(s.value)
                    for s in page.success), [s.value for s in page.success] + [e.value for e in page.error]
+        # the same file again: nothing new, and the page says so (issue 30)
+        page.file_uploader(key="import_annotations").set_value(
+            (f"again.{fmt}", write_export(export, fmt, info), "application/octet-stream")).run()
+        assert not any("Imported sample" in plain(s.value) for s in page.success)
+        assert any("6 labels, all there already: nothing changed" in plain(i.value) for i in page.info), \
+            [plain(i.value) for i in page.info]
         name = page.session_state["view"].ann_sample
         back = AnnotationStore().sample(sample.db_id(dataset), name)
         np.testing.assert_array_equal(back.candidates, info.candidates)

@@ -14,7 +14,7 @@
       const key = varint(bytes, at), field = Math.floor(key / 8), type = key % 8;
       if (type === 0) {
         const value = varint(bytes, at);
-        if (field === 6 && value !== 2) { st.finished += 1; st.frameAtFinish = st.frame; }
+        if (field === 6 && (value === 0 || value === 1)) { st.finished += 1; st.frameAtFinish = st.frame; }
       } else if (type === 2) { const length = varint(bytes, at); at.i += length; }
       else if (type === 1) { at.i += 8; } else if (type === 5) { at.i += 4; } else { return; }
     }

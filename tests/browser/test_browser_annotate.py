@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from playwright.sync_api import Page, expect
 
-from evalcore.annotations import AnnotationStore
+from evalcore.annotations import AnnotationStore, read_export
 from evalcore.stats.agreement import cohens_kappa
 from test_browser import FIRST_RUN_MS, choose, query, rerun, settled_link, upload, wait_for_app
 
@@ -135,3 +135,93 @@ def test_200_key_presses_at_5_a_second_give_200_labels_in_order(new_page, krenn_
     kappa = cohens_kappa(np.array(alice, object), np.array(bob, object))
     agreement = other.get_by_test_id("stMetric").filter(has_text=f"{MARKED_BY_BOB} candidates, 2 annotators")
     expect(agreement.get_by_test_id("stMetricValue")).to_have_text(f"{kappa.kappa:.3f}")
+
+
+# ------------------------------------------------------------------ two annotators at the same time (issue 30)
+SHARED_SIZE = 40
+TURN = 5
+
+
+def _press_turn(page, order, start: int, keys: list[str]) -> None:
+    """Press ``keys`` for the places from ``start`` on, each once its candidate is on screen; wait until saved."""
+    title = queue(page).get_by_test_id("keyqueue-title")
+    for i, key in enumerate(keys, start):
+        expect(title).to_contain_text(f"Candidate {i + 1} of {SHARED_SIZE} (data row {int(order[i]) + 1})",
+                                      timeout=FIRST_RUN_MS)
+        page.keyboard.press(key)
+    expect(queue(page).get_by_test_id("keyqueue-status")).to_contain_text("every mark saved", timeout=FIRST_RUN_MS)
+    expect(progress(page)).to_contain_text(f"{start + len(keys)} of {SHARED_SIZE} annotated by you",
+                                           timeout=FIRST_RUN_MS)
+
+
+def test_two_annotators_see_each_others_marks_and_download_and_import_them(new_page, krenn_tsv, store_dir, tmp_path):
+    """Alice and Bob (two browser contexts) annotate one sample of 40, five key presses each in turns, 20 each, Bob
+    last. Without a click, Alice's page comes to show the agreement on all 20 (it follows the others' marks); her
+    "Annotated set as CSV", clicked as soon as Bob's last mark is saved, holds all 40 labels (made when clicked);
+    importing it back says that all 40 were there already; each candidate is named once (its place and data row,
+    no 0-based "candidate" cell beside them)."""
+    table = pd.read_csv(krenn_tsv, sep="\t", keep_default_na=False, dtype=str)
+    hidden = table["is.colloc"].str.upper().eq("TRUE").to_numpy()
+    table["is.colloc"] = ""
+    hidden_copy = tmp_path / "krenn_hidden.tsv"
+    table.to_csv(hidden_copy, sep="\t", index=False)
+
+    alice = new_page("/")
+    wait_for_app(alice)
+    upload(alice, hidden_copy)
+    choose(alice, "Label (TP/FP annotation)", "is.colloc")
+    alice.get_by_test_id("stSidebarNav").get_by_role("link", name="Annotate").click()
+    expect(alice.get_by_text("5,102 candidates, 0 labelled in the file")).to_be_visible(timeout=FIRST_RUN_MS)
+    size = alice.get_by_label("Candidates to annotate")
+    with rerun(alice):
+        size.fill(str(SHARED_SIZE))
+        size.press("Enter")
+    with rerun(alice):
+        alice.get_by_role("button", name="Draw the sample").click()
+    name_in(alice, "alice")
+    dataset, sample = query(alice)["dataset"][0], query(alice)["ann"][0]
+    store = AnnotationStore(store_dir / "annotations.sqlite3")
+    order = store.sample(dataset, sample).candidates
+    title = queue(alice).get_by_test_id("keyqueue-title")
+    expect(title).to_contain_text(f"Candidate 1 of {SHARED_SIZE} (data row {int(order[0]) + 1})",
+                                  timeout=FIRST_RUN_MS)
+    # one numbering, said once: the line names the place and the data row; the cells are the data set's keys
+    heads = queue(alice).get_by_test_id("keyqueue-cells").locator("th")
+    expect(heads.first).to_have_text("PP")
+    assert "candidate" not in heads.all_inner_texts()  # (a 0-based index beside "data row" was a second numbering)
+    expect(queue(alice).get_by_test_id("keyqueue-cells").locator("td").first).to_have_text(table["PP"].iloc[order[0]])
+
+    bob = new_page(settled_link(alice))
+    wait_for_app(bob)
+    name_in(bob, "bob")
+    labels = {"t": "TP", "f": "FP", "u": "unsure"}
+    alice_keys = [answer(hidden, int(c), i) for i, c in enumerate(order[:20])]
+    bob_keys = [("f" if hidden[c] else "t") if i % 4 == 1 else ("t" if hidden[c] else "f")
+                for i, c in enumerate(order[:20])]
+    for turn in range(0, 20, TURN):
+        _press_turn(alice, order, turn, alice_keys[turn:turn + TURN])
+        _press_turn(bob, order, turn, bob_keys[turn:turn + TURN])
+    marks = store.table(dataset, sample)
+    assert marks["bob"].notna().sum() == 20 and marks["alice"].notna().sum() == 20  # (Bob's last five are saved)
+
+    # Alice downloads at once: the file holds the database as it is at the click, Bob's last marks too
+    with alice.expect_download(timeout=FIRST_RUN_MS) as download:
+        alice.get_by_role("button", name="Annotated set as CSV").click()
+    exported = tmp_path / "annotated.csv"
+    download.value.save_as(exported)
+    back = read_export(exported.read_bytes(), "csv", expected_rows=len(table))
+    got = back.annotations.groupby("annotator")["candidate"].apply(sorted).to_dict()
+    assert got == {"alice": sorted(map(int, order[:20])), "bob": sorted(map(int, order[:20]))}
+
+    # and her page follows Bob's marks without a click: the agreement on all 20 shared candidates
+    kappa = cohens_kappa(np.array([labels[k] for k in alice_keys], object),
+                         np.array([labels[k] for k in bob_keys], object))
+    agreement = alice.get_by_test_id("stMetric").filter(has_text="on 20 candidates, 2 annotators")
+    expect(agreement.get_by_test_id("stMetricValue")).to_have_text(f"{kappa.kappa:.3f}", timeout=60_000)
+
+    # importing her download back adds nothing, and says so
+    alice.get_by_text("Import an exported annotated set").click()
+    uploader = alice.get_by_test_id("stFileUploader").filter(has_text="An annotated set exported here")
+    with rerun(alice):
+        uploader.locator("input[type=file]").set_input_files(exported)
+    expect(alice.get_by_text("40 labels, all there already: nothing changed")).to_be_visible(timeout=FIRST_RUN_MS)
