@@ -166,9 +166,9 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
 
 
 def listed(values: Iterable, each: Callable[[object], str] = shown, *, total: int | None = None,
-           limit: int = SHOWN_ITEMS) -> str:
+           limit: int = SHOWN_ITEMS, sep: str = ", ") -> str:
     """The first ``limit`` of ``values``, each as ``each`` writes it (:func:`shown`: quoted and cut), separated by
-    commas, then "(and N more)" for the rest (``total``: how many there are in all, when ``values`` holds only the
+    ``sep``, then "(and N more)" for the rest (``total``: how many there are in all, when ``values`` holds only the
     first of them); "(none)" for none.
 
     Examples
@@ -185,7 +185,7 @@ def listed(values: Iterable, each: Callable[[object], str] = shown, *, total: in
     total = count if total is None else max(int(total), count)
     if not first:
         return "(none)"
-    return ", ".join(first) + (f" (and {total - len(first):,} more)" if total > len(first) else "")
+    return sep.join(first) + (f" (and {total - len(first):,} more)" if total > len(first) else "")
 
 
 def _risky(value: object) -> bool:

@@ -42,7 +42,7 @@ from evalcore.engines.tieorder import CHUNK_POLICIES
 from evalcore.errors import EvalcoreError, ParameterError
 from evalcore.io.limits import limits_from
 from evalcore.io.store import DatasetStore, StoreError, parse_size
-from evalcore.text import listed, shown
+from evalcore.text import cut, listed, shown
 from evalcore.viewstate import SERVER_NAME, SERVER_PREFIX
 
 DEFAULT_MAX_BYTES = 200 * 10**9
@@ -296,7 +296,7 @@ class ServerCandidates:
     def higher_is_better(self, measure: str) -> bool:
         if measure not in self.directions:
             raise ParameterError(f"{self.source}: no score column {shown(measure)}; the score columns are "
-                                 f"{listed(self.measures)}")
+                                 f"{listed(self.measures, cut)}")
         return self.directions[measure] == HIGHER
 
     @property

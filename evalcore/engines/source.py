@@ -128,7 +128,7 @@ def resolve(source: TableSource, schema: Mapping[str, str]) -> Roles:
             raise ColumnError(f"{source.name}: no label column found (looked for {', '.join(LABEL_NAMES)}; the columns "
                               f"are {listed(columns)}); name it")
     if label not in schema:
-        raise ColumnError(f"{source.name}: there is no column {shown(label)}; the columns are {listed(columns)}")
+        raise ColumnError(f"{source.name}: there is no column {shown(label)}; the columns are {listed(columns, cut)}")
     if schema[label] not in ("bool", "number", "text"):
         raise ColumnError(f"{source.name}: the label column {shown(label)} holds no single values (booleans, numbers or text; "
                           "it holds lists, structures, intervals, dates or the like); use "
@@ -139,7 +139,7 @@ def resolve(source: TableSource, schema: Mapping[str, str]) -> Roles:
                           "single numbers, not lists, structures or intervals)")
     for m in measures:
         if m not in schema:
-            raise ColumnError(f"{source.name}: no score column {shown(m)}; the columns are {listed(columns)}")
+            raise ColumnError(f"{source.name}: no score column {shown(m)}; the columns are {listed(columns, cut)}")
         if m == label:
             raise ColumnError(f"{source.name}: {shown(m)} is the label column; it cannot be a score as well")
         if schema[m] not in ("number", "text"):
@@ -397,5 +397,5 @@ def measures_in(roles: Roles, measures: Sequence[str] | None) -> tuple[str, ...]
         return roles.measures
     unknown = [m for m in measures if m not in roles.measures]
     if unknown:
-        raise ColumnError(f"no score column {shown(unknown[0])}; the score columns are {listed(roles.measures)}")
+        raise ColumnError(f"no score column {shown(unknown[0])}; the score columns are {listed(roles.measures, cut)}")
     return tuple(measures)

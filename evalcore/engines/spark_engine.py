@@ -23,6 +23,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import ParameterError
+from ..text import shown
 from ..ranking import resolve_seed
 from . import source as src
 from .counts import CountTables, PairCounts, RankCounts, assemble
@@ -227,7 +228,7 @@ class SparkEngine:
             i = roles.measures.index(m)
             df, total, tp, ann, tied = self._ranked(base, i, ties, seed)
             if total != n:
-                raise ParameterError(f"Spark ranked {total:,} of {n:,} candidates by {m!r}")
+                raise ParameterError(f"Spark ranked {total:,} of {n:,} candidates by {shown(m)}")
             ranked[m] = df
             table = RankCounts(measure=m, n_candidates=n, tp_ranks=tp, tie_start=tied[:, 0], tie_end=tied[:, 1],
                                ties=ties, seed=seed, n_nonfinite=counts[f"nonfinite:{m}"],

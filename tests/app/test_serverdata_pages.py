@@ -111,3 +111,19 @@ def test_a_replaced_file_is_shown_as_it_is_now(tmp_path, monkeypatch):
     assert metrics["Candidates N"] == "700" and metrics["True positives"] == f"{int(new['label'].sum()):,}"
     assert "c" in at.multiselect[0].options  # the new file's columns, from its own preview
     st.cache_resource.clear()
+
+
+def test_an_upload_with_a_200000_character_column_name_gets_a_short_message():
+    """§4 on the page: before, the Data page's message quoted the name whole (200,370 characters)."""
+    from serverdata_hostile import LONG_NAME
+
+    # two columns of 200,000-character names that are not quite numbers: no score column, and the message lists
+    # the columns there are
+    content = (f"label,{LONG_NAME},x{LONG_NAME}\nTRUE,1,2\nFALSE,3,4\nTRUE,abc,5\nFALSE,6,def\n").encode()
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.file_uploader[0].set_value(("long.csv", content, "text/csv")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = messages(at)
+    assert shown and all(len(text) < 1_500 for text in shown), [len(text) for text in shown]
+    assert any("long.csv" in text and "…" in text for text in shown), shown
