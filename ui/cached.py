@@ -106,10 +106,13 @@ def ingest(content: bytes, name: str) -> str:
 @dataclass(frozen=True, eq=False)
 class Loaded:
     """A candidate set loaded for ``roles`` (:func:`load`), as the cached calls on the data take it: keyed by the
-    roles (the data set's content id and its columns), which decide the candidates."""
+    roles (the data set's content id and its columns), which decide the candidates, and for a set in the server's
+    folder by ``version``, its file's identity taken before it was loaded (:func:`ui.serverdata.version`; once per
+    load, not per call: a folder of many parts takes a stat of each)."""
 
     roles: Roles
     candidates: CandidateSet
+    version: str = ""
 
 
 def _roles_key(roles: Roles) -> str:
@@ -120,8 +123,9 @@ def _roles_key(roles: Roles) -> str:
 
 #: Cache keys of the frozen view objects: their repr, which names the value of every field. (Streamlit hashes a
 #: dataclass through ``dataclasses.asdict`` and then every value on its own, about 5 ms a call on a loaded machine:
-#: 0.2 s of a Significance rerun went there.) A loaded candidate set is keyed by its roles (:func:`_roles_key`).
-FAST_KEYS = {**{cls: repr for cls in GROUPS.values()}, Roles: _roles_key, Loaded: lambda data: _roles_key(data.roles)}
+#: 0.2 s of a Significance rerun went there.) A loaded candidate set is keyed by its roles and version.
+FAST_KEYS = {**{cls: repr for cls in GROUPS.values()}, Roles: _roles_key,
+             Loaded: lambda data: repr(data.roles) + data.version}
 
 
 def cache(**options):
@@ -184,8 +188,10 @@ def whole(v: ViewSettings) -> CandidateSet:
 
 
 def load(roles: Roles) -> Loaded:
-    """The candidate set of ``roles`` (:func:`candidates_for`), to pass down to every call on it."""
-    return Loaded(roles, candidates_for(roles))
+    """The candidate set of ``roles`` (:func:`candidates_for`), to pass down to every call on it. (The version is
+    taken first: what is loaded is never older than the key it is kept under.)"""
+    version = serverdata.version(roles.dataset)
+    return Loaded(roles, candidates_for(roles), version)
 
 
 @cache(max_entries=64, show_spinner="Ranking ...")

@@ -95,9 +95,10 @@ def _kind(path: Path, folder: Path) -> str | None:
         if lower.endswith(PARQUET_SUFFIXES):
             return "parquet"
         return "text" if lower.endswith(TEXT_SUFFIXES) else None
-    if path.is_dir():
-        parts = [p for p in path.iterdir() if p.name.lower().endswith(PARQUET_SUFFIXES)]
-        if parts and all(p.is_file() and _inside(p, folder) for p in parts):
+    if path.is_dir():  # (a part that is no symbolic link lies in the folder that was just found inside)
+        with os.scandir(path) as entries:
+            parts = [e for e in entries if e.name.lower().endswith(PARQUET_SUFFIXES)]
+        if parts and all(e.is_file() and (not e.is_symlink() or _inside(Path(e.path), folder)) for e in parts):
             return "parts"
     return None
 
@@ -165,8 +166,12 @@ def identity(path: Path) -> str:
     parts (a part added or removed changes it too). A file that goes as it is looked at is a
     :class:`ServerDataError`."""
     try:
-        files = sorted(path.iterdir()) if path.is_dir() else [path]
-        stats = [(f.name, f.stat()) for f in files if f.name.lower().endswith(PARQUET_SUFFIXES + TEXT_SUFFIXES)]
+        if path.is_dir():
+            with os.scandir(path) as entries:
+                stats = sorted((e.name, e.stat()) for e in entries
+                               if e.name.lower().endswith(PARQUET_SUFFIXES + TEXT_SUFFIXES))
+        else:
+            stats = [(path.name, path.stat())]
     except OSError:
         raise ServerDataError(f"{shown(path.name)} is no longer in the server's folder of large data sets (it was "
                               "removed or replaced as it was read); the Data page lists those there are.") from None
@@ -179,8 +184,11 @@ def version(dataset: str | None) -> str:
     other data set (an upload's id is its content's hash; a sample does not change)."""
     if not is_server(dataset):
         return ""
-    try:
-        return identity(path_of(dataset))
+    name, folder = dataset[len(SERVER_PREFIX):], root()
+    if folder is None or not SERVER_NAME.fullmatch(name) or ".." in name:
+        return "(not readable)"
+    try:  # (only the key: the read checks the name, the folder and the limits, path_of)
+        return identity(folder / name)
     except EvalcoreError:
         return "(not readable)"
 
