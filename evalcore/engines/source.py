@@ -155,7 +155,8 @@ def resolve(source: TableSource, schema: Mapping[str, str]) -> Roles:
 # ------------------------------------------------------------------------------------------- read errors
 # What an engine says when a file does not read, in words: (pattern of its message, lower case; what it means).
 _READ_ERRORS = (
-    (re.compile(r"no magic bytes|too small to be a parquet file|not a parquet file|invalid parquet|parquet magic"),
+    (re.compile(r"no magic bytes|too small to be a parquet file|not a parquet file|invalid parquet|parquet magic|"
+                r"footer|magic number"),
      "not a complete Parquet file (it does not end in a Parquet footer): a copy may still be in progress, or the "
      "file is in another format though its name ends in .parquet. Wait until the copy is complete, or convert the "
      "file to Parquet"),
