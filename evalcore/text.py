@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-import pandas as pd
+if TYPE_CHECKING:  # (pandas is imported where a table is written: the messages' helpers import nothing heavy, so
+    import pandas as pd  # the command line's help and its errors start without it)
 
-__all__ = ["markdown_text", "plotly_text", "shown", "cut", "listed", "SHOWN_CHARS", "SHOWN_ITEMS", "spreadsheet_csv", "spreadsheet_safe", "spreadsheet_unguard",
-           "spreadsheet_unguarded", "FORMULA_STARTS"]
+__all__ = ["markdown_text", "plotly_text", "shown", "cut", "listed", "SHOWN_CHARS", "SHOWN_ITEMS", "spreadsheet_csv",
+           "spreadsheet_safe", "spreadsheet_unguard", "spreadsheet_unguarded", "FORMULA_STARTS"]
 
 # CommonMark lets a backslash escape every ASCII punctuation character, and the escaped character is
 # always shown as itself. Escaping all of them (not a hand-picked few) also covers Streamlit's and GFM's
@@ -188,6 +189,12 @@ def listed(values: Iterable, each: Callable[[object], str] = shown, *, total: in
     return sep.join(first) + (f" (and {total - len(first):,} more)" if total > len(first) else "")
 
 
+def _pandas():
+    import pandas
+
+    return pandas
+
+
 def _risky(value: object) -> bool:
     return isinstance(value, str) and _GUARDED.match(value) is not None
 
@@ -228,7 +235,7 @@ def spreadsheet_unguarded(table: pd.DataFrame) -> pd.DataFrame:
     text of ``t``. The annotation import reads exports with it."""
     out = table.copy()
     for i, (_, column) in enumerate(table.items()):
-        if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
+        if column.dtype == object or isinstance(column.dtype, _pandas().StringDtype):
             out.isetitem(i, column.map(spreadsheet_unguard))
     out.columns = [spreadsheet_unguard(c) for c in table.columns]
     return out
@@ -262,7 +269,8 @@ def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
     """
     out = table.copy()
     for i, (name, column) in enumerate(table.items()):
-        if pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_datetime64_any_dtype(column.dtype):
+        types = _pandas().api.types
+        if types.is_numeric_dtype(column.dtype) or types.is_datetime64_any_dtype(column.dtype):
             continue  # numbers and booleans (numeric to pandas), dates: never text
         out.isetitem(i, _neutralised(column))
     out.columns = [_guarded_name(c) for c in table.columns]

@@ -23,7 +23,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .errors import ParameterError
-from .text import shown
+from .text import cut, shown
 
 UIR_THRESHOLD = 0.25  # Amigó et al. (2011): |UIR| >= 0.25 is considered a robust improvement
 DEFAULT_ALPHAS = np.linspace(0.0, 1.0, 101)
@@ -145,7 +145,7 @@ def _metric_matrix(values, parameter: str, names: list | None) -> tuple[np.ndarr
     nan = np.isnan(array)
     if nan.any():
         row, col = np.argwhere(nan)[0]
-        raise ParameterError(f"`{parameter}` is NaN at test case {shown(labels[row])} (row {row}), metric "
+        raise ParameterError(f"`{parameter}` is NaN at test case {cut(repr(labels[row]))} (row {row}), metric "
                              f"{shown(columns[col])} ({int(nan.sum())} NaN in all), e.g. the precision of an "
                              "empty acceptance set; drop or fill those test cases in both systems first")
     return array, columns, labels

@@ -535,13 +535,13 @@ def display_names(measures: Sequence[str], names: Mapping[str, str] | None = Non
     names = dict(names or {})
     unknown = [m for m in names if m not in measures]
     if unknown:
-        raise ParameterError(f"display names given for {', '.join(map(repr, unknown))}, which the report does not "
-                             f"compare; its measures are {', '.join(measures)}")
-    shown = {m: names.get(m, m) for m in measures}
+        raise ParameterError(f"display names given for {listed(unknown)}, which the report does not "
+                             f"compare; its measures are {listed(measures, cut)}")
+    display = {m: names.get(m, m) for m in measures}
     seen: dict[str, str] = {}
-    for m, name in shown.items():
+    for m, name in display.items():
         if name in seen:
             raise ParameterError(f"measures {shown(seen[name])} and {shown(m)} would both be shown as {shown(name)}; give them "
                                  "different display names")
         seen[name] = m
-    return shown
+    return display
