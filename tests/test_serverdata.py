@@ -338,3 +338,22 @@ def test_a_file_removed_after_listing_is_a_message(folder):
     with pytest.raises(serverdata.ServerDataError, match="There is no data set 'big.parquet'"):
         serverdata.path_of(dataset)
     assert "big.parquet" not in {s["name"] for s in serverdata.listing()}
+
+
+def test_the_folder_has_its_own_row_limit(folder, monkeypatch):
+    serverdata.summary.clear()
+    monkeypatch.setenv("EVALCORE_DATA_MAX_ROWS", "1000")
+    with pytest.raises(serverdata.ServerDataError, match=r"big\.parquet has 3,000 rows.*EVALCORE_DATA_MAX_ROWS"):
+        serverdata.summary(serverdata.SERVER_PREFIX + "big.parquet", "label", ("a", "b"), ())
+
+
+def test_the_preview_is_bounded_in_columns_and_in_each_cell(folder, monkeypatch):
+    """The first rows, as the Data page shows them: at most the reading limit's columns, text cut to 200
+    characters (a file of the folder may hold cells of any size)."""
+    frame = pd.DataFrame({"label": [True, False], "a": [1.0, 2.0], "note": ["x" * 100_000, "y"]})
+    frame.to_parquet(folder / "wide.parquet")
+    table, _ = serverdata.preview(serverdata.SERVER_PREFIX + "wide.parquet")
+    assert len(table["note"].iloc[0]) == serverdata.PREVIEW_CHARS and table["note"].iloc[1] == "y"
+    monkeypatch.setenv("EVALCORE_MAX_COLUMNS", "2")
+    with pytest.raises(serverdata.ServerDataError, match=r"wide\.parquet has 3 columns, more than the 2"):
+        serverdata.preview(serverdata.SERVER_PREFIX + "wide.parquet")
