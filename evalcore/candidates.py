@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ColumnError
+from .text import cut, listed, shown
 
 HIGHER = "higher"
 LOWER = "lower"
@@ -95,7 +96,7 @@ class CandidateSet:
             arr = _readonly(np.asarray(values, dtype=np.float64))
             if arr.shape != (n,):
                 raise ColumnError(
-                    f"{self.source}: score column {name!r} has {arr.shape[0]} values but there are {n} labels"
+                    f"{self.source}: score column {shown(name)} has {arr.shape[0]} values but there are {n} labels"
                 )
             scores[name] = arr
         if not scores:
@@ -103,7 +104,7 @@ class CandidateSet:
         directions = {name: self.directions.get(name, HIGHER) for name in scores}
         for name, d in directions.items():
             if d not in DIRECTIONS:
-                raise ColumnError(f"direction of {name!r} must be 'higher' or 'lower'; got {d!r}")
+                raise ColumnError(f"direction of {shown(name)} must be 'higher' or 'lower'; got {shown(d)}")
         rows = self.rows if self.rows is not None else np.arange(1, n + 1)
         object.__setattr__(self, "labels", labels)
         object.__setattr__(self, "scores", MappingProxyType(scores))
@@ -251,10 +252,10 @@ class CandidateSet:
     def sample_mask(self, sample: str) -> np.ndarray:
         """True for the candidates of one sample (its id as text, see :attr:`sample_ids`)."""
         if self.samples is None:
-            raise ColumnError(f"{self.source}: there is no sample column, so there is no sample {sample!r}")
+            raise ColumnError(f"{self.source}: there is no sample column, so there is no sample {shown(sample)}")
         if sample not in self.sample_ids:
-            shown = ", ".join(self.sample_ids[:10]) + (" ..." if len(self.sample_ids) > 10 else "")
-            raise ColumnError(f"{self.source}: there is no sample {sample!r}; the samples are {shown}")
+            raise ColumnError(f"{self.source}: there is no sample {shown(sample)}; the samples are "
+                              f"{listed(self.sample_ids, str, limit=10)}")
         return self.sample_codes == self.sample_ids.index(sample)
 
     def subset(self, mask: np.ndarray, *, source: str | None = None) -> "CandidateSet":
@@ -271,6 +272,6 @@ class CandidateSet:
     def higher_is_better(self, measure: str) -> bool:
         if measure not in self.scores:
             raise ColumnError(
-                f"{self.source}: no score column {measure!r}; the score columns are {', '.join(self.scores)}"
+                f"{self.source}: no score column {shown(measure)}; the score columns are {listed(self.scores, cut)}"
             )
         return self.directions[measure] == HIGHER

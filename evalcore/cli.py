@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 from . import cli_steps as steps
 from . import names
 from .errors import EvalcoreError, ParameterError
+from .text import shown
 from .pooling import cli as pool_cli
 from .report import parsers as report_parsers
 from .systems import cli as systems_cli
@@ -471,9 +472,9 @@ def _number_list(text: str, option: str) -> list[int]:
     try:
         values = [int(v) for v in text.split(",") if v.strip()]
     except ValueError:
-        raise ParameterError(f"{option} {text!r}: give whole numbers separated by commas, e.g. 500,1000") from None
+        raise ParameterError(f"{option} {shown(text)}: give whole numbers separated by commas, e.g. 500,1000") from None
     if not values or min(values) < 1:
-        raise ParameterError(f"{option} {text!r}: give whole numbers of at least 1, e.g. 500,1000")
+        raise ParameterError(f"{option} {shown(text)}: give whole numbers of at least 1, e.g. 500,1000")
     return values
 
 
@@ -481,7 +482,7 @@ def _cmd_accept(args) -> None:
     try:
         gammas = [float(g) for g in args.gamma.split(",") if g.strip()]
     except ValueError:
-        raise ParameterError(f"--gamma {args.gamma!r}: give numbers separated by commas, e.g. 10.83,3.84") from None
+        raise ParameterError(f"--gamma {shown(args.gamma)}: give numbers separated by commas, e.g. 10.83,3.84") from None
     import pandas as pd
 
     from .curves import acceptance_sets
@@ -542,7 +543,7 @@ def _cuts(candidates: CandidateSet, measures: Sequence[str], args) -> dict[str, 
         except ValueError:
             sep = ""
         if not sep or measure not in candidates.measures:
-            raise ParameterError(f"--gamma {entry!r}: give MEASURE=NUMBER with one of the measures "
+            raise ParameterError(f"--gamma {shown(entry)}: give MEASURE=NUMBER with one of the measures "
                                  f"{', '.join(candidates.measures)}")
     if gammas and args.cut == "n":
         raise ParameterError("--gamma applies to --cut gamma, not --cut n")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from . import names
 from .errors import ParameterError
+from .text import shown
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -122,7 +123,7 @@ def sample_frame(args, measures: Sequence[str], exported=None):
     except ValueError:
         sep = ""
     if not sep or not chosen or any(m not in measures for m in chosen):
-        raise ParameterError(f"--sample-frame {args.sample_frame!r}: give MEASURE[,MEASURE...]:K with measures "
+        raise ParameterError(f"--sample-frame {shown(args.sample_frame)}: give MEASURE[,MEASURE...]:K with measures "
                              f"among {', '.join(measures)}, e.g. {measures[0]}:1000")
     return frame
 

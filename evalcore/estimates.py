@@ -42,6 +42,7 @@ from scipy import special, stats
 from .candidates import CandidateSet
 from . import names
 from .errors import ParameterError
+from .text import shown
 from .nspec import check_sizes
 from .ranking import Ranking, check_ties, rank
 from .stats.fisher import check_alternative, fisher_exact
@@ -607,10 +608,10 @@ def recall_estimates(ranking: Ranking, n=None, *, frame: np.ndarray | None = Non
 def _annotated_pair_ranks(a: Ranking, b: Ranking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Ranks by a and by b of the annotated candidates, and their labels (TP = True)."""
     if a.n_candidates != b.n_candidates or a.n_annotated != b.n_annotated or a.n_annotated_tp != b.n_annotated_tp:
-        raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+        raise ParameterError(f"rankings {shown(a.measure)} and {shown(b.measure)} are not of the same candidate set")
     if getattr(a, "sample_ranks", None) is not None:  # an engine's count tables: the sample's ranks by row
         if b.sample_ranks is None or not np.array_equal(a.sample_rows, b.sample_rows):
-            raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} have different annotated candidates")
+            raise ParameterError(f"rankings {shown(a.measure)} and {shown(b.measure)} have different annotated candidates")
         return a.sample_ranks, b.sample_ranks, a.sample_labels
     if a.annotated_ranks is None:
         idx = np.arange(a.n_candidates)
@@ -618,11 +619,11 @@ def _annotated_pair_ranks(a: Ranking, b: Ranking) -> tuple[np.ndarray, np.ndarra
         idx = np.sort(a.order[a.annotated_ranks - 1])
         idx_b = np.sort(b.order[b.annotated_ranks - 1])
         if not np.array_equal(idx, idx_b):
-            raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} have different annotated candidates")
+            raise ParameterError(f"rankings {shown(a.measure)} and {shown(b.measure)} have different annotated candidates")
     ra, rb = a.ranks[idx], b.ranks[idx]
     labels_a = np.diff(a.tp)[ra - 1] > 0
     if not np.array_equal(labels_a, np.diff(b.tp)[rb - 1] > 0):
-        raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} do not have the same labels")
+        raise ParameterError(f"rankings {shown(a.measure)} and {shown(b.measure)} do not have the same labels")
     return ra, rb, labels_a
 
 
@@ -862,7 +863,7 @@ def expected_precision_width(ranking: Ranking, n: int, extra, *, frame: np.ndarr
     frame = _check_frame(ranking, frame)
     n = int(check_sizes([n], ranking.n_candidates)[0])
     if n > frame_limit(ranking, frame):
-        raise ParameterError(f"the {n}-best list of {ranking.measure!r} reaches outside the sampling frame; "
+        raise ParameterError(f"the {n}-best list of {shown(ranking.measure)} reaches outside the sampling frame; "
                              "choose a smaller n")
     extras = np.atleast_1d(_whole("extra", np.asarray(extra)))
     population = _population(ranking, frame)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import ParameterError
+from .text import shown
 
 
 def parse_n_spec(spec: str, n_candidates: int) -> np.ndarray:
@@ -28,7 +29,7 @@ def parse_n_spec(spec: str, n_candidates: int) -> np.ndarray:
     [100, 200, 300]
     """
     text = str(spec).strip().lower()
-    shown = f"--n {str(spec)[:60]!r}" + ("…" if len(str(spec)) > 60 else "")
+    given = f"--n {shown(spec)}"
     hint = "use 'all', a list such as 100,500,1000, or a range start:stop:step such as 100:2000:50"
     if text == "all":
         return np.arange(1, n_candidates + 1, dtype=np.int64)
@@ -41,18 +42,18 @@ def parse_n_spec(spec: str, n_candidates: int) -> np.ndarray:
                 raise ValueError
             start, stop, step = parts
             if step < 1 or stop < start:
-                raise ParameterError(f"{shown}: a range needs start <= stop and step >= 1; {hint}")
-            _check_within((start, stop), n_candidates, shown)  # before building it
+                raise ParameterError(f"{given}: a range needs start <= stop and step >= 1; {hint}")
+            _check_within((start, stop), n_candidates, given)  # before building it
             values = np.arange(start, stop + 1, min(step, n_candidates), dtype=np.int64)
         else:
             numbers = sorted({int(p) for p in text.split(",") if p.strip()})
-            _check_within(numbers, n_candidates, shown)
+            _check_within(numbers, n_candidates, given)
             values = np.array(numbers, dtype=np.int64)
     except ValueError as exc:
         if isinstance(exc, ParameterError):
             raise
-        raise ParameterError(f"{shown} is not understood; {hint}") from None
-    return check_sizes(values, n_candidates, what=shown)
+        raise ParameterError(f"{given} is not understood; {hint}") from None
+    return check_sizes(values, n_candidates, what=given)
 
 
 def _check_within(numbers, n_candidates: int, what: str) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 from .candidates import CandidateSet
 from . import names
 from .errors import ParameterError
+from .text import shown
 
 TIE_POLICIES = names.TIE_POLICIES
 SEEDED_TIES = names.SEEDED_TIES
@@ -89,7 +90,7 @@ class Ranking:
         """TPs in the candidate set (raises for a partly annotated set, where it is unknown)."""
         if self.annotated_ranks is not None:
             raise ParameterError(
-                f"ranking by {self.measure!r}: only {self.n_annotated:,} of the {self.n_candidates:,} candidates are "
+                f"ranking by {shown(self.measure)}: only {self.n_annotated:,} of the {self.n_candidates:,} candidates are "
                 "annotated, so the number of TPs is unknown; estimate it from the sample (evalcore.estimates)")
         return int(self.tp[-1])
 
@@ -462,9 +463,9 @@ def check_pair(a: Ranking, b: Ranking) -> np.ndarray | None:
                              "the measures on the annotated sample (evalcore.estimates.compare_estimates)")
     if _counted(a, b):  # count tables: the labels are not held, their totals must agree
         if a.n_candidates != b.n_candidates or a.n_tp != b.n_tp or not hasattr(a, "pair"):
-            raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+            raise ParameterError(f"rankings {shown(a.measure)} and {shown(b.measure)} are not of the same candidate set")
         return None
     labels = ranking_labels(a)
     if a.n_candidates != b.n_candidates or not np.array_equal(labels, ranking_labels(b)):
-        raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+        raise ParameterError(f"rankings {shown(a.measure)} and {shown(b.measure)} are not of the same candidate set")
     return labels

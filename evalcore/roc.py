@@ -45,6 +45,7 @@ from scipy import special
 from .curves import _constant
 from . import names
 from .errors import ParameterError
+from .text import shown
 from .stats.intervals import check_confidence_level
 from .ranking import Ranking
 
@@ -98,7 +99,7 @@ def _require(g: _Groups, what: str, min_tp: int = 1, min_fp: int = 1, why: str =
         need = " and ".join(f"at least {k} {kind}{'s' if k > 1 else ''}"
                             for k, kind in ((min_tp, "TP"), (min_fp, "FP")) if k > 0)
         raise ParameterError(
-            f"{what} of `{param}` ({g.measure!r}) is undefined: it needs {need}; got {g.n_tp} TPs and {g.n_fp} FPs"
+            f"{what} of `{param}` ({shown(g.measure)}) is undefined: it needs {need}; got {g.n_tp} TPs and {g.n_fp} FPs"
             f"{why}. {hint}.")
 
 
@@ -664,7 +665,7 @@ def delong_test(a: Ranking, b: Ranking) -> DelongResult:
     """
     if a.n_candidates != b.n_candidates or not np.array_equal(_candidate_labels(a), _candidate_labels(b)):
         raise ParameterError(
-            f"`a` ({a.measure!r}, {a.n_candidates} candidates, {a.n_tp} TPs) and `b` ({b.measure!r}, "
+            f"`a` ({shown(a.measure)}, {a.n_candidates} candidates, {a.n_tp} TPs) and `b` ({shown(b.measure)}, "
             f"{b.n_candidates} candidates, {b.n_tp} TPs) must rank the same candidates with the same labels; "
             "rank both from one candidate set")
     ga, gb = _tie_groups(a), _tie_groups(b)
@@ -722,7 +723,7 @@ def roc_table(rankings: dict[str, Ranking], confidence_level: float = 0.95, meth
     rows = []
     for name, ranking in rankings.items():
         g = _tie_groups(ranking)
-        param = f"rankings[{name!r}]"
+        param = f"rankings[{shown(name)}]"
         _require(g, "The AUC", why=" (it is a fraction of the TP-FP pairs)", param=param)
         if method == "delong":
             _require(g, "DeLong's interval for the AUC", 2, 2, _WHY_DELONG, param=param, hint=_HINT_DELONG)

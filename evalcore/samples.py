@@ -16,6 +16,7 @@ import pandas as pd
 
 from .candidates import CandidateSet
 from .errors import ColumnError, ParameterError
+from .text import shown
 from .stats.intervals import binomial_interval
 from .ranking import rank_scores
 
@@ -103,7 +104,7 @@ def gamma_for_mean_size(candidates: CandidateSet, measure: str, n: int) -> float
     key = np.sort(_accept_key(candidates, measure))[::-1]
     finite = key[np.isfinite(key)]
     if finite.size == 0:
-        raise ColumnError(f"{candidates.source}: measure {measure!r} has no finite score")
+        raise ColumnError(f"{candidates.source}: measure {shown(measure)} has no finite score")
     value = finite[min(int(n) * k, finite.size) - 1]
     return float(value if candidates.higher_is_better(measure) else -value)
 

@@ -11,6 +11,10 @@ markup. Everything the dashboard shows of it passes through one of these functio
 - :func:`plotly_text` for every text of a Plotly figure: trace names (legends), axis titles and category
   ticks, annotations, hover templates and ``text`` arrays, which Plotly renders as a subset of HTML
   (``<a href>``, ``<b>``, ``<br>``, entities) and fills by ``%{...}`` templates.
+- :func:`shown` and :func:`listed` for every part of a message (an error, a warning, a line of the command line)
+  that quotes the input: a name or value cut to :data:`SHOWN_CHARS` characters with "…", a list to
+  :data:`SHOWN_ITEMS` items and "(and N more)", so that a message does not grow with the input (a 200,000-character
+  column name, a list of 10,000 columns, a 1 MB cell).
 - :func:`spreadsheet_csv` for every CSV or TSV a user downloads from the dashboard (the pages' tables, the
   annotation exports): the one guarded writer. Cells a spreadsheet would run as a formula get a leading ``'``
   (OWASP, "CSV Injection"); numbers are left exactly as they are. :func:`spreadsheet_unguarded` undoes exactly
@@ -25,11 +29,13 @@ from __future__ import annotations
 
 import html
 import re
+from typing import TYPE_CHECKING, Callable, Iterable
 
-import pandas as pd
+if TYPE_CHECKING:  # (pandas is imported where a table is written: the messages' helpers import nothing heavy, so
+    import pandas as pd  # the command line's help and its errors start without it)
 
-__all__ = ["markdown_text", "plotly_text", "spreadsheet_csv", "spreadsheet_safe", "spreadsheet_unguard",
-           "spreadsheet_unguarded", "FORMULA_STARTS"]
+__all__ = ["markdown_text", "plotly_text", "shown", "cut", "listed", "SHOWN_CHARS", "SHOWN_ITEMS", "spreadsheet_csv",
+           "spreadsheet_safe", "spreadsheet_unguard", "spreadsheet_unguarded", "FORMULA_STARTS"]
 
 # CommonMark lets a backslash escape every ASCII punctuation character, and the escaped character is
 # always shown as itself. Escaping all of them (not a hand-picked few) also covers Streamlit's and GFM's
@@ -128,6 +134,67 @@ def plotly_text(value: object) -> str:
     return html.escape(str(value), quote=False).replace("%{", "%&#123;")
 
 
+SHOWN_CHARS = 60  # characters of one name or value of the input that a message quotes
+SHOWN_ITEMS = 5  # items of a list of names or values that a message quotes
+
+
+def cut(value: object, limit: int = SHOWN_CHARS) -> str:
+    """``str(value)`` cut to ``limit`` characters, with "…" where it was cut.
+
+    Examples
+    --------
+    >>> cut("w" * 200, 5)
+    'wwwww…'
+    """
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def shown(value: object, limit: int = SHOWN_CHARS) -> str:
+    """A name or value of the input as a message quotes it: the repr of its text cut to ``limit`` characters.
+
+    The repr shows control characters and line breaks escaped, so a quoted value stays on the message's line; at
+    most about 4 characters per character of the cut text.
+
+    Examples
+    --------
+    >>> shown("label")
+    "'label'"
+    >>> shown("w" * 200, 5)
+    "'wwwww…'"
+    """
+    return repr(cut(value, limit))
+
+
+def listed(values: Iterable, each: Callable[[object], str] = shown, *, total: int | None = None,
+           limit: int = SHOWN_ITEMS, sep: str = ", ") -> str:
+    """The first ``limit`` of ``values``, each as ``each`` writes it (:func:`shown`: quoted and cut), separated by
+    ``sep``, then "(and N more)" for the rest (``total``: how many there are in all, when ``values`` holds only the
+    first of them); "(none)" for none.
+
+    Examples
+    --------
+    >>> listed(["a", "b"])
+    "'a', 'b'"
+    >>> listed(range(1, 9), str, limit=3)
+    '1, 2, 3 (and 5 more)'
+    """
+    first, count = [], 0
+    for count, value in enumerate(values, 1):
+        if count <= limit:
+            first.append(each(value))
+    total = count if total is None else max(int(total), count)
+    if not first:
+        return "(none)"
+    return sep.join(first) + (f" (and {total - len(first):,} more)" if total > len(first) else "")
+
+
+def _pandas():
+    import pandas
+
+    return pandas
+
+
 def _risky(value: object) -> bool:
     return isinstance(value, str) and _GUARDED.match(value) is not None
 
@@ -168,7 +235,7 @@ def spreadsheet_unguarded(table: pd.DataFrame) -> pd.DataFrame:
     text of ``t``. The annotation import reads exports with it."""
     out = table.copy()
     for i, (_, column) in enumerate(table.items()):
-        if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
+        if column.dtype == object or isinstance(column.dtype, _pandas().StringDtype):
             out.isetitem(i, column.map(spreadsheet_unguard))
     out.columns = [spreadsheet_unguard(c) for c in table.columns]
     return out
@@ -202,7 +269,8 @@ def spreadsheet_safe(table: pd.DataFrame) -> pd.DataFrame:
     """
     out = table.copy()
     for i, (name, column) in enumerate(table.items()):
-        if pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_datetime64_any_dtype(column.dtype):
+        types = _pandas().api.types
+        if types.is_numeric_dtype(column.dtype) or types.is_datetime64_any_dtype(column.dtype):
             continue  # numbers and booleans (numeric to pandas), dates: never text
         out.isetitem(i, _neutralised(column))
     out.columns = [_guarded_name(c) for c in table.columns]

@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike
 from scipy import optimize
 
 from .errors import ParameterError
+from .text import cut, shown
 
 UIR_THRESHOLD = 0.25  # Amigó et al. (2011): |UIR| >= 0.25 is considered a robust improvement
 DEFAULT_ALPHAS = np.linspace(0.0, 1.0, 101)
@@ -117,7 +118,7 @@ def _metric_matrix(values, parameter: str, names: list | None) -> tuple[np.ndarr
                                  f"its columns are {list(values.columns)!r}")
         for c in columns:
             if not pd.api.types.is_numeric_dtype(values[c]):
-                raise ParameterError(f"`{parameter}` column {c!r} is not numeric (dtype {values[c].dtype}); "
+                raise ParameterError(f"`{parameter}` column {shown(c)} is not numeric (dtype {values[c].dtype}); "
                                      "give only metric columns, e.g. move a test-case id into the index "
                                      "with `set_index`")
         array = values[columns].to_numpy(dtype=np.float64, na_value=np.nan)
@@ -144,8 +145,8 @@ def _metric_matrix(values, parameter: str, names: list | None) -> tuple[np.ndarr
     nan = np.isnan(array)
     if nan.any():
         row, col = np.argwhere(nan)[0]
-        raise ParameterError(f"`{parameter}` is NaN at test case {labels[row]!r} (row {row}), metric "
-                             f"{columns[col]!r} ({int(nan.sum())} NaN in all), e.g. the precision of an "
+        raise ParameterError(f"`{parameter}` is NaN at test case {cut(repr(labels[row]))} (row {row}), metric "
+                             f"{shown(columns[col])} ({int(nan.sum())} NaN in all), e.g. the precision of an "
                              "empty acceptance set; drop or fill those test cases in both systems first")
     return array, columns, labels
 
@@ -314,12 +315,12 @@ def uir_matrix(metrics: Mapping[str, ArrayLike | pd.DataFrame], *,
         if index is not None and isinstance(values, pd.DataFrame) and not values.index.equals(index):
             if not (index.is_unique and values.index.is_unique and len(values.index) == len(index)
                     and index.isin(values.index).all()):
-                raise ParameterError(f"`metrics[{system!r}]` does not have the test cases of "
-                                     f"`metrics[{systems[0]!r}]` in its index; align them first with `reindex`")
+                raise ParameterError(f"`metrics[{shown(system)}]` does not have the test cases of "
+                                     f"`metrics[{shown(systems[0])}]` in its index; align them first with `reindex`")
             values = values.reindex(index)
-        array, _, _ = _metric_matrix(values, f"metrics[{system!r}]", names)
+        array, _, _ = _metric_matrix(values, f"metrics[{shown(system)}]", names)
         if arrays and array.shape != arrays[0].shape:
-            raise ParameterError(f"`metrics[{system!r}]` has shape {array.shape} but `metrics[{systems[0]!r}]` "
+            raise ParameterError(f"`metrics[{shown(system)}]` has shape {array.shape} but `metrics[{shown(systems[0])}]` "
                                  f"has shape {arrays[0].shape}; every system needs the same (k, m)")
         arrays.append(array)
     k = arrays[0].shape[0]

@@ -76,6 +76,7 @@ from .systems.names import DEFAULT_RESAMPLES as SYSTEM_RESAMPLES, DEFAULT_SEED a
 from .systems.names import MAX_SYSTEMS as SYSTEM_MAX, METRICS as SYSTEM_METRICS
 from .systems.names import RESAMPLE_CHOICES as SYSTEM_RESAMPLE_CHOICES, RULES as SYSTEM_RULES
 from .systems.names import TOKENIZERS as SYSTEM_TOKENIZERS
+from .text import SHOWN_CHARS as TEXT_SHOWN_CHARS, listed, shown
 
 SAMPLE_PREFIX = "sample:"
 SERVER_PREFIX = "server:"  # a data set in the host's folder of large sets (ui/serverdata.py), by its name there
@@ -97,7 +98,7 @@ BETA_MIN, BETA_MAX = 0.1, 10.0       # the F-beta input of the Precision page
 MAX_MEASURES = 10                    # measures drawn at once (Precision, Pairwise, ROC pages)
 DEFAULT_MEASURES = 4                 # measures shown before any is chosen: the best by average precision
 MAX_BANDS = 3                        # confidence bands drawn at once (Confidence page: the first of the selection)
-SHOWN_CHARS = 60                     # a value from a link is quoted in a message up to this length
+SHOWN_CHARS = TEXT_SHOWN_CHARS       # a value from a link is quoted in a message up to this length
 MAX_DISPLAY_CHARS = 40               # a display name's length
 CURVE_KINDS = ("roc", "det", "pr")
 AUC_METHODS = ("delong", "bootstrap")
@@ -116,9 +117,8 @@ def setting(default, query: str, kind: str, *, choices: Sequence[str] = (), what
 
 
 def _shown(value) -> str:
-    """A value from a link as quoted in a message: its repr, cut to SHOWN_CHARS characters."""
-    text = str(value)
-    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…")
+    """A value from a link as quoted in a message (:func:`evalcore.text.shown`: its repr, cut to SHOWN_CHARS)."""
+    return shown(value, SHOWN_CHARS)
 
 
 def _number(value: int) -> str:
@@ -239,7 +239,7 @@ class Group:
                     unknown = [m for m in value if m not in known]
                     if unknown:
                         problems.append(f"The link names measures that this data set does not have: "
-                                        f"{', '.join(map(_shown, unknown))}; they were left out.")
+                                        f"{listed(unknown, _shown)}; they were left out.")
                         value = changes[f.name] = tuple(m for m in value if m in known)
                     limit = meta["measure"]
                     if isinstance(limit, int) and len(value) > limit:
@@ -354,7 +354,7 @@ class Display(Group):
         unknown = [m for m in named if m not in facts.measures]
         if unknown:
             problems.append(f"The link gives display names to measures this data set does not have: "
-                            f"{', '.join(map(_shown, unknown))}; they were left out.")
+                            f"{listed(unknown, _shown)}; they were left out.")
             return {"names": tuple(f"{m}={t}" for m, t in named.items() if m in facts.measures)}
         return {}
 
@@ -547,7 +547,7 @@ class SamplesView(Group):
             changes["cut_n"] = None
         bad = [b for b in self.uir_betas if b not in UIR_BETAS]
         if bad:
-            problems.append(f"The link's F-beta values {', '.join(map(_shown, bad))} are not offered "
+            problems.append(f"The link's F-beta values {listed(bad, _shown)} are not offered "
                             f"({', '.join(UIR_BETAS)}); they were left out.")
             changes["uir_betas"] = tuple(b for b in self.uir_betas if b in UIR_BETAS)
         gammas, bad = _cut_gammas(self.cut_gammas)
@@ -562,7 +562,7 @@ class SamplesView(Group):
         unknown = [m for m in gammas if m not in facts.measures]
         if unknown:
             problems.append(f"The link sets thresholds for measures this data set does not have: "
-                            f"{', '.join(map(_shown, unknown))}; they were left out.")
+                            f"{listed(unknown, _shown)}; they were left out.")
             return {"cut_gammas": tuple(f"{m}={g!r}" for m, g in gammas.items() if m in facts.measures)}
         return {}
 
@@ -671,14 +671,14 @@ class SystemsView(Group):
             changes["sys_seed"] = SYSTEM_SEED
         bad = [r for r in self.sys_refs if not _DATASET_ID.fullmatch(r)]
         if bad:
-            problems.append(f"The link's reference files {', '.join(map(_shown, bad))} are not file ids (64 "
+            problems.append(f"The link's reference files {listed(bad, _shown)} are not file ids (64 "
                             "hexadecimal digits); they were left out.")
             changes["sys_refs"] = tuple(r for r in self.sys_refs if _DATASET_ID.fullmatch(r))
         good = [h for h in self.sys_hyps if _HYPOTHESIS_ENTRY.fullmatch(h)
                 and not any(ord(c) < 32 for c in h.rpartition("=")[0])]
         if len(good) != len(self.sys_hyps):
             bad = [h for h in self.sys_hyps if h not in good]
-            problems.append(f"The link's systems {', '.join(map(_shown, bad))} are not of the form name=<file id>; "
+            problems.append(f"The link's systems {listed(bad, _shown)} are not of the form name=<file id>; "
                             "they were left out.")
             changes["sys_hyps"] = tuple(good)
         if len(good) > SYSTEM_MAX:
@@ -852,7 +852,7 @@ def from_query(params: Mapping[str, str | Sequence[str]]) -> tuple[ViewSettings,
                and key not in RETIRED]
     problems += [RETIRED[key] for key in RETIRED if key in params]
     if unknown:
-        problems.append(f"The link's {', '.join(map(_shown, unknown[:5]))}{' ...' if len(unknown) > 5 else ''} "
+        problems.append(f"The link's {listed(unknown, _shown)} "
                         f"{'is not a setting' if len(unknown) == 1 else 'are not settings'} of this dashboard; "
                         "ignored.")
     reported: set[str] = set()
@@ -870,8 +870,8 @@ def from_query(params: Mapping[str, str | Sequence[str]]) -> tuple[ViewSettings,
     used |= {alias for alias, name in ALIASES if alias in params and QUERY_NAMES[name] not in params}
     for alias in dict.fromkeys(a for a, _ in ALIASES if a in params and a not in used):
         raw = params[alias]
-        shown = ", ".join(map(_shown, [raw] if isinstance(raw, str) else list(raw)[:5]))
-        problems.append(f"The link's {alias}={shown} is an older name of a setting the link also gives under its "
+        values_shown = listed([raw] if isinstance(raw, str) else list(raw), _shown)
+        problems.append(f"The link's {alias}={values_shown} is an older name of a setting the link also gives under its "
                         "current name; it was ignored.")
     return check_settings(DEFAULTS.set(**values), problems)
 
@@ -922,7 +922,7 @@ def check_columns(view: ViewSettings, columns: Sequence[str]) -> tuple[ViewSetti
         unknown = [c for c in chosen if c not in known]
         if unknown:
             problems.append(f"The link names {what} that this data set does not have: "
-                            f"{', '.join(map(_shown, unknown))}; they were left out.")
+                            f"{listed(unknown, _shown)}; they were left out.")
             changes[name] = tuple(c for c in chosen if c in known)
     view = view.set(**changes)
     if view.sample_column is not None and view.sample_column == view.label:
@@ -933,12 +933,12 @@ def check_columns(view: ViewSettings, columns: Sequence[str]) -> tuple[ViewSetti
     for name, what in ROLE_LISTS.items():
         clash = [c for c in getattr(view, name) if c in taken]
         if clash:
-            problems.append(f"The {what} cannot include the label or sample column {', '.join(map(_shown, clash))}; "
+            problems.append(f"The {what} cannot include the label or sample column {listed(clash, _shown)}; "
                             "left out.")
             view = view.set(**{name: tuple(c for c in getattr(view, name) if c not in taken)})
     outside = [m for m in view.lower if view.scores and m not in view.scores]
     if outside:
-        problems.append(f"The link marks {', '.join(map(_shown, outside))} as lower-is-better, but they are not "
+        problems.append(f"The link marks {listed(outside, _shown)} as lower-is-better, but they are not "
                         "among the score columns; left out.")
         view = view.set(lower=tuple(m for m in view.lower if m not in outside))
     return view, problems

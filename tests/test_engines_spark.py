@@ -67,3 +67,22 @@ def test_spark_reads_parquet_parts_in_the_order_of_their_names(spark, sets):
     source = TableSource(sets / "parts", lower=("c",))
     assert_same_tables(count_tables(source, engine="memory", ties="optimistic"),
                        count_tables(source, engine="spark", ties="optimistic", session=spark))
+
+
+@pytest.mark.parametrize("name, words", [
+    ("truncated.parquet", "truncated.parquet is not a complete Parquet file"),
+    ("badpart", "badpart (part p1.parquet) is text, not Parquet"),
+    ("list.parquet", "list.parquet: no numeric score column"),  # (array<double> is no score: issue 29)
+    ("interval.parquet", "interval.parquet cannot be read: [PARQUET_TYPE_NOT_SUPPORTED]"),  # (Spark reads no INTERVAL)
+])
+def test_spark_refuses_a_hostile_file_in_words(spark, tmp_path, name, words):
+    """The hostile files of the server's folder (tests/serverdata_hostile.py) on Spark: the message names the file
+    by its name, with no path and no query (before: Spark's own exceptions, with the paths)."""
+    from evalcore.errors import EvalcoreError
+    from serverdata_hostile import write_folder
+
+    folder = write_folder(tmp_path / "data")
+    with pytest.raises(EvalcoreError) as info:
+        count_tables(TableSource(folder / name), engine="spark", ties="hash", seed=1, session=spark)
+    message = str(info.value)
+    assert words in message and str(tmp_path) not in message and "SELECT" not in message, message

@@ -27,6 +27,7 @@ from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import load_candidates, read_table, suggest_roles, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
+from evalcore.text import shown
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
 from ui import jobs
 from ui import serverdata
@@ -55,31 +56,45 @@ def _source(dataset: str):
     if dataset.startswith(SAMPLE_PREFIX):
         name = dataset[len(SAMPLE_PREFIX):]
         if name not in SAMPLES:
-            raise EvalcoreError(f"There is no sample data set {name!r}; the samples are {', '.join(SAMPLES)}.")
+            raise EvalcoreError(f"There is no sample data set {shown(name)}; the samples are {', '.join(SAMPLES)}.")
         return SAMPLE_DIR / SAMPLES[name], SAMPLES[name]
-    if serverdata.is_server(dataset):  # a large set on the server: its first rows (the engine counts the rest)
-        return serverdata.preview(dataset)
     stored, data = store().open(dataset)  # the one checked read: SHA-256 against the id
     return data, stored.name
 
 
-@st.cache_resource(max_entries=4, show_spinner="Reading the data set ...")
 def raw_table(dataset: str, _just_read: tuple | None = None):
     """The data set's table and file name, read (and for a stored data set, checked) once per cache entry;
-    ``table.attrs`` holds the format and, for text, the detected encoding and delimiter.
+    ``table.attrs`` holds the format and, for text, the detected encoding and delimiter. A large set on the
+    server gives its first rows (the engine counts the rest), read again when its file changes
+    (:func:`ui.serverdata.version` is in the key).
 
     ``_just_read`` is the (table, name) an upload has just read from these very bytes, so a new data set is not
     read twice; it is not part of the cache key.
     """
+    return _raw_table(dataset, serverdata.version(dataset), _just_read)
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the data set ...")
+def _raw_table(dataset: str, file_version: str, _just_read: tuple | None = None):
     if _just_read is not None:
         return _just_read
+    if serverdata.is_server(dataset):
+        return serverdata.preview(dataset, file_version)
     source, name = _source(dataset)
     return read_table(source, name=name), name
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+raw_table.clear = _raw_table.clear
+
+
 def left_out(dataset: str) -> tuple:
-    """The numeric columns the suggested roles make keys rather than scores (``ColumnRoles.left_out``)."""
+    """The numeric columns the suggested roles make keys rather than scores (``ColumnRoles.left_out``), of the
+    data set's table as it is now (a server set's file version is in the key)."""
+    return _left_out(dataset, serverdata.version(dataset))
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _left_out(dataset: str, file_version: str) -> tuple:
     return suggest_roles(raw_table(dataset)[0]).left_out
 
 
@@ -102,16 +117,26 @@ def ingest(content: bytes, name: str) -> str:
 @dataclass(frozen=True, eq=False)
 class Loaded:
     """A candidate set loaded for ``roles`` (:func:`load`), as the cached calls on the data take it: keyed by the
-    roles (the data set's content id and its columns), which decide the candidates."""
+    roles (the data set's content id and its columns), which decide the candidates, and for a set in the server's
+    folder by ``version``, its file's identity taken before it was loaded (:func:`ui.serverdata.version`; once per
+    load, not per call: a folder of many parts takes a stat of each)."""
 
     roles: Roles
     candidates: CandidateSet
+    version: str = ""
+
+
+def _roles_key(roles: Roles) -> str:
+    """The cache key of a data set's roles: their repr and, for a set in the server's folder, the identity of its
+    file (:func:`ui.serverdata.version`): a file replaced or grown is another key, never its old results."""
+    return repr(roles) + serverdata.version(roles.dataset)
 
 
 #: Cache keys of the frozen view objects: their repr, which names the value of every field. (Streamlit hashes a
 #: dataclass through ``dataclasses.asdict`` and then every value on its own, about 5 ms a call on a loaded machine:
-#: 0.2 s of a Significance rerun went there.) A loaded candidate set is keyed by its roles.
-FAST_KEYS = {**{cls: repr for cls in GROUPS.values()}, Loaded: lambda data: repr(data.roles)}
+#: 0.2 s of a Significance rerun went there.) A loaded candidate set is keyed by its roles and version.
+FAST_KEYS = {**{cls: repr for cls in GROUPS.values()}, Roles: _roles_key,
+             Loaded: lambda data: repr(data.roles) + data.version}
 
 
 def cache(**options):
@@ -174,8 +199,10 @@ def whole(v: ViewSettings) -> CandidateSet:
 
 
 def load(roles: Roles) -> Loaded:
-    """The candidate set of ``roles`` (:func:`candidates_for`), to pass down to every call on it."""
-    return Loaded(roles, candidates_for(roles))
+    """The candidate set of ``roles`` (:func:`candidates_for`), to pass down to every call on it. (The version is
+    taken first: what is loaded is never older than the key it is kept under.)"""
+    version = serverdata.version(roles.dataset)
+    return Loaded(roles, candidates_for(roles), version)
 
 
 @cache(max_entries=64, show_spinner="Ranking ...")

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
-from evalcore.text import markdown_text, spreadsheet_csv
+from evalcore.text import markdown_text, shown, spreadsheet_csv
 from evalcore.figures import style as figures
 from evalcore.report import ReportSettings, build_report, default_sizes, report_results
 from evalcore.report.build import report_signature
@@ -49,7 +49,7 @@ def data_sha256(dataset: str) -> str:
     if dataset.startswith(SAMPLE_PREFIX):
         name = dataset[len(SAMPLE_PREFIX):]
         if name not in cached.SAMPLES:
-            raise EvalcoreError(f"There is no sample data set {name!r}.")
+            raise EvalcoreError(f"There is no sample data set {shown(name)}.")
         return file_sha256(cached.SAMPLE_DIR / cached.SAMPLES[name])
     return dataset
 

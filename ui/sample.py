@@ -37,7 +37,7 @@ from evalcore.report import ReportSettings, report_results
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
                                 check_columns, with_roles)
-from ui import cached
+from ui import cached, serverdata
 from ui.common import PAGES, show_link_problems, stop, update, view
 
 ESTIMATING_PAGES = "Precision, Confidence, Threshold and Significance"
@@ -121,7 +121,7 @@ def mode(v: ViewSettings) -> str:
     """"full" (every candidate annotated, or the empty ones left out), "sample" (estimates from a sample) or
     "unannotated" (nothing annotated yet and no sample named). A data set that does not read is "full": the
     page's own loading says what is wrong."""
-    if v.dataset is None:
+    if v.dataset is None or serverdata.is_server(v.dataset):  # (a server set is counted whole: every label given)
         return "full"
     if v.ann_sample is not None:
         return "sample"

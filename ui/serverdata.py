@@ -9,14 +9,24 @@ A set is never read into memory: DuckDB (:mod:`evalcore.engines`) counts its ran
 kept in the data set store under a key of (file identity, roles, ties, seed), within the store's quota, so that a
 link reopens the set in seconds. The pages get a :class:`ServerCandidates` (the set's size, TPs and measures) and
 the engine's :class:`~evalcore.engines.RankCounts` in place of rankings; what needs single candidates says so.
+
+The folder's files come from many hands (copies in progress, other tools' outputs) and are read as input like any
+upload: a file that does not read, or not to its end, is a :class:`ServerDataError` in words, named by its name in
+the folder, with no path of the server and no SQL (:func:`evalcore.engines.source.read_error`). Whatever is kept of
+a set (its preview, its summary, its count tables, every page's cache) is keyed by the file's identity (the size,
+modification time and inode of the file or its parts, :func:`identity`), so a file replaced or grown after it was
+opened is read again, never shown from the old state; and a file that changes while it is read is refused
+(:func:`unchanged`), never read as a mixture of two versions.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
+import logging
 import os
+from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,17 +37,22 @@ from evalcore import names
 from evalcore.candidates import HIGHER, LOWER
 from evalcore.engines import CountTables, TableSource
 from evalcore.engines.duckdb_engine import DuckDBEngine
-from evalcore.engines.source import PARQUET_SUFFIXES, TEXT_SUFFIXES
+from evalcore.engines.source import PARQUET_SUFFIXES, ROW, TEXT_SUFFIXES, quote, schema_kind
 from evalcore.engines.tieorder import CHUNK_POLICIES
 from evalcore.errors import EvalcoreError, ParameterError
+from evalcore.io.limits import limits_from
 from evalcore.io.store import DatasetStore, StoreError, parse_size
+from evalcore.text import cut, listed, shown
 from evalcore.viewstate import SERVER_NAME, SERVER_PREFIX
 
 DEFAULT_MAX_BYTES = 200 * 10**9
 DEFAULT_MAX_ROWS = 2 * 10**9
 PREVIEW_ROWS = 1000
+PREVIEW_CHARS = 200  # characters of a text cell the preview keeps (it is shown, and suggests the roles)
 COUNTS_VERSION = "1"
-_LAST: dict = {}  # (dataset, label, scores, lower) -> count tables of some tie policy: their AP orders the measures
+_LAST: OrderedDict = OrderedDict()  # (dataset, file identity, label, scores, lower) -> count tables of some tie
+LAST_ENTRIES = 4  # policy (their AP orders the measures); the last few, as count_tables' cache
+_log = logging.getLogger(__name__)
 
 
 class ServerDataError(EvalcoreError):
@@ -80,9 +95,10 @@ def _kind(path: Path, folder: Path) -> str | None:
         if lower.endswith(PARQUET_SUFFIXES):
             return "parquet"
         return "text" if lower.endswith(TEXT_SUFFIXES) else None
-    if path.is_dir():
-        parts = [p for p in path.iterdir() if p.name.lower().endswith(PARQUET_SUFFIXES)]
-        if parts and all(p.is_file() and _inside(p, folder) for p in parts):
+    if path.is_dir():  # (a part that is no symbolic link lies in the folder that was just found inside)
+        with os.scandir(path) as entries:
+            parts = [e for e in entries if e.name.lower().endswith(PARQUET_SUFFIXES)]
+        if parts and all(e.is_file() and (not e.is_symlink() or _inside(Path(e.path), folder)) for e in parts):
             return "parts"
     return None
 
@@ -99,12 +115,19 @@ def listing() -> list[dict]:
     if folder is None:
         return []
     out = []
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+    try:
+        entries = sorted(folder.iterdir(), key=lambda p: p.name)
+    except OSError:  # (the folder gone or unreadable now: nothing to list)
+        return []
+    for entry in entries:
         if not SERVER_NAME.fullmatch(entry.name):
             continue
-        kind = _kind(entry, folder)
-        if kind is not None:
-            out.append({"name": entry.name, "kind": kind, "size": _size(entry)})
+        try:
+            kind = _kind(entry, folder)
+            if kind is not None:
+                out.append({"name": entry.name, "kind": kind, "size": _size(entry)})
+        except OSError:  # removed, or unreadable, while the folder was listed: not listed
+            continue
     return out
 
 
@@ -118,42 +141,133 @@ def path_of(dataset: str) -> Path:
     if not SERVER_NAME.fullmatch(name) or ".." in name:
         raise ServerDataError("The link names a server data set whose name is not allowed.")
     path = folder / name
+    gone = ServerDataError(f"There is no data set {shown(name)} in the server's folder of large data sets; the Data "
+                           "page lists those there are.")
     if not path.exists() and not path.is_symlink():
-        raise ServerDataError(f"There is no data set {name!r} in the server's folder of large data sets; the Data page "
-                              "lists those there are.")
-    if _kind(path, folder) is None:
-        raise ServerDataError(f"{name!r} in the server's folder is not a data set that can be opened here (a Parquet "
-                              "file, a folder of Parquet parts, or CSV/TSV, lying inside the folder).")
-    size = _size(path)
+        raise gone
+    try:
+        if _kind(path, folder) is None:
+            raise ServerDataError(f"{shown(name)} in the server's folder is not a data set that can be opened here (a "
+                                  "Parquet file, a folder of Parquet parts, or CSV/TSV, lying inside the folder).")
+        size = _size(path)
+    except OSError:  # removed (or made unreadable) as it was looked at
+        raise gone from None
+    if size == 0:
+        raise ServerDataError(f"{shown(name)} in the server's folder is empty (0 bytes): a copy may have just begun. "
+                              "Open it again once it is complete.")
     if size > max_bytes():
-        raise ServerDataError(f"{name!r} has {size:,} bytes, more than this server's limit for its folder of large "
-                              f"data sets ({max_bytes():,} bytes, EVALCORE_DATA_MAX_BYTES).")
+        raise ServerDataError(f"{shown(name)} has {size:,} bytes, more than this server's limit for its folder of "
+                              f"large data sets ({max_bytes():,} bytes, EVALCORE_DATA_MAX_BYTES).")
     return path
 
 
 def identity(path: Path) -> str:
-    """What changes when the data change: the sizes and modification times of the file or its parts."""
-    files = sorted(path.iterdir()) if path.is_dir() else [path]
-    return ";".join(f"{f.name}:{f.stat().st_size}:{f.stat().st_mtime_ns}" for f in files
-                    if f.name.lower().endswith(PARQUET_SUFFIXES + TEXT_SUFFIXES))
+    """What changes when the data change: the size, modification time and inode of the file or of each of its
+    parts (a part added or removed changes it too). A file that goes as it is looked at is a
+    :class:`ServerDataError`."""
+    try:
+        if path.is_dir():
+            with os.scandir(path) as entries:
+                stats = sorted((e.name, e.stat()) for e in entries
+                               if e.name.lower().endswith(PARQUET_SUFFIXES + TEXT_SUFFIXES))
+        else:
+            stats = [(path.name, path.stat())]
+    except OSError:
+        raise ServerDataError(f"{shown(path.name)} is no longer in the server's folder of large data sets (it was "
+                              "removed or replaced as it was read); the Data page lists those there are.") from None
+    return ";".join(f"{name}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}" for name, st in stats)
+
+
+def version(dataset: str | None) -> str:
+    """What keys every cache of ``dataset`` besides its name: the :func:`identity` of a server data set's file
+    (never an error: a file that cannot be looked at gets a key of its own, and the read says why), "" for any
+    other data set (an upload's id is its content's hash; a sample does not change)."""
+    if not is_server(dataset):
+        return ""
+    name, folder = dataset[len(SERVER_PREFIX):], root()
+    if folder is None or not SERVER_NAME.fullmatch(name) or ".." in name:
+        return "(not readable)"
+    try:  # (only the key: the read checks the name, the folder and the limits, path_of)
+        return identity(folder / name)
+    except EvalcoreError:
+        return "(not readable)"
+
+
+def _read_failures() -> tuple:
+    """What the readers raise on a file they cannot read (pyarrow's errors are these built-in kinds too; DuckDB's
+    have their own base): not a programming error such as an AssertionError, which stays one."""
+    import duckdb
+
+    return (ValueError, TypeError, LookupError, ArithmeticError, NotImplementedError, OSError, RuntimeError,
+            duckdb.Error)
+
+
+def _changed(name: str) -> ServerDataError:
+    return ServerDataError(f"{shown(name)} changed while it was read (it is being written or copied into the server's "
+                           "folder): nothing of it is shown. Open it again once it is complete.")
+
+
+@contextmanager
+def unchanged(path: Path, name: str, expected: str = ""):
+    """Read the file at ``path`` inside the block only if it stays the same throughout: its :func:`identity` (or
+    ``expected``, the one a cache key holds) before and after the block must agree, else a :class:`ServerDataError`
+    says it changed while read. An error of the read itself becomes a message in words too: an
+    :class:`~evalcore.errors.EvalcoreError` as it is, anything else (logged for the host) as one sentence naming
+    the file, never a traceback, a path of the server or SQL. Yields the identity."""
+    before = identity(path)
+    if expected and before != expected:
+        raise _changed(name)
+    try:
+        yield before
+    except EvalcoreError:
+        if identity(path) != before:  # (a half-written file reads as a broken one: say what happened)
+            raise _changed(name) from None
+        raise
+    except _read_failures() as exc:  # pyarrow, pandas, the engine: whatever a hostile file makes them raise
+        if identity(path) != before:
+            raise _changed(name) from None
+        _log.warning("server data set %s could not be read", name, exc_info=exc)
+        raise ServerDataError(f"{shown(name)} in the server's folder of large data sets cannot be read "
+                              f"({type(exc).__name__}); the host's log has the details.") from None
+    if identity(path) != before:
+        raise _changed(name)
 
 
 def engine() -> DuckDBEngine:
     return DuckDBEngine(memory_limit=os.environ.get("EVALCORE_DUCKDB_MEMORY", "1GB"), threads=2)
 
 
-def preview(dataset: str) -> tuple[bytes, str]:
-    """The first rows as Parquet bytes (what the Data page shows and suggests roles from) and the name."""
-    path = path_of(dataset)
-    source = TableSource(path)
-    with engine().session() as (con, *_):
-        table = con.sql(f"SELECT * EXCLUDE (__evalcore_row) FROM ({engine().scan(source, con)}) "
-                        f"ORDER BY __evalcore_row LIMIT {PREVIEW_ROWS}").to_arrow_table()
-    import pyarrow.parquet as pq
+def _preview_column(name: str, type_name: str) -> str:
+    """A column of the preview: booleans and numbers as they are (decimals as doubles), anything else as text cut
+    to :data:`PREVIEW_CHARS` (a list, a structure or an interval is shown, never taken for a label or a score)."""
+    kind, q = schema_kind(type_name), quote(name)
+    if kind == "bool" or (kind == "number" and not type_name.lower().startswith(("decimal", "numeric", "hugeint",
+                                                                                  "uhugeint", "bignum", "varint"))):
+        return q
+    if kind == "number":
+        return f"CAST({q} AS DOUBLE) AS {q}"
+    return f"left(CAST({q} AS VARCHAR), {PREVIEW_CHARS}) AS {q}"
 
-    buffer = io.BytesIO()
-    pq.write_table(table, buffer)
-    return buffer.getvalue(), f"{path.name}.preview.parquet" if path.is_dir() else path.name
+
+def preview(dataset: str, file_identity: str = "") -> tuple:
+    """The first :data:`PREVIEW_ROWS` rows as a table (what the Data page shows and suggests roles from) and the
+    set's name in the folder; ``file_identity`` (:func:`identity`) is the version a cache key holds."""
+    from evalcore.io.cells import tidy
+
+    path = path_of(dataset)
+    with unchanged(path, path.name, file_identity):
+        source = TableSource(path, name=path.name)
+        with engine().session(source, prepare=False) as (con, *_):
+            scan = engine().scan(source, con)
+            described = [(n, t) for n, t, *_ in con.execute(f"DESCRIBE SELECT * FROM ({scan})").fetchall() if n != ROW]
+            most = limits_from(None).max_columns
+            if len(described) > most:
+                raise ServerDataError(f"{path.name} has {len(described):,} columns, more than the {most:,} this server "
+                                      "reads of a table (EVALCORE_MAX_COLUMNS).")
+            columns = ", ".join(_preview_column(n, t) for n, t in described)
+            table = con.sql(f"SELECT {columns} FROM ({scan}) ORDER BY {ROW} LIMIT {PREVIEW_ROWS}").to_arrow_table()
+        frame = tidy(table.to_pandas(), path.name, "parquet", "index")
+    return frame, path.name
 
 
 @dataclass(frozen=True, eq=False)
@@ -189,8 +303,8 @@ class ServerCandidates:
 
     def higher_is_better(self, measure: str) -> bool:
         if measure not in self.directions:
-            raise ParameterError(f"{self.source}: no score column {measure!r}; the score columns are "
-                                 f"{', '.join(self.measures)}")
+            raise ParameterError(f"{self.source}: no score column {shown(measure)}; the score columns are "
+                                 f"{listed(self.measures, cut)}")
         return self.directions[measure] == HIGHER
 
     @property
@@ -205,18 +319,22 @@ def _too_large(candidates, what: str):
                          f"counted by DuckDB, not held in memory: {what} is not available for a set this large.")
 
 
-def _source(dataset: str, label, scores: tuple, lower: tuple) -> TableSource:
-    path = path_of(dataset)
-    return TableSource(path, label=label, scores=tuple(scores), lower=tuple(lower), name=path.name)
+def _source(path: Path, label, scores: tuple, lower: tuple, annotated_sample: bool = False) -> TableSource:
+    return TableSource(path, label=label, scores=tuple(scores), lower=tuple(lower), name=path.name,
+                       annotated_sample=annotated_sample)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Counting the server data set ...")
 def summary(dataset: str, label, scores: tuple, lower: tuple, file_identity: str = "") -> ServerCandidates:
     """N, the TPs and the measures of a server data set, one DuckDB pass (checks labels and scores too);
-    ``file_identity`` (:func:`identity`) makes a changed file another cache entry."""
-    source = _source(dataset, label, scores, lower)
-    with engine().session(source) as (con, roles, counts, _):
-        tps = con.execute("SELECT count(*) FILTER (WHERE label) FROM base").fetchall()[0][0]
+    ``file_identity`` (:func:`identity`) makes a changed file another cache entry, and a file that is not that
+    version (or changes as it is read) is refused (:func:`unchanged`)."""
+    path = path_of(dataset)
+    with unchanged(path, path.name, file_identity) as file_identity:
+        # (empty labels are counted, not refused by the engine in the command line's words: said below)
+        source = _source(path, label, scores, lower, annotated_sample=True)
+        with engine().session(source) as (con, roles, counts, _):
+            tps = con.execute("SELECT count(*) FILTER (WHERE label) FROM base").fetchall()[0][0]
     if counts["missing"]:
         raise ServerDataError(f"{source.name}: {counts['missing']:,} labels are empty; server data sets are counted "
                               "whole, so every candidate needs a label (or leave the label column out of the roles).")
@@ -235,9 +353,8 @@ def candidates(roles) -> ServerCandidates:
                    file_identity=identity(path_of(roles.dataset)))
 
 
-def _key(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed) -> str:
-    path = path_of(dataset)
-    text = json.dumps({"v": COUNTS_VERSION, "dataset": dataset, "identity": identity(path), "label": label,
+def _key(dataset: str, file_identity: str, label, scores: tuple, lower: tuple, ties: str, seed) -> str:
+    text = json.dumps({"v": COUNTS_VERSION, "dataset": dataset, "identity": file_identity, "label": label,
                        "scores": list(scores), "lower": list(lower), "ties": ties, "seed": seed})
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -261,7 +378,8 @@ def count_tables(dataset: str, label, scores: tuple, lower: tuple, ties: str, se
         raise ServerDataError(f"Server data sets are ranked by DuckDB, which breaks ties by "
                               f"'{names.TIE_SHORT['hash']}' (a hash of the seed and the row), not by "
                               f"'{names.TIE_SHORT['random']}'; choose it under Ties on the Data page.")
-    name = f"counts-{_key(dataset, label, scores, lower, ties, seed)}.npz"
+    file_identity = file_identity or identity(path_of(dataset))
+    name = f"counts-{_key(dataset, file_identity, label, scores, lower, ties, seed)}.npz"
     store = DatasetStore()
     tables = None
     data = _stored(store, name)
@@ -271,13 +389,16 @@ def count_tables(dataset: str, label, scores: tuple, lower: tuple, ties: str, se
         except (ValueError, OSError, KeyError, EvalcoreError):
             tables = None  # another version's tables: count again
     if tables is None:
-        source = _source(dataset, label, scores, lower)
-        tables = engine().count_tables(source, None, ties=ties, seed=seed, pairs=True)
+        path = path_of(dataset)
+        with unchanged(path, path.name, file_identity):  # (the version the keys name, throughout the count)
+            tables = engine().count_tables(_source(path, label, scores, lower), None, ties=ties, seed=seed, pairs=True)
         try:
             store.put(tables.to_bytes(), name)
         except StoreError:  # over the quota or the disk: the tables still serve this server's sessions
             pass
-    _LAST[(dataset, label, scores, lower)] = tables
+    _LAST[(dataset, file_identity, label, tuple(scores), tuple(lower))] = tables
+    while len(_LAST) > LAST_ENTRIES:
+        _LAST.popitem(last=False)
     return tables
 
 
@@ -293,11 +414,12 @@ def quality(roles, choice=None) -> tuple[str, ...]:
     the end of each tie group, the same under any ties: the count tables are those of the ranking ``choice`` (a
     :class:`~evalcore.viewstate.RankingChoice`, which the page ranks by next) where it is one the engine counts, so
     that the set is counted once."""
-    key = (roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower))
-    tables = _LAST.get(key)
+    file_identity = identity(path_of(roles.dataset))
+    columns = (roles.label, tuple(roles.scores), tuple(roles.lower))
+    tables = _LAST.get((roles.dataset, file_identity, *columns))
     if tables is None:
         ties, seed = choice.key if choice is not None and choice.ties in CHUNK_POLICIES else ("stable", None)
-        tables = count_tables(*key, ties, seed, identity(path_of(roles.dataset)))
+        tables = count_tables(roles.dataset, *columns, ties, seed, file_identity)
     scored = [(m, r.average_precision()) for m, r in tables.rankings.items()]
     return tuple(m for m, ap in sorted(scored, key=lambda x: (np.isnan(x[1]), -np.nan_to_num(x[1]))))
 

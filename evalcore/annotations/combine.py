@@ -12,6 +12,7 @@ import pandas as pd
 from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..stats.agreement import KappaResult, cohens_kappa, fleiss_kappa
+from ..text import listed, shown
 from .schema import LABELS
 
 
@@ -39,8 +40,8 @@ def annotator_table(annotations: pd.DataFrame) -> pd.DataFrame:
 
 def _one(table: pd.DataFrame, annotator: str | None) -> pd.Series:
     if annotator not in table.columns:
-        raise ParameterError(f"annotator {annotator!r} has no annotations here; the annotators are "
-                             f"{', '.join(map(str, table.columns)) or 'none yet'}")
+        raise ParameterError(f"annotator {shown(annotator)} has no annotations here; the annotators are "
+                             f"{listed(table.columns, str) if len(table.columns) else 'none yet'}")
     return table[annotator]
 
 

@@ -43,10 +43,10 @@ from ..io.annotated import ANNOTATOR_PREFIX, BOOKKEEPING_PREFIX, guard, unguard
 from ..io.cells import FALSE_WORDS, TRUE_WORDS
 from ..io.store import format_size
 from ..ranking import TIE_POLICIES
-from ..text import spreadsheet_csv
+from ..text import listed, shown, spreadsheet_csv
 from .combine import combine_labels
 from .store import (LABELS, MAX_ANNOTATOR, AnnotationError, AnnotationStore, ImportCounts, SampleInfo,
-                    check_annotator, check_sample_name, shown)
+                    check_annotator, check_sample_name)
 
 EXPORT_FORMATS = ("csv", "tsv", "parquet")
 CANDIDATE_COLUMN = "evalcore:candidate"
@@ -532,7 +532,7 @@ def export_mismatches(found: ImportedAnnotations, candidates: CandidateSet, data
     names = [*candidates.scores, *(candidates.keys.columns if candidates.keys is not None else ())]
     missing = [c for c in names if c not in table.columns]
     if missing:
-        problems.append(f"the file lacks the data set's column(s) {', '.join(shown(c, 40) for c in missing[:3])}")
+        problems.append(f"the file lacks the data set's column(s) {listed(missing, lambda c: shown(c, 40), limit=3)}")
     for name, values in candidates.scores.items():
         if name in table.columns:
             got = _numbers(table[name].to_numpy(dtype=object))

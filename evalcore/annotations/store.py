@@ -61,6 +61,7 @@ from ..candidates import CandidateSet
 from ..errors import EvalcoreError, ParameterError
 from ..estimates import SamplingFrame, draw_sample
 from ..io.store import default_root, format_size, validate_id
+from ..text import listed, shown
 from . import schema
 from .schema import CHUNK, LABELS
 
@@ -69,7 +70,6 @@ MAX_ANNOTATOR = 100
 IMPORT_PIECE = 20_000  # marks written per transaction by an import
 _LOCK_POLL_MS = 2  # a writer waiting for the lock tries again this often (plus a millisecond's sleep)
 _GAP_S = 0.005  # a draw or an import leaves at least this long (or its last transaction's length) between pieces
-SHOWN = 60  # characters of a user's text quoted in a message
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 Reserve = Callable[..., ContextManager]
@@ -83,12 +83,6 @@ class AnnotationError(EvalcoreError):
 
 class AnnotationDatabaseError(AnnotationError):
     """The annotation database could not be opened, read or written; nothing of the request was saved."""
-
-
-def shown(text: object, limit: int = SHOWN) -> str:
-    """User text quoted in a message: its repr, cut to ``limit`` characters."""
-    text = str(text)
-    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def _now() -> str:
@@ -219,7 +213,7 @@ class SampleInfo:
     @cached_property
     def candidates(self) -> np.ndarray:
         if self.load is None:
-            raise AnnotationError(f"sample {self.name!r} was described without its draw")
+            raise AnnotationError(f"sample {shown(self.name)} was described without its draw")
         return self.load()
 
     def record(self) -> dict:
@@ -453,11 +447,11 @@ class AnnotationStore:
                           "WHERE dataset=? AND sample=?", (dataset, name)).fetchone()
         if row is None or (complete and row[4] == 0):
             if row is not None and row[5] > 0:
-                raise AnnotationError(f"sample {name!r} is still being drawn; open it again in a moment")
+                raise AnnotationError(f"sample {shown(name)} is still being drawn; open it again in a moment")
             known = [r[0] for r in con.execute("SELECT sample FROM samples WHERE dataset=? AND size > 0 "
                                                "ORDER BY created", (dataset,))]
-            raise AnnotationError(f"there is no sample {name!r} for this data set; "
-                                  + (f"its samples are {', '.join(known[:10])}" if known else "draw one first"))
+            raise AnnotationError(f"there is no sample {shown(name)} for this data set; "
+                                  + (f"its samples are {listed(known, str, limit=10)}" if known else "draw one first"))
         return row
 
     # ------------------------------------------------------------------------------ samples
@@ -492,12 +486,12 @@ class AnnotationStore:
                     and json.loads(old_design) == extra)
             if not same or idx.size < size or (width == 8 and old_width == 4):
                 raise AnnotationError(
-                    f"a sample named {name!r} already exists for this data set with another draw (seed {old_seed}, "
+                    f"a sample named {shown(name)} already exists for this data set with another draw (seed {old_seed}, "
                     f"{size:,} candidates); choose another name or open that sample")
             stored = self._read_candidates(con, sample_id, old_width, 0, size)
             if not np.array_equal(idx[:size], stored):
                 raise AnnotationError(
-                    f"a sample named {name!r} already exists for this data set with another draw (seed {old_seed}, "
+                    f"a sample named {shown(name)} already exists for this data set with another draw (seed {old_seed}, "
                     f"{size:,} candidates); choose another name or open that sample")
             if idx.size > target:
                 con.execute("UPDATE samples SET target=? WHERE id=?", (int(idx.size), sample_id))
@@ -610,7 +604,7 @@ class AnnotationStore:
         def read(con):
             sample_id, *_, size, _, width, _, _ = self._sample_row(con, dataset, sample)
             if wanted.size and (wanted.min() < 0 or wanted.max() >= size):
-                raise AnnotationError(f"a position outside 0..{size - 1} of sample {sample!r}")
+                raise AnnotationError(f"a position outside 0..{size - 1} of sample {shown(sample)}")
             return np.array([self._candidate_at(con, sample_id, width, int(p)) for p in wanted], dtype=np.int64)
 
         return self._read(read)
@@ -638,10 +632,10 @@ class AnnotationStore:
         def write(con):
             sample_id, *_, size, _, width, _, _ = self._sample_row(con, dataset, sample)
             if not 0 <= position < size:
-                raise AnnotationError(f"position {position} is not in sample {sample!r} (0..{size - 1})")
+                raise AnnotationError(f"position {position} is not in sample {shown(sample)} (0..{size - 1})")
             if self._candidate_at(con, sample_id, width, position) != candidate:
                 raise AnnotationError(f"candidate {candidate} is not at position {position + 1} of sample "
-                                      f"{sample!r}; reload the page")
+                                      f"{shown(sample)}; reload the page")
             old = con.execute("SELECT label, time FROM marks WHERE sample_id=? AND annotator=? AND position=?",
                               (sample_id, annotator, position)).fetchone()
             if not replace:
@@ -699,7 +693,7 @@ class AnnotationStore:
         info = self.sample(dataset, sample)
         found = np.flatnonzero(info.candidates == int(candidate))
         if not found.size:
-            raise AnnotationError(f"candidate {int(candidate)} is not in sample {sample!r}")
+            raise AnnotationError(f"candidate {int(candidate)} is not in sample {shown(sample)}")
         return int(found[0])
 
     def annotate(self, dataset: str, sample: str, candidate: int, annotator: str, label: str, *,
@@ -834,7 +828,7 @@ class AnnotationStore:
             candidate = int(rec.candidate)
             at = int(np.searchsorted(ranked, candidate))
             if at >= ranked.size or ranked[at] != candidate:
-                raise AnnotationError(f"candidate {candidate} is not in sample {sample!r}")
+                raise AnnotationError(f"candidate {candidate} is not in sample {shown(sample)}")
             rows.append((int(order[at]), candidate, check_annotator(rec.annotator), check_label(rec.label),
                          str(getattr(rec, "time", None) or now)))
         annotators = sorted({r[2] for r in rows})

@@ -24,6 +24,7 @@ from typing import Iterator, Mapping
 import numpy as np
 
 from ..errors import ParameterError
+from ..text import cut, listed, shown
 
 #: Positions per block of the cumulative overlap (see :meth:`PairCounts.overlap`).
 BLOCK = 1 << 16
@@ -446,8 +447,8 @@ class CountedCandidates:
 
     def higher_is_better(self, measure: str) -> bool:
         if measure not in self.directions:
-            raise ParameterError(f"{self.source}: no score column {measure!r}; the score columns are "
-                                 f"{', '.join(self.measures)}")
+            raise ParameterError(f"{self.source}: no score column {shown(measure)}; the score columns are "
+                                 f"{listed(self.measures, cut)}")
         return self.directions[measure] == "higher"
 
 

@@ -116,14 +116,24 @@ class DuckDBEngine:
                 con.close()
 
     @contextmanager
-    def session(self, source: src.TableSource | None = None):
+    def session(self, source: src.TableSource | None = None, prepare: bool = True):
         """A connection spilling to a temporary folder (removed afterwards); with ``source``, its view ``base``
-        checked and made: yields ``(con, roles, counts, spill folder)``."""
+        checked and made (unless not ``prepare``): yields ``(con, roles, counts, spill folder)``.
+
+        With ``source``, DuckDB's errors inside the session (a file that does not read, or not to its end) are
+        :class:`~evalcore.errors.FileFormatError` in words (:func:`evalcore.engines.source.read_error`): named by
+        the file's name, with no path and no SQL."""
+        duckdb = _duckdb()
         with tempfile.TemporaryDirectory(prefix="evalcore-duckdb-", dir=self.temp_directory) as spill:
             con = self.connect(spill)
             try:
-                roles, counts = self._prepare(source, con) if source is not None else (None, None)
-                yield con, roles, counts, spill
+                try:
+                    roles, counts = self._prepare(source, con) if source is not None and prepare else (None, None)
+                    yield con, roles, counts, spill
+                except duckdb.Error as exc:
+                    if source is None:
+                        raise
+                    raise src.read_error(source, exc) from None
             finally:
                 con.close()
 
@@ -246,7 +256,7 @@ class DuckDBEngine:
 
     def order_by_floor(self, source: src.TableSource, measure: str) -> int:
         """The floor of the benchmarks: DuckDB's plain ``ORDER BY score`` of the same data, streamed and dropped."""
-        with self.session() as (con, *_):
+        with self.session(source, prepare=False) as (con, *_):
             scan = self.scan(source, con)
             reader = con.sql(f"SELECT {src.quote(measure)} FROM ({scan}) ORDER BY {src.quote(measure)} DESC") \
                 .to_arrow_reader(self.batch_rows)

@@ -10,11 +10,13 @@ written once here for both engines' dialects.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..errors import ColumnError, ParameterError
+from ..errors import ColumnError, FileFormatError, ParameterError
+from ..text import cut, listed, shown
 from ..io.cells import FALSE_WORDS, LABEL_NAMES, LABEL_VOCABULARY, TRUE_WORDS, key_like_name
 
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -77,6 +79,9 @@ class TableSource:
                 raise ParameterError(f"{self.name}: the engines read Parquet (a file or a folder of parts) and CSV/TSV; "
                                      "convert the file to Parquet")
             files = (path,)
+            if path.stat().st_size == 0:
+                raise FileFormatError(f"{self.name} is empty (0 bytes): a copy may have just begun. Open it again "
+                                      "once it is complete.")
         else:
             raise ParameterError(f"{self.name}: no such file or folder")
         object.__setattr__(self, "_files", files)
@@ -126,11 +131,13 @@ def resolve(source: TableSource, schema: Mapping[str, str], keys: Mapping[str, s
     if label is None:
         label = next((c for c in columns if c.lower() in LABEL_NAMES), None)
         if label is None:
-            raise ColumnError(f"{source.name}: no label column found (looked for {', '.join(LABEL_NAMES)}); name it")
+            raise ColumnError(f"{source.name}: no label column found (looked for {', '.join(LABEL_NAMES)}; the columns "
+                              f"are {listed(columns)}); name it")
     if label not in schema:
-        raise ColumnError(f"{source.name}: there is no column {label!r}; the columns are {', '.join(columns)}")
+        raise ColumnError(f"{source.name}: there is no column {shown(label)}; the columns are {listed(columns, cut)}")
     if schema[label] not in ("bool", "number", "text"):
-        raise ColumnError(f"{source.name}: the label column {label!r} holds neither numbers nor text; use "
+        raise ColumnError(f"{source.name}: the label column {shown(label)} holds no single values (booleans, numbers or text; "
+                          "it holds lists, structures, intervals, dates or the like); use "
                           f"{LABEL_VOCABULARY}")
     numeric = [c for c in columns if c != label and schema[c] == "number"]
     left_out = () if source.scores else tuple(
@@ -138,19 +145,20 @@ def resolve(source: TableSource, schema: Mapping[str, str], keys: Mapping[str, s
         if key_like_name(c) or c in (keys or {}))
     measures = source.scores or tuple(c for c in numeric if c not in dict(left_out))
     if not measures:
-        kept_out = "; the numeric columns " + ", ".join(repr(c) for c, _ in left_out) + " are keys (named like one " \
-            "or holding distinct integers): name the score columns" if left_out else ""
-        raise ColumnError(f"{source.name}: no numeric score column besides the label {label!r}{kept_out}")
+        kept_out = ("; the numeric columns " + listed([c for c, _ in left_out]) + " are keys (named like one or "
+                    "holding distinct integers): name the score columns") if left_out else ""
+        raise ColumnError(f"{source.name}: no numeric score column besides the label {shown(label)} (a score column holds "
+                          f"single numbers, not lists, structures or intervals){kept_out}")
     for m in measures:
         if m not in schema:
-            raise ColumnError(f"{source.name}: no score column {m!r}; the columns are {', '.join(columns)}")
+            raise ColumnError(f"{source.name}: no score column {shown(m)}; the columns are {listed(columns, cut)}")
         if m == label:
-            raise ColumnError(f"{source.name}: {m!r} is the label column; it cannot be a score as well")
+            raise ColumnError(f"{source.name}: {shown(m)} is the label column; it cannot be a score as well")
         if schema[m] not in ("number", "text"):
-            raise ColumnError(f"{source.name}: score column {m!r} does not hold numbers")
+            raise ColumnError(f"{source.name}: score column {shown(m)} does not hold single numbers")
     unknown = [m for m in source.lower if m not in measures]
     if unknown:
-        raise ColumnError(f"{source.name}: lower-is-better names {', '.join(map(repr, unknown))}, which are not "
+        raise ColumnError(f"{source.name}: lower-is-better names {listed(unknown)}, which are not "
                           "score columns")
     return Roles(label=label, label_kind=schema[label], measures=tuple(measures),
                  score_kinds={m: schema[m] for m in measures}, higher={m: m not in source.lower for m in measures},
@@ -196,6 +204,101 @@ def distinct_integers(columns: Sequence[str], values: Sequence) -> dict[str, str
         if count and count >= ID_MIN_ROWS and int(high) - int(low) + 1 >= count and approx >= 0.9 * count:
             found[c] = "distinct"
     return found
+
+
+# ------------------------------------------------------------------------------------------- read errors
+# What an engine says when a file does not read, in words: (pattern of its message, lower case; what it means).
+_READ_ERRORS = (
+    (re.compile(r"no magic bytes|too small to be a parquet file|not a parquet file|invalid parquet|parquet magic|"
+                r"footer|magic number"),
+     "not a complete Parquet file (it does not end in a Parquet footer): a copy may still be in progress, or the "
+     "file is in another format though its name ends in .parquet. Wait until the copy is complete, or convert the "
+     "file to Parquet"),
+    (re.compile(r"not a gzip stream|gzip|zlib|inflate"),
+     "not gzip-compressed text, though its name ends in .gz. Compress it with gzip, or leave .gz out of its name"),
+    (re.compile(r"invalid unicode|utf-?8|byte sequence"),
+     "not UTF-8 text; save it as UTF-8 (or convert it to Parquet)"),
+    (re.compile(r"sniff|csv error|dialect|maximum line size|unterminated quote"),
+     "not a table of CSV/TSV text that can be read (no consistent delimiter, quoting and number of fields in its "
+     "lines: is it text at all?). Check the file, or convert it to Parquet"),
+    (re.compile(r"out of memory|could not allocate"),
+     "more than the memory this server lets the engine use; ask the host for more (EVALCORE_DUCKDB_MEMORY)"),
+    (re.compile(r"no space left"),
+     "not readable now: the disk for the engine's temporary files is full; try again later"),
+)
+_CSV_LINE = re.compile(r"csv error on line: *(\d+)", re.IGNORECASE)
+_CSV_CONVERT = re.compile(r'converting column "(.*?)"\. *could not convert string "(.*?)" to \W*(\w+)',
+                          re.IGNORECASE | re.DOTALL)
+_CSV_FIELDS = re.compile(r"expected number of columns: *(\d+) *found: *(\d+)", re.IGNORECASE)
+# An absolute path left in an engine's message (after the source's own files were named): never shown
+_ABSOLUTE_PATH = re.compile(r"""(?<![\w.~-])(?:/|[A-Za-z]:\\)[^\s'"`]*""")
+
+
+def _content_problem(path: Path, expected: str) -> str | None:
+    """What the first bytes of ``path`` say is wrong with it as ``expected`` ("parquet" or "csv"), or None."""
+    from ..io.formats import FORMATS, compression_of, extension, sniff_format
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8192)
+    except OSError:
+        return None
+    if not head:
+        return "empty (0 bytes): a copy may have just begun. Open it again once it is complete"
+    if path.name.lower().endswith(".gz"):
+        return None  # (compressed: the engine's words say whether it is gzip, and what is inside)
+    packed = compression_of(head)
+    found = None if packed else sniff_format(head)
+    want = "Parquet" if expected == "parquet" else "CSV/TSV text"
+    if packed:
+        return f"{packed}-compressed, though its name does not say so; add .gz to its name (or uncompress it)"
+    if found == "parquet" and expected == "parquet":
+        return None  # (it begins as Parquet: the engine's words say what is wrong, e.g. no footer)
+    if found == "text" and expected == "parquet":
+        return "text, not Parquet as its name says; if it is CSV or TSV, name it .csv or .tsv"
+    if found not in (None, "text"):
+        return (f"an {FORMATS[found].title}, not {want} as its name says ({extension(path.name) or 'no extension'}); "
+                f"name it {FORMATS[found].extensions[0]}")
+    if found is None and expected != "parquet":
+        return "binary content, not CSV/TSV text (it has NUL bytes, which text never has); check what the file is"
+    return None
+
+
+def read_error(source: TableSource, error: BaseException) -> FileFormatError:
+    """An engine's failure to read ``source`` as a message in words: it names the file (or the part of a folder)
+    by its name (:attr:`TableSource.name`), says what is wrong and what to do, and shows no path of the machine and
+    none of the engine's SQL (where nothing known fits, the engine's own words: its first line, the paths taken
+    out, cut to 200 characters; names and values quoted from the file cut by :func:`evalcore.text.shown`)."""
+    text = str(error)
+    part = next((f for f in source.files if str(f) in text), None)
+    where = source.name if part is None or part == source.path else f"{source.name} (part {part.name})"
+    line = _CSV_LINE.search(text)
+    if line:
+        at = f"{where}, line {int(line.group(1)):,}"
+        convert, fields = _CSV_CONVERT.search(text), _CSV_FIELDS.search(text)
+        if convert:
+            column, value, kind = convert.groups()
+            return FileFormatError(f"{at}, column {shown(column)}: {shown(value)} cannot be read as {kind.upper()}, "
+                                   "the type the lines before it have in that column. Correct the value, or convert "
+                                   "the file to Parquet with the column's type set.")
+        if fields:
+            expected, found = (int(g) for g in fields.groups())
+            return FileFormatError(f"{at}: {found:,} fields where the lines before it have {expected:,}. Every line "
+                                   "needs as many fields as the header (quote a field that holds the delimiter).")
+        return FileFormatError(f"{at}: not a line of CSV/TSV text that can be read. Check the file there, or "
+                               "convert the file to Parquet.")
+    content = _content_problem(part or source.files[0], source.format)
+    if content:
+        return FileFormatError(f"{where} is {content}.")
+    lower = text.lower()
+    for pattern, meaning in _READ_ERRORS:
+        if pattern.search(lower):
+            return FileFormatError(f"{where} is {meaning}.")
+    first = text.strip().split("\n", 1)[0]
+    for f in sorted(source.files, key=lambda f: -len(str(f))):
+        first = first.replace(str(f), f.name)
+    first = _ABSOLUTE_PATH.sub("…", first.replace(str(source.path), source.name))
+    return FileFormatError(f"{where} cannot be read: {cut(first, 200)}")
 
 
 # ------------------------------------------------------------------------------------------- SQL
@@ -271,14 +374,14 @@ def check_counts(source: TableSource, roles: Roles, counts: Mapping[str, int | N
     and for each measure ``bad:<m>`` and ``first_bad:<m>``.
     """
     if counts["bad_label"]:
-        raise ColumnError(f"{source.name}: row {counts['first_bad_label'] + 1:,}, column {roles.label!r}: "
+        raise ColumnError(f"{source.name}: row {counts['first_bad_label'] + 1:,}, column {shown(roles.label)}: "
                           f"{counts['bad_label']:,} labels are not one of {LABEL_VOCABULARY}")
     for m in roles.measures:
         if counts[f"bad:{m}"]:
-            raise ColumnError(f"{source.name}: row {counts[f'first_bad:{m}'] + 1:,}, column {m!r}: "
+            raise ColumnError(f"{source.name}: row {counts[f'first_bad:{m}'] + 1:,}, column {shown(m)}: "
                               f"{counts[f'bad:{m}']:,} scores are not numbers")
     if counts["missing"] and not source.annotated_sample:
-        raise ColumnError(f"{source.name}: row {counts['first_missing'] + 1:,}, column {roles.label!r}: "
+        raise ColumnError(f"{source.name}: row {counts['first_missing'] + 1:,}, column {shown(roles.label)}: "
                           f"{counts['missing']:,} labels are empty; if the set is an annotated random sample, open it "
                           "as one (--annotated-sample): the empty labels are then unannotated candidates")
     if counts["rows"] == 0:
@@ -311,17 +414,36 @@ def base_columns(roles: Roles, d: Dialect) -> list[str]:
     return cols
 
 
+# Scalar types by kind, as DuckDB, Spark (``simpleString``) and Arrow name them; anything else (lists, arrays,
+# structs, maps, unions, intervals, dates, blobs, ...) is "other": never a score or a label. Matched whole, not by
+# prefix: DuckDB's DOUBLE[] starts with "double" and INTERVAL with "int", Spark's "interval day to second" too.
+_KINDS = {
+    "bool": {"boolean", "bool", "logical"},
+    "number": {"tinyint", "smallint", "integer", "int", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
+               "ubigint", "uhugeint", "bignum", "varint", "float", "double", "real", "decimal", "numeric", "long", "short",
+               "byte",
+               "int1", "int2", "int4", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float4", "float8", "float16", "float32", "float64", "halffloat", "double precision"},
+    "text": {"varchar", "string", "text", "char", "bpchar", "nvarchar", "large_string", "utf8", "large_utf8",
+             "string_view"},
+}
+_SIZED = {"number": re.compile(r"(?:decimal|numeric)\(\s*\d+\s*(?:,\s*\d+\s*)?\)"),
+          "text": re.compile(r"(?:varchar|char|nvarchar)\(\s*\d+\s*\)")}
+
+
 def schema_kind(type_name: str) -> str:
-    """"bool", "number", "text" or "other" for a DuckDB or Spark/Arrow type name."""
-    t = type_name.lower()
-    if t.startswith("bool"):
-        return "bool"
-    if any(t.startswith(p) for p in ("tinyint", "smallint", "int", "bigint", "hugeint", "utinyint", "usmallint",
-                                     "uinteger", "ubigint", "uhugeint", "float", "double", "real", "decimal",
-                                     "long", "short", "byte", "uint")):
-        return "number"
-    if t.startswith(("varchar", "string", "text", "char", "large_string", "utf8")):
-        return "text"
+    """"bool", "number", "text" or "other" for a DuckDB or Spark/Arrow type name: only scalar booleans, numbers and
+    text are anything but "other" (``DOUBLE[]``, ``INTERVAL``, ``STRUCT(...)``, ``array<double>`` are "other").
+
+    Examples
+    --------
+    >>> [schema_kind(t) for t in ("DOUBLE", "DECIMAL(18,3)", "DOUBLE[]", "INTERVAL", "STRUCT(x DOUBLE)", "VARCHAR")]
+    ['number', 'number', 'other', 'other', 'other', 'text']
+    """
+    t = " ".join(str(type_name).lower().split())
+    for kind, names in _KINDS.items():
+        if t in names or (kind in _SIZED and _SIZED[kind].fullmatch(t)):
+            return kind
     return "other"
 
 
@@ -330,5 +452,5 @@ def measures_in(roles: Roles, measures: Sequence[str] | None) -> tuple[str, ...]
         return roles.measures
     unknown = [m for m in measures if m not in roles.measures]
     if unknown:
-        raise ColumnError(f"no score column {unknown[0]!r}; the score columns are {', '.join(roles.measures)}")
+        raise ColumnError(f"no score column {shown(unknown[0])}; the score columns are {listed(roles.measures, cut)}")
     return tuple(measures)

@@ -14,6 +14,7 @@ Tests run Spark in local mode (Debian's Java 17); to use a cluster, pass its ses
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import sys
@@ -23,6 +24,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import ParameterError
+from ..text import shown
 from ..ranking import resolve_seed
 from . import source as src
 from .counts import CountTables, PairCounts, RankCounts, assemble
@@ -58,6 +60,20 @@ def local_session(cores: int | None = None, memory: str | None = None):
     session.sparkContext.setLogLevel("ERROR")
     _SESSION.append(session)
     return session
+
+
+def _in_words(method):
+    """``method(self, source, ...)`` with Spark's, the JVM's and pyarrow's failures to read ``source`` as messages in
+    words (:func:`evalcore.engines.source.read_error`: the file by its name, no path, no query)."""
+    @functools.wraps(method)
+    def wrapped(self, source, *args, **kwargs):
+        try:
+            return method(self, source, *args, **kwargs)
+        except Exception as exc:
+            if type(exc).__module__.split(".")[0] not in ("pyspark", "py4j", "pyarrow"):
+                raise
+            raise src.read_error(source, exc) from None
+    return wrapped
 
 
 def _bytes(a: np.ndarray) -> bytes:
@@ -101,7 +117,10 @@ class SparkEngine:
             offsets, total = {}, 0
             for f in source.files:
                 offsets[f.name] = total
-                total += pq.ParquetFile(f).metadata.num_rows
+                try:
+                    total += pq.ParquetFile(f).metadata.num_rows
+                except Exception as exc:  # (pyarrow's words do not name the part: read_error names it by this)
+                    raise src.read_error(source, RuntimeError(f"{f}: {exc}")) from None
             base = F.element_at(F.split(F.col("_metadata.file_path"), "/"), -1)
             offset = F.lit(None).cast("long")
             for name, value in offsets.items():
@@ -214,6 +233,7 @@ class SparkEngine:
         tied = tied[np.argsort(tied[:, 0])]
         return ranked, total, tp, ann, tied
 
+    @_in_words
     def count_tables(self, source: src.TableSource, measures: Sequence[str] | None = None, *, ties: str = "hash",
                      seed: int | None = None, pairs: bool = True,
                      progress: Callable[[int, int], None] | None = None) -> CountTables:
@@ -234,7 +254,7 @@ class SparkEngine:
             i = roles.measures.index(m)
             df, total, tp, ann, tied = self._ranked(base, i, ties, seed)
             if total != n:
-                raise ParameterError(f"Spark ranked {total:,} of {n:,} candidates by {m!r}")
+                raise ParameterError(f"Spark ranked {total:,} of {n:,} candidates by {shown(m)}")
             ranked[m] = df
             table = RankCounts(measure=m, n_candidates=n, tp_ranks=tp, tie_start=tied[:, 0], tie_end=tied[:, 1],
                                ties=ties, seed=seed, n_nonfinite=counts[f"nonfinite:{m}"],
@@ -298,6 +318,7 @@ class SparkEngine:
         return PairCounts(a, b, n, steps, cat(tp), cat(ann) if partial else None)
 
     # ------------------------------------------------------------------ sample ranks in one pass
+    @_in_words
     def sample_ranks(self, source: src.TableSource, measures: Sequence[str] | None = None, *, ties: str = "hash",
                      seed: int | None = None, progress: Callable[[int, int], None] | None = None) -> SampleRanks:
         check_policy(ties, self.name)

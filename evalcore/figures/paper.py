@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from ..errors import ColumnError, EvalcoreError, ParameterError
 from .. import format as fmt
-from ..text import plotly_text
+from ..text import plotly_text, shown
 
 from .style import (
     PALETTE,
@@ -365,7 +365,7 @@ def significance_figure(curve_a: pd.DataFrame, curve_b: pd.DataFrame, comparison
         raise ParameterError(f"`measure_styles` has no entry for {', '.join(map(repr, unknown))}; "
                              f"it has {', '.join(map(repr, measure_styles))}")
     if name_a == name_b:
-        raise ParameterError(f"`curve_a` and `curve_b` are both of measure {name_a!r}; compare two measures")
+        raise ParameterError(f"`curve_a` and `curve_b` are both of measure {shown(name_a)}; compare two measures")
 
     n_cmp = comparison["n"].to_numpy()
     significant = comparison["significant"].to_numpy(dtype=bool)
@@ -773,7 +773,7 @@ def threshold_histogram(scores: np.ndarray, labels: np.ndarray, *, gamma: float,
             raise ParameterError(f"`score_range` must be finite (low, high) with low < high; got {score_range!r}")
         drawn = finite & (scores >= lo) & (scores <= hi)
     if not drawn.any():
-        raise ParameterError(f"`scores` of {measure!r} hold no finite value"
+        raise ParameterError(f"`scores` of {shown(measure)} hold no finite value"
                              + (f" in `score_range` {score_range!r}" if score_range is not None else "")
                              + "; nothing to draw")
     if log_score is None:

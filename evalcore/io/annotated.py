@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..candidates import CandidateSet
 from ..errors import ColumnError, LabelError, ParameterError
-from ..text import FORMULA_STARTS
+from ..text import FORMULA_STARTS, shown
 from .build import _build, _names, _require, parse_labels
 from .limits import Limits
 from .cells import LABEL_VOCABULARY
@@ -237,7 +237,7 @@ def build_annotated_sample(
     """
     check_where(where)
     if not isinstance(min_annotated, (int, np.integer)) or min_annotated < 0:
-        raise ParameterError(f"`min_annotated` must be a whole number >= 0; got {min_annotated!r}")
+        raise ParameterError(f"`min_annotated` must be a whole number >= 0; got {shown(min_annotated)}")
     if _NO_LABEL in df.columns:
         raise ColumnError(f"{source}: the column name {_NO_LABEL!r} is reserved; rename that column")
     roles = suggest_roles(df)
@@ -260,7 +260,7 @@ def build_annotated_sample(
         keys = tuple(c for c in df.columns if c != label and c not in bookkeeping and c not in roles.scores
                      and c not in _names(scores))
     if label is not None and label in _names(scores):
-        raise ColumnError(f"{source}: column {label!r} cannot be both the label and a score; remove it from the "
+        raise ColumnError(f"{source}: column {shown(label)} cannot be both the label and a score; remove it from the "
                           "scores")
     n = len(df)
     labels = np.zeros(n, dtype=bool)
@@ -284,9 +284,9 @@ def build_annotated_sample(
                              f"({LABEL_VOCABULARY}), and none named like one is empty. The columns are: "
                              f"{columns_text(df.columns)}. {no_label_column_advice(where)}.")
         if candidates.n_annotated == 0:
-            raise LabelError(f"{source}: label column {label!r} is empty in every row: "
+            raise LabelError(f"{source}: label column {shown(label)} is empty in every row: "
                              f"{nothing_annotated_advice(where)}.")
-        raise LabelError(f"{source}: label column {label!r}: only {candidates.n_annotated:,} candidates are "
+        raise LabelError(f"{source}: label column {shown(label)}: only {candidates.n_annotated:,} candidates are "
                          f"annotated and at least {min_annotated:,} are needed: annotate more of the sample.")
     return AnnotatedSample(candidates=candidates, label_column=candidates.label_column,
                            frame=_check_frame(frame, candidates.measures, source))

@@ -20,6 +20,7 @@ import pyarrow.compute as pc
 
 from ..candidates import HIGHER, LOWER, CandidateSet
 from ..errors import ColumnError, FileFormatError, LabelError, ParameterError, ScoreError
+from ..text import cut, listed, shown
 from .cells import (
     BAD, LABEL_STATES, LABEL_VOCABULARY, MISSING, as_strings, floats, label_cell, map_cells,
     score_cell, trim,
@@ -84,10 +85,10 @@ def parse_labels(
     numbers = row_numbers(values, len(state), rows)
     bad = np.flatnonzero(state == LABEL_STATES[BAD])
     if len(bad):
-        shown = [plain(v) for v in cells.iloc[bad[:MAX_EXAMPLES]]]
+        bad_cells = [plain(v) for v in cells.iloc[bad[:MAX_EXAMPLES]]]
         raise LabelError(
-            f"{source}: label column {column!r} has {len(bad)} value(s) that are not TP/FP labels: "
-            f"{examples(numbers[bad], shown, len(bad))}.{_numeric_label_hint(codes, uniques, states)} "
+            f"{source}: label column {shown(column)} has {len(bad)} value(s) that are not TP/FP labels: "
+            f"{examples(numbers[bad], bad_cells, len(bad))}.{_numeric_label_hint(codes, uniques, states)} "
             f"Accepted labels: {LABEL_VOCABULARY}. Correct these cells, or choose another label column."
         )
     check_where(where)
@@ -95,7 +96,7 @@ def parse_labels(
     if missing.any() and not exclude_unlabelled:
         empty = numbers[missing]
         raise LabelError(
-            f"{source}: label column {column!r} is empty in {len(empty)} row(s): rows {row_list(empty)}. "
+            f"{source}: label column {shown(column)} is empty in {len(empty)} row(s): rows {row_list(empty)}. "
             f"A candidate with an empty label is not annotated: {unlabelled_advice(where)}."
         )
     kept = ~missing
@@ -157,13 +158,13 @@ def parse_scores(values: Any, *, column: str, source: str, rows: Any = None, cop
     bad = np.flatnonzero(bad)
     if len(bad):
         numbers = row_numbers(values, len(out), rows)
-        shown = [plain(v) for v in series(values).iloc[bad]]
-        hint = score_hints(shown)
+        bad_cells = [plain(v) for v in series(values).iloc[bad]]
+        hint = score_hints(bad_cells)
         raise ScoreError(
-            f"{source}: score column {column!r} has {len(bad)} non-numeric value(s): "
-            f"{examples(numbers[bad], shown, len(bad))}. Scores must be numbers "
+            f"{source}: score column {shown(column)} has {len(bad)} non-numeric value(s): "
+            f"{examples(numbers[bad], bad_cells, len(bad))}. Scores must be numbers "
             f"(empty, NA, NaN, Inf and -Inf are allowed).{hint} Correct these cells, or do not use "
-            f"{column!r} as a score (make it a key column instead)."
+            f"{shown(column)} as a score (make it a key column instead)."
         )
     return out
 
@@ -182,7 +183,7 @@ def _require(df: pd.DataFrame, names: Iterable[Any], role: str, source: str) -> 
             close = [c for c in df.columns if str(c).strip().lower() == str(n).strip().lower()]
             hint = f" Did you mean {columns_text(close)}?" if close else ""
             raise ColumnError(
-                f"{source}: no column {n!r} (asked for as {role}).{hint} The columns are: {columns_text(df.columns)}."
+                f"{source}: no column {shown(n)} (asked for as {role}).{hint} The columns are: {columns_text(df.columns)}."
             )
 
 
@@ -273,7 +274,7 @@ def _build(
     if sample is not None:
         _require(df, [sample], "sample", source)
         if sample == label:
-            raise ColumnError(f"{source}: column {label!r} cannot be both the label and the sample column")
+            raise ColumnError(f"{source}: column {shown(label)} cannot be both the label and the sample column")
     key_names = _names(keys)
     _require(df, key_names, "key", source)
     if roles is None and (scores is None or keys is None):
@@ -291,11 +292,11 @@ def _build(
         _require(df, score_names, "score", source)
         dup = sorted({str(c) for c in score_names if score_names.count(c) > 1})
         if dup:
-            raise ColumnError(f"{source}: score column(s) {', '.join(map(repr, dup))} given more than once")
+            raise ColumnError(f"{source}: score column(s) {listed(dup)} given more than once")
         for c, role in ((label, "label"), (sample, "sample")):
             if c is not None and c in score_names:
                 raise ColumnError(
-                    f"{source}: column {c!r} cannot be both the {role} and a score; remove it from the scores"
+                    f"{source}: column {shown(c)} cannot be both the {role} and a score; remove it from the scores"
                 )
     if keys is None:
         assert roles is not None
@@ -315,7 +316,7 @@ def _build(
         where=where,
     )
     if not kept.any():
-        raise LabelError(f"{source}: label column {label!r} is empty in every row: "
+        raise LabelError(f"{source}: label column {shown(label)} is empty in every row: "
                          f"{nothing_annotated_advice(where)}.")
     rows = all_rows if kept.all() else all_rows[kept]
     table = df if kept.all() else df[kept]
@@ -326,7 +327,7 @@ def _build(
         empty = np.flatnonzero(table[sample].isna().to_numpy() | _blank(table[sample]))
         if len(empty):
             raise ColumnError(
-                f"{source}: sample column {sample!r} is empty in {len(empty)} row(s): rows {row_list(rows[empty])}. "
+                f"{source}: sample column {shown(sample)} is empty in {len(empty)} row(s): rows {row_list(rows[empty])}. "
                 "Give every candidate a sample id, or do not use a sample column."
             )
         samples = table[sample].to_numpy()
@@ -447,7 +448,7 @@ def combine_samples(
     stems = [Path(n).name.split(".")[0] or n for n in names]
     ids = stems if len(set(stems)) == len(stems) else names
     if len(set(ids)) != len(ids):
-        raise ParameterError(f"two of the files have the same name ({', '.join(names)}); rename one so each "
+        raise ParameterError(f"two of the files have the same name ({listed(names)}); rename one so each "
                              "sample has its own name")
     limits = limits_from(limits)
     frames = []
@@ -460,7 +461,7 @@ def combine_samples(
             raise limits.refuse(f"{len(names)} files", "max_rows", f"together the files up to {name} have {rows:,} rows")
         columns = [str(c) for c in table.columns]
         if column in columns:
-            raise ColumnError(f"{name} already has a column {column!r}; upload one combined file with that "
+            raise ColumnError(f"{name} already has a column {shown(column)}; upload one combined file with that "
                               "column instead, or rename the column")
         if first_columns is None:
             first_columns = columns
@@ -477,5 +478,5 @@ def combine_samples(
         frames.append(table[[column, *first_columns]])
     combined = pd.concat(frames, ignore_index=True)
     text = combined.to_csv(sep="\t", index=False, na_rep="", lineterminator="\n")
-    shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
-    return text.encode("utf-8"), f"{len(names)} files ({shown}).tsv"
+    first = ", ".join(cut(n) for n in names[:3]) + (", ..." if len(names) > 3 else "")
+    return text.encode("utf-8"), f"{len(names)} files ({first}).tsv"

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ColumnError, FileFormatError
+from ..text import listed, shown
 from .limits import Limits
 from .messages import ROW_INDEX, is_missing, series
 
@@ -71,7 +72,8 @@ def column_names(names: Sequence[Any], source: str) -> list[Any]:
         seen.setdefault(n, []).append(i + 1)
     dups = {n: pos for n, pos in seen.items() if len(pos) > 1}
     if dups:
-        what = "; ".join(f"{n!r} is column {' and '.join(map(str, pos))}" for n, pos in dups.items())
+        what = listed(dups.items(), lambda item: f"{shown(item[0])} is column {listed(item[1], str, sep=' and ')}",
+                      sep="; ")
         raise ColumnError(
             f"{source}: duplicate column names: {what}. Column names must be unique: rename the duplicates."
         )
@@ -317,5 +319,5 @@ def check_fields(header: Sequence[Any], columns: list[Any], rows: np.ndarray, so
         if longest is not None and longest > limits.max_field_bytes:
             at = pc.index(lengths, longest).as_py()
             raise limits.refuse(
-                source, "max_field_bytes", f"row {rows[at]}, column {name!r} holds a value of {longest:,} bytes"
+                source, "max_field_bytes", f"row {rows[at]}, column {shown(name)} holds a value of {longest:,} bytes"
             )

@@ -15,6 +15,7 @@ import zlib
 from typing import Callable
 
 from ..errors import FileFormatError
+from ..text import cut
 from .formats import compression_of
 from .limits import EXPANSION_GRACE, LimitError, Limits
 
@@ -58,7 +59,7 @@ def decompress(data: bytes, source: str, limits: Limits) -> tuple[bytes | bytear
         raise
     except _ERRORS as e:
         raise FileFormatError(
-            f"{source}: {kind}-compressed but cannot be decompressed ({e}); the file may be truncated or damaged"
+            f"{source}: {kind}-compressed but cannot be decompressed ({cut(e, 200)}); the file may be truncated or damaged"
         ) from None
     if not out:
         raise FileFormatError(f"{source}: the file is empty (after {kind} decompression)")

@@ -2,6 +2,8 @@
 
 Every message names the file, the column and rows, the offending values and what to do.
 Rows are numbered as data rows from 1, the header not counted (see :mod:`evalcore.io`).
+What the input gives a message is bounded (:func:`evalcore.text.shown`, :func:`evalcore.text.listed`): each name or
+value cut to 60 characters, each list to 5 items and "(and N more)".
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
+from ..text import SHOWN_ITEMS, cut, listed, shown
 
 ROW_INDEX = "row"
 """Name of the index :func:`read_table` gives its DataFrame: 1-based data row numbers."""
 
-MAX_EXAMPLES = 5
+MAX_EXAMPLES = SHOWN_ITEMS
 DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
 
 
@@ -42,19 +45,24 @@ def row_numbers(values: Any, n: int, rows: Any = None) -> np.ndarray:
 
 
 def examples(rows: np.ndarray, values: Sequence[Any], total: int) -> str:
-    """``row 3: 'x', row 8: 'y' (and 4 more)`` for the first offending cells."""
-    parts = [f"row {r}: {v!r}" for r, v in zip(rows[:MAX_EXAMPLES], values[:MAX_EXAMPLES])]
-    more = f" (and {total - MAX_EXAMPLES} more)" if total > MAX_EXAMPLES else ""
-    return ", ".join(parts) + more
+    """``row 3: 'x', row 8: 'y' (and 4 more)`` for the first offending cells (each value cut: :func:`shown`)."""
+    parts = [f"row {r}: {_cell(v)}" for r, v in zip(rows[:MAX_EXAMPLES], values[:MAX_EXAMPLES])]
+    return listed(parts, str, total=total)
+
+
+def _cell(v: Any) -> str:
+    """A cell quoted in a message: text quoted and cut (:func:`shown`), other values as their repr, cut."""
+    v = plain(v)
+    return shown(v) if isinstance(v, str) else cut(repr(v))
 
 
 def row_list(rows: np.ndarray) -> str:
-    text = ", ".join(str(r) for r in rows[:MAX_EXAMPLES])
-    return text + (f" (and {len(rows) - MAX_EXAMPLES} more)" if len(rows) > MAX_EXAMPLES else "")
+    return listed(rows[:MAX_EXAMPLES], str, total=len(rows))
 
 
 def columns_text(columns: Iterable[Any]) -> str:
-    return ", ".join(repr(c) for c in columns) or "(none)"
+    """``'a', 'b', 'c', 'd', 'e' (and 12 more)``: the columns quoted and cut (:func:`evalcore.text.listed`)."""
+    return listed(columns)
 
 
 def plain(v: Any) -> Any:
@@ -89,10 +97,10 @@ def score_hints(values: Iterable[Any]) -> str:
 
 def label_number_hint(uniques: Sequence[Any], counts: Sequence[int]) -> str:
     """For a label column of numbers: which values other than 0 and 1 it holds, and how often."""
-    shown = ", ".join(f"{plain(v)!r} ({c:,} row{'s' if c != 1 else ''})"
-                      for v, c in list(zip(uniques, counts))[:MAX_EXAMPLES * 2])
-    more = f" and {len(uniques) - 2 * MAX_EXAMPLES} more" if len(uniques) > 2 * MAX_EXAMPLES else ""
-    return (f" The column holds numbers other than 0 and 1: {shown}{more}. A numeric label must be 1 for a true "
+    values = listed([f"{_cell(v)} ({c:,} row{'s' if c != 1 else ''})" for v, c in
+                     zip(uniques[:MAX_EXAMPLES * 2], counts[:MAX_EXAMPLES * 2])], str, total=len(uniques),
+                    limit=MAX_EXAMPLES * 2)
+    return (f" The column holds numbers other than 0 and 1: {values}. A numeric label must be 1 for a true "
             "positive and 0 for a false positive; if the numbers are grades or counts, make a 0/1 column from them "
             "(e.g. 1 where the grade is high enough).")
 

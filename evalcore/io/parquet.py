@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import FileFormatError
+from ..text import cut
 from .cells import tidy
 from .limits import Limits, Handover
 
@@ -43,9 +44,10 @@ def read_parquet(
     import pyarrow.parquet as pq
 
     try:
-        meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+        opened = pq.ParquetFile(pa.BufferReader(data))
+        meta, schema = opened.metadata, opened.schema_arrow
     except Exception as e:  # pyarrow raises ArrowInvalid, OSError, ...
-        raise FileFormatError(f"{source}: cannot read as a Parquet file ({type(e).__name__}: {e})") from None
+        raise FileFormatError(f"{source}: cannot read as a Parquet file ({type(e).__name__}: {cut(e, 200)})") from None
     rows, columns = meta.num_rows, meta.num_columns
     declared = f"declares {rows:,} rows x {columns:,} columns"
     if rows > limits.max_rows:
@@ -60,5 +62,22 @@ def read_parquet(
     try:
         df = pd.read_parquet(pa.BufferReader(_arrow_copy(pa, data)), pre_buffer=False)
     except Exception as e:  # pyarrow raises ArrowInvalid, OSError, ...
-        raise FileFormatError(f"{source}: cannot read as a Parquet file ({type(e).__name__}: {e})") from None
+        raise FileFormatError(f"{source}: cannot read as a Parquet file ({type(e).__name__}: {cut(e, 200)})") from None
+    for name in [f.name for f in schema if not _scalar(pa, f.type) and f.name in df.columns]:
+        df[name] = df[name].map(_text, na_action="ignore")  # shown as text: never a label or a score
     return tidy(df, source, "parquet", "index")
+
+
+def _scalar(pa, t) -> bool:
+    """A type whose cells are single values pandas reads as such: booleans, numbers, text, dates and times."""
+    kinds = (pa.types.is_boolean, pa.types.is_integer, pa.types.is_floating, pa.types.is_decimal, pa.types.is_string,
+             pa.types.is_large_string, pa.types.is_dictionary, pa.types.is_temporal, pa.types.is_null,
+             getattr(pa.types, "is_string_view", lambda t: False))
+    return any(is_kind(t) for is_kind in kinds)
+
+
+def _text(value: Any) -> str:
+    """A cell of a list, array, struct, map, binary or interval column as text (a list as a Python list)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    return str(value)

@@ -16,6 +16,7 @@ from typing import Any, Iterator
 import pandas as pd
 
 from ..errors import FileFormatError, ParameterError
+from ..text import cut, listed, shown
 from .cells import tidy
 from .limits import LimitError, Limits, Handover
 from .messages import columns_text
@@ -64,13 +65,15 @@ def read_rda(
         raise
     except Exception as e:  # rdata raises many types for broken or unsupported files
         raise FileFormatError(
-            f"{source}: cannot read as an R data file (.rda/.RData) ({type(e).__name__}: {e})"
+            f"{source}: cannot read as an R data file (.rda/.RData) ({type(e).__name__}: {cut(e, 200)})"
         ) from None
     frames = [k for k, v in objects.items() if isinstance(v, pd.DataFrame)]
-    kinds = ", ".join(f"{k!r} ({'data frame' if k in frames else type(v).__name__})" for k, v in objects.items())
+    kinds = listed(objects.items(),
+                   lambda kv: f"{shown(kv[0])} ({'data frame' if kv[0] in frames else type(kv[1]).__name__})")
     if sheet is not None:
         if sheet not in frames:
-            raise ParameterError(f"{source}: no data frame named {sheet!r}; the file holds {kinds or 'nothing'}")
+            raise ParameterError(f"{source}: no data frame named {shown(sheet)}; the file holds "
+                                 f"{kinds if objects else 'nothing'}")
         name = sheet
     elif len(frames) == 1:
         name = frames[0]
@@ -101,7 +104,7 @@ def read_rds(
     except LimitError:
         raise
     except Exception as e:  # rdata raises many types for broken or unsupported files
-        raise FileFormatError(f"{source}: cannot read as an R .rds file ({type(e).__name__}: {e})") from None
+        raise FileFormatError(f"{source}: cannot read as an R .rds file ({type(e).__name__}: {cut(e, 200)})") from None
     if not isinstance(obj, pd.DataFrame):
         raise FileFormatError(
             f"{source}: holds a {type(obj).__name__}, not a data frame; save the candidate table as a data frame"

@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from ..errors import FileFormatError
+from ..text import cut, shown
 from .cells import INTEGER, PLAIN, check_fields, frame
 from .encodings import sniff_utf16, to_utf8
 from .formats import FORMATS, OLD_EXCEL, SUPPORTED, UTF16_BOMS, sniff_format
@@ -332,7 +333,7 @@ def _check_header_fields(header: list[str], source: str, limits: Limits) -> None
         size = len(name.encode("utf-8"))
         if size > limits.max_field_bytes:
             raise limits.refuse(source, "max_field_bytes", f"the header's field {i + 1} (a column name "
-                                                           f"starting {name[:40]!r}) is {size:,} bytes long")
+                                                           f"starting {shown(name)}) is {size:,} bytes long")
 
 
 def _parse_csv(data: Any, delimiter: str, source: str, limits: Limits) -> _Parsed:
@@ -382,7 +383,7 @@ def _parse_csv(data: Any, delimiter: str, source: str, limits: Limits) -> _Parse
                                                            f"{limits.max_field_bytes:,} bytes") from None
         where = f"row {line - header_line}" if header is not None and line > header_line else "the header"
         raise FileFormatError(
-            f"{source}: cannot parse line {line} ({where}): {e}. A value that contains "
+            f"{source}: cannot parse line {line} ({where}): {cut(e, 200)}. A value that contains "
             f"the delimiter ({DELIMITER_NAMES[delimiter]}), a quote or a line break must be enclosed in "
             'double quotes, with quotes inside it doubled ("").'
         ) from None

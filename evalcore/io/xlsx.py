@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import FileFormatError, ParameterError
+from ..text import cut, shown
 from .cells import frame
 from .limits import EXPANSION_GRACE, Limits, Handover
 from .messages import columns_text, row_list
@@ -36,7 +37,7 @@ def read_xlsx(
     try:
         book = openpyxl.load_workbook(_io.BytesIO(data), read_only=True, data_only=True)
     except Exception as e:  # openpyxl raises many types for broken files
-        raise FileFormatError(f"{source}: cannot read as an Excel .xlsx workbook ({type(e).__name__}: {e})") from None
+        raise FileFormatError(f"{source}: cannot read as an Excel .xlsx workbook ({type(e).__name__}: {cut(e, 200)})") from None
     try:
         names = book.sheetnames
         if sheet is None:
@@ -47,7 +48,7 @@ def read_xlsx(
             ws = book[sheet]
         else:
             raise ParameterError(
-                f"{source}: no sheet {sheet!r}; the sheets are {columns_text(names)} (or give a 0-based index)"
+                f"{source}: no sheet {shown(sheet)}; the sheets are {columns_text(names)} (or give a 0-based index)"
             )
         _check_declared(ws, source, limits)
         try:
@@ -55,11 +56,12 @@ def read_xlsx(
         except (FileFormatError, ParameterError):
             raise
         except Exception as e:  # a damaged sheet: XML, zip or CRC errors
-            raise FileFormatError(f"{source}: sheet {ws.title!r} cannot be read ({type(e).__name__}: {e})") from None
+            raise FileFormatError(f"{source}: sheet {shown(ws.title)} cannot be read ({type(e).__name__}: "
+                                  f"{cut(e, 200)})") from None
     finally:
         book.close()
     if not records:
-        raise FileFormatError(f"{source}: sheet {ws.title!r} is empty; it needs a header row and one row per candidate")
+        raise FileFormatError(f"{source}: sheet {shown(ws.title)} is empty; it needs a header row and one row per candidate")
     (header_index, header), body = records[0], records[1:]
     header = dict(header)
     width = max(header, default=0)
@@ -67,7 +69,7 @@ def read_xlsx(
     beyond = [i for i, (_, cells) in enumerate(body) if cells and cells[-1][0] > width]
     if beyond:
         raise FileFormatError(
-            f"{source}: sheet {ws.title!r}: {len(beyond)} row(s) have values right of the last named column "
+            f"{source}: sheet {shown(ws.title)}: {len(beyond)} row(s) have values right of the last named column "
             f"(column {width}): rows {row_list(rows[beyond])}. Give those columns a name in the header row "
             "or delete the values."
         )
@@ -87,15 +89,15 @@ def _check_archive(data: bytes, source: str, limits: Limits) -> None:
     try:
         members = zipfile.ZipFile(_io.BytesIO(data)).infolist()
     except (zipfile.BadZipFile, OSError, ValueError) as e:
-        raise FileFormatError(f"{source}: cannot read as an Excel .xlsx workbook (BadZipFile: {e})") from None
+        raise FileFormatError(f"{source}: cannot read as an Excel .xlsx workbook (BadZipFile: {cut(e, 200)})") from None
     for m in members:
         if m.file_size > limits.max_bytes:
-            raise limits.refuse(source, "max_bytes", f"its part {m.filename!r} declares {m.file_size:,} bytes "
+            raise limits.refuse(source, "max_bytes", f"its part {shown(m.filename)} declares {m.file_size:,} bytes "
                                                      "uncompressed")
         if m.file_size > EXPANSION_GRACE and m.file_size > limits.max_expansion * max(m.compress_size, 1):
             raise limits.refuse(
                 source, "max_expansion",
-                f"its part {m.filename!r} expands {m.file_size / max(m.compress_size, 1):,.0f}-fold "
+                f"its part {shown(m.filename)} expands {m.file_size / max(m.compress_size, 1):,.0f}-fold "
                 f"({m.compress_size:,} to {m.file_size:,} bytes), as a decompression bomb does",
             )
 
@@ -105,7 +107,7 @@ def _check_declared(ws: Any, source: str, limits: Limits) -> None:
     rows, columns = ws.max_row, ws.max_column
     if rows is None or columns is None:
         return
-    what = f"sheet {ws.title!r} declares {rows:,} rows x {columns:,} columns (its stored dimension)"
+    what = f"sheet {shown(ws.title)} declares {rows:,} rows x {columns:,} columns (its stored dimension)"
     hint = "If the sheet is really smaller, open and save it again in Excel or LibreOffice to correct that."
     for name, value in (("max_columns", columns), ("max_rows", rows - 1), ("max_cells", rows * columns)):
         if value > getattr(limits, name):
@@ -128,7 +130,7 @@ def _records(book: Any, ws: Any, source: str, limits: Limits) -> list[tuple[int,
                 continue
             values.sort(key=lambda cv: cv[0])
             last = values[-1][0]
-            where = f"sheet {ws.title!r}, row {index:,}"
+            where = f"sheet {shown(ws.title)}, row {index:,}"
             if last > limits.max_columns:
                 raise limits.refuse(source, "max_columns", f"{where} has a value in column {last:,}")
             if out and index - out[0][0] > limits.max_rows:

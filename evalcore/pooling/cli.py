@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Callable
 
+from ..text import cut, listed, shown
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``--pool`` and ``--pool-sample`` beside the sample options of ``curves`` and ``compare``."""
@@ -111,8 +113,8 @@ def design(args, measures, exported=None):
     chosen, k = parse_pool(args.pool)
     unknown = [m for m in chosen if m not in measures]
     if unknown:
-        raise ParameterError(f"--pool {args.pool!r}: {', '.join(unknown)} is not among the measures "
-                             f"{', '.join(measures)}")
+        raise ParameterError(f"--pool {shown(args.pool)}: {listed(unknown, cut)} is not among the measures "
+                             f"{listed(measures, cut)}")
     frame = SamplingFrame(measures=chosen, k=k, ties=args.ties, seed=args.seed)
     if args.pool_sample is None:
         return Design("pool", frame, seed=None)

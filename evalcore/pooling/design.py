@@ -32,6 +32,7 @@ from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..estimates import SamplingFrame, draw_sample
 from ..ranking import Ranking, rank
+from ..text import shown
 
 DESIGN_KINDS = {
     "sample": "a random sample",
@@ -175,7 +176,7 @@ class Design:
         design = dict(design or {})
         kind = design.get("kind", "sample")
         if kind not in DESIGN_KINDS:
-            raise ParameterError(f"the sample's design names the kind {str(kind)[:40]!r}; evalcore knows "
+            raise ParameterError(f"the sample's design names the kind {shown(kind, 40)}; evalcore knows "
                                  f"{', '.join(DESIGN_KINDS)}")
         size = int(size or 0)
         seed = None if seed is None else int(seed)  # (a sample imported without a seed: unknown, not 0)
@@ -183,7 +184,7 @@ class Design:
             return cls(kind=kind, frame=frame, size=size, seed=seed)
         pool = design.get("pool_size")
         if isinstance(pool, bool) or not isinstance(pool, (int, np.integer)) or not 1 <= pool <= max(size, 1):
-            raise ParameterError(f"the sample's design has a pool of {str(pool)[:40]!r} candidates; it must be a "
+            raise ParameterError(f"the sample's design has a pool of {shown(pool, 40)} candidates; it must be a "
                                  f"whole number in 1..{max(size, 1):,} (the sample's size)")
         m = size - int(pool) if kind == "pool+sample" else 0
         return cls(kind=kind, frame=frame, size=m, seed=seed)
@@ -207,7 +208,7 @@ def parse_pool(text: str) -> tuple[tuple[str, ...], int]:
     except ValueError:
         k = 0
     if not names or k < 1:
-        raise ParameterError(f"a pool is given as MEASURE[,MEASURE...]:K, e.g. log.like,t.score:150; got {text!r}")
+        raise ParameterError(f"a pool is given as MEASURE[,MEASURE...]:K, e.g. log.like,t.score:150; got {shown(text)}")
     return names, k
 
 

@@ -48,6 +48,7 @@ import pandas as pd
 from scipy import special
 
 from ..errors import ParameterError
+from ..text import shown
 from ..estimates import (ESTIMATE_COLUMNS, MIN_ANNOTATED, BaselineEstimate, _annotated_pair_ranks,
                          check_min_annotated, hypergeometric_interval, newcombe_difference_interval, sample_interval)
 from ..nspec import check_sizes
@@ -383,7 +384,7 @@ def pooled_compare(a: Ranking, b: Ranking, n=None, *, pool, rest_sampled: bool =
     min_annotated = check_min_annotated(min_annotated)
     sizes = check_sizes(n, a.n_candidates)
     if a.n_candidates != b.n_candidates:
-        raise ParameterError(f"rankings {a.measure!r} and {b.measure!r} are not of the same candidate set")
+        raise ParameterError(f"rankings {shown(a.measure)} and {shown(b.measure)} are not of the same candidate set")
     pool = check_pool(a, pool)
     _annotated_pair_ranks(a, b)  # the same candidates annotated, with the same labels
     _strata(a, pool, rest_sampled)  # the pool is complete

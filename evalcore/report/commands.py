@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..candidates import CandidateSet
 from ..errors import ParameterError
+from ..text import shown
 from ..io import load_candidates
 from ..names import DEFAULT_POWER
 from ..nspec import parse_n_spec
@@ -61,7 +62,7 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
     for action in parser._actions:  # argparse keeps its subcommands here; there is no public accessor
         if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             return action.choices[command]
-    raise ParameterError(f"the command line has no command {command!r}; a signature names one of its commands")
+    raise ParameterError(f"the command line has no command {shown(command)}; a signature names one of its commands")
 
 
 def _signed_actions(parser: argparse.ArgumentParser, command: str) -> list[argparse.Action]:
@@ -105,7 +106,7 @@ def argv_from_signature(parser: argparse.ArgumentParser, signature: Signature, f
     argv = [signature.command, *map(str, files)]
     for key, items in signature.settings:
         if key not in actions:
-            raise ParameterError(f"this evalcore's {signature.command!r} has no option for the signature's {key!r} "
+            raise ParameterError(f"this evalcore's {signature.command!r} has no option for the signature's {shown(key)} "
                                  f"(a signature from another version?)")
         action = actions[key]
         option = action.option_strings[-1]
@@ -240,7 +241,7 @@ def _report_settings(args: argparse.Namespace, probe=None) -> tuple[ReportSettin
         try:
             lo, hi = (int(v) for v in args.range.split(":"))
         except ValueError:
-            raise ParameterError(f"--range {args.range!r}: give FIRST:LAST, e.g. 100:2000") from None
+            raise ParameterError(f"--range {shown(args.range)}: give FIRST:LAST, e.g. 100:2000") from None
     elif sizes is not None:
         lo, hi = int(sizes[0]), int(sizes[-1])
     else:
@@ -333,7 +334,7 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
     """
     if signature.command not in ("report", "systems", *TABLE_COMMANDS):
         raise ParameterError(f"a signature names the command that computed its numbers: report, systems or one of "
-                             f"{', '.join(TABLE_COMMANDS)}; got {signature.command[:40]!r}")
+                             f"{', '.join(TABLE_COMMANDS)}; got {shown(signature.command, 40)}")
     messages = []
     version = evalcore_version()
     if signature.version != version:

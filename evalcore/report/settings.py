@@ -14,6 +14,7 @@ from typing import Mapping, Sequence
 
 from .. import names as method_names
 from ..errors import ParameterError
+from ..text import cut, listed, shown
 from ..ranking import SEEDED_TIES, check_ties
 from ..stats.intervals import INTERVAL_METHODS, check_confidence_level
 from ..stats.multitest import check_correction
@@ -48,7 +49,7 @@ def parse_frame_spec(text: str) -> tuple[tuple[str, ...], int]:
         k_value = 0
     if not sep or not chosen or k_value < 1:
         raise ParameterError(f"a sampling frame is MEASURE[,MEASURE...]:K with K >= 1, e.g. log.like:1000; got "
-                             f"{text!r}")
+                             f"{shown(text)}")
     return chosen, k_value
 
 
@@ -101,19 +102,19 @@ class SampleDesign:
     def __post_init__(self) -> None:
         if self.kind not in method_names.ANNOTATION_DESIGNS:
             raise ParameterError(f"`kind` of an annotation design must be one of "
-                                 f"{', '.join(method_names.ANNOTATION_DESIGNS)}; got {self.kind!r}")
+                                 f"{', '.join(method_names.ANNOTATION_DESIGNS)}; got {shown(self.kind)}")
         if self.kind != "sample" and not self.frame:
-            raise ParameterError(f"a {self.kind!r} design needs its pool: the measures and the depth K of the top-K "
+            raise ParameterError(f"a {shown(self.kind)} design needs its pool: the measures and the depth K of the top-K "
                                  "lists annotated whole")
         if (self.pool_sample is not None) != (self.kind == "pool+sample"):
             raise ParameterError(f"the size of the sample of the rest (pool_sample) belongs to a 'pool+sample' design "
-                                 f"and only to it; got kind {self.kind!r} and pool_sample {self.pool_sample!r}")
+                                 f"and only to it; got kind {shown(self.kind)} and pool_sample {self.pool_sample!r}")
         if self.pool_sample is not None:
             _whole(self.pool_sample, "pool_sample")
         frame = _names(self.frame, "frame") if self.frame else ()
         if bool(frame) != bool(self.frame_k):
             raise ParameterError(f"a top-K sampling frame needs both its measures and K >= 1; got measures "
-                                 f"{', '.join(frame) or 'none'} and K = {self.frame_k!r}")
+                                 f"{listed(frame, cut) if frame else 'none'} and K = {self.frame_k!r}")
         if frame:
             _whole(self.frame_k, "frame_k", 1)
         if self.frame_ties is not None:
@@ -124,7 +125,7 @@ class SampleDesign:
                 _whole(value, name)
         if self.interval not in method_names.SAMPLE_INTERVAL_LABELS:
             raise ParameterError(f"`sample interval` must be one of {', '.join(method_names.SAMPLE_INTERVAL_LABELS)}; "
-                                 f"got {self.interval!r}")
+                                 f"got {shown(self.interval)}")
         _whole(self.min_annotated, "min_annotated")
         object.__setattr__(self, "frame", frame)
 
@@ -226,7 +227,7 @@ class ReportSettings:
             raise ParameterError(f"a report compares at least two measures; got {len(measures)}: "
                                  f"{', '.join(measures) or 'none'}. Name more measures.")
         if not isinstance(self.label, str) or not self.label:
-            raise ParameterError(f"`label` must name the TP/FP column; got {self.label!r}")
+            raise ParameterError(f"`label` must name the TP/FP column; got {shown(self.label)}")
         try:
             whole = [int(n) == float(n) for n in self.sizes]
             sizes = tuple(sorted({int(n) for n in self.sizes}))
@@ -251,7 +252,7 @@ class ReportSettings:
         check_correction(self.correction)
         level = check_confidence_level(self.level)
         if self.interval not in INTERVAL_METHODS:
-            raise ParameterError(f"`interval` must be one of {', '.join(INTERVAL_METHODS)}; got {self.interval!r}")
+            raise ParameterError(f"`interval` must be one of {', '.join(INTERVAL_METHODS)}; got {shown(self.interval)}")
         resampling = self.test in RESAMPLING_TESTS
         if isinstance(self.resamples, bool) or not isinstance(self.resamples, int) or self.resamples < 1:
             raise ParameterError(f"`resamples` must be a whole number >= 1; got {self.resamples!r}")
@@ -264,10 +265,10 @@ class ReportSettings:
             raise ParameterError(f"`n_step` (the step between Figure 3's tested n) must be a whole number >= 1; got "
                                  f"{self.n_step!r}")
         if self.sample is not None and not self.sample_column:
-            raise ParameterError(f"`sample` {self.sample!r} needs `sample_column`, the column naming the samples")
+            raise ParameterError(f"`sample` {shown(self.sample)} needs `sample_column`, the column naming the samples")
         if self.difference_interval not in method_names.DIFFERENCE_INTERVALS:
             raise ParameterError(f"`difference_interval` must be one of "
-                                 f"{', '.join(method_names.DIFFERENCE_INTERVALS)}; got {self.difference_interval!r}")
+                                 f"{', '.join(method_names.DIFFERENCE_INTERVALS)}; got {shown(self.difference_interval)}")
         try:
             power = float(self.power)
         except (TypeError, ValueError):
@@ -362,7 +363,7 @@ class ReportSettings:
 
 def _one(items: tuple[str, ...], key: str) -> str:
     if len(items) != 1:
-        raise ParameterError(f"the signature's {key!r} holds {len(items)} values; it takes one")
+        raise ParameterError(f"the signature's {shown(key)} holds {len(items)} values; it takes one")
     return items[0]
 
 
@@ -370,13 +371,13 @@ def _integer(text: str, key: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise ParameterError(f"the signature's {key!r} must be a whole number; got {text!r}") from None
+        raise ParameterError(f"the signature's {shown(key)} must be a whole number; got {shown(text)}") from None
 
 
 def _n_range(text: str) -> tuple[int, int]:
     lo, sep, hi = text.partition(":")
     if not sep:
-        raise ParameterError(f"the signature's 'range' must read FIRST:LAST, e.g. 100:2000; got {text!r}")
+        raise ParameterError(f"the signature's 'range' must read FIRST:LAST, e.g. 100:2000; got {shown(text)}")
     return _integer(lo, "range"), _integer(hi, "range")
 
 
@@ -387,7 +388,7 @@ def _number(text: str, key: str, example: str = "") -> float:
         value = math.nan
     if not math.isfinite(value):
         such = f" such as {example}" if example else ""
-        raise ParameterError(f"the signature's {key!r} must be a number{such}; got {text!r}")
+        raise ParameterError(f"the signature's {shown(key)} must be a number{such}; got {shown(text)}")
     return value
 
 
@@ -397,7 +398,7 @@ _OPTIONAL = (("step", "n_step", 1),)
 
 def _yes(items: tuple[str, ...], key: str) -> bool:
     if _one(items, key) != "yes":
-        raise ParameterError(f"the signature's {key!r} reads 'yes' where it is given; got {items[0]!r}")
+        raise ParameterError(f"the signature's {shown(key)} reads 'yes' where it is given; got {shown(items[0])}")
     return True
 
 
@@ -518,7 +519,7 @@ def parse_names(entries: Sequence[str]) -> dict[str, str]:
     for entry in entries:
         measure, sep, name = str(entry).rpartition("=")
         if not sep or not measure or not name.strip():
-            raise ParameterError(f"--name {entry!r}: give MEASURE=DISPLAY NAME, e.g. --name log.like=G²")
+            raise ParameterError(f"--name {shown(entry)}: give MEASURE=DISPLAY NAME, e.g. --name log.like=G²")
         names[measure] = name.strip()
     return names
 
@@ -534,13 +535,13 @@ def display_names(measures: Sequence[str], names: Mapping[str, str] | None = Non
     names = dict(names or {})
     unknown = [m for m in names if m not in measures]
     if unknown:
-        raise ParameterError(f"display names given for {', '.join(map(repr, unknown))}, which the report does not "
-                             f"compare; its measures are {', '.join(measures)}")
-    shown = {m: names.get(m, m) for m in measures}
+        raise ParameterError(f"display names given for {listed(unknown)}, which the report does not "
+                             f"compare; its measures are {listed(measures, cut)}")
+    display = {m: names.get(m, m) for m in measures}
     seen: dict[str, str] = {}
-    for m, name in shown.items():
+    for m, name in display.items():
         if name in seen:
-            raise ParameterError(f"measures {seen[name]!r} and {m!r} would both be shown as {name!r}; give them "
+            raise ParameterError(f"measures {shown(seen[name])} and {shown(m)} would both be shown as {shown(name)}; give them "
                                  "different display names")
         seen[name] = m
-    return shown
+    return display

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ParameterError
+from ..text import shown
 
 __all__ = ["Signature", "SignatureDifference", "evalcore_version", "file_sha256", "bytes_sha256",
            "numbers_digest", "parse_signature", "compare_signatures", "encode_item"]
@@ -109,15 +110,15 @@ class Signature:
         for digest in self.data:
             if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
                 raise ParameterError(f"a signature's data hash must be 64 lowercase hexadecimal digits "
-                                     f"(SHA-256); got {digest[:80]!r}")
+                                     f"(SHA-256); got {shown(digest, 80)}")
         keys = [k for k, _ in self.settings]
         if len(set(keys)) != len(keys):
             raise ParameterError(f"a signature names each setting once; {', '.join(keys)} repeats one")
         for key, items in self.settings:
             if not key or not key.replace("-", "").replace("_", "").isalnum():
-                raise ParameterError(f"signature keys are words (letters, digits, - or _); got {key!r}")
+                raise ParameterError(f"signature keys are words (letters, digits, - or _); got {shown(key)}")
             if not isinstance(items, tuple) or not items:
-                raise ParameterError(f"the signature's setting {key!r} needs a tuple of at least one value")
+                raise ParameterError(f"the signature's setting {shown(key)} needs a tuple of at least one value")
 
     @property
     def mapping(self) -> dict[str, tuple[str, ...]]:
@@ -157,15 +158,15 @@ def parse_signature(text: str) -> Signature:
     for i, field in enumerate(fields):
         key, sep, value = field.partition(" ")
         if not sep or not value:
-            raise ParameterError(f"signature field {i + 1} {field[:60]!r} is not 'key value'; a signature looks like "
+            raise ParameterError(f"signature field {i + 1} {shown(field, 60)} is not 'key value'; a signature looks like "
                                  f"'evalcore 0.1.0|cmd report|data sha256:...|...' (copy it whole)")
         if key in parsed:
-            raise ParameterError(f"the signature names {key!r} twice")
+            raise ParameterError(f"the signature names {shown(key)} twice")
         parsed[key] = value
         order.append(key)
     if not order or order[0] != PRODUCT:
         raise ParameterError(f"a signature starts with '{PRODUCT} <version>'; this one starts with "
-                             f"{fields[0][:60]!r}")
+                             f"{shown(fields[0], 60)}")
     for required in ("cmd", "data"):
         if required not in parsed:
             raise ParameterError(f"the signature has no {required!r} field; copy the whole signature")
@@ -173,12 +174,12 @@ def parse_signature(text: str) -> Signature:
     for item in parsed["data"].split(","):
         algorithm, _, digest = item.partition(":")
         if algorithm != "sha256":
-            raise ParameterError(f"the signature's data field must read 'sha256:<64 hex digits>'; got {item[:80]!r}")
+            raise ParameterError(f"the signature's data field must read 'sha256:<64 hex digits>'; got {shown(item, 80)}")
         data.append(digest)
     numbers = parsed.get("numbers")
     if numbers is not None and (len(numbers) != DIGEST_DIGITS or any(c not in "0123456789abcdef" for c in numbers)):
         raise ParameterError(f"the signature's numbers field must be {DIGEST_DIGITS} hexadecimal digits; "
-                             f"got {numbers[:40]!r}")
+                             f"got {shown(numbers, 40)}")
     try:
         settings = tuple((k, _parse_value(parsed[k])) for k in order if k not in (PRODUCT, "cmd", "data", "numbers"))
         version, command = unquote(parsed[PRODUCT], errors="strict"), unquote(parsed["cmd"], errors="strict")

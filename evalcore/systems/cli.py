@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import ParameterError
+from ..text import shown
 from .names import DEFAULT_RESAMPLES, DEFAULT_SEED, METRICS, RULES, TABLE_METRICS, TOKENIZERS
 
 __all__ = ["add_parser", "cmd_systems", "reproduce_digest", "run_comparison"]
@@ -221,7 +222,7 @@ def _yes_no(given, key: str) -> bool:
     """A signature's yes/no setting (``no`` where it is absent); anything else is refused, never read as ``no``."""
     value = given.get(key, ("no",))[0]
     if value not in ("yes", "no"):
-        raise ParameterError(f"the signature's {key!r} must be yes or no; got {value[:40]!r}")
+        raise ParameterError(f"the signature's {shown(key)} must be yes or no; got {shown(value, 40)}")
     return value == "yes"
 
 

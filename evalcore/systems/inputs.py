@@ -38,6 +38,7 @@ from ..io.compression import decompress
 from ..io.limits import Limits, limits_from
 from ..io.read import _raw_bytes
 from ..io.text import check_lines
+from ..text import cut, listed, shown
 from .metrics import get_metric
 from .names import MAX_SYSTEMS, TABLE_METRICS
 
@@ -133,8 +134,7 @@ def unique_names(names: Sequence[str]) -> list[str]:
 
 
 def _lines_list(numbers: Sequence[int]) -> str:
-    shown = ", ".join(f"{n:,}" for n in numbers[:SHOWN])
-    return shown + (f" and {len(numbers) - SHOWN:,} more" if len(numbers) > SHOWN else "")
+    return listed(numbers, lambda n: f"{n:,}", limit=SHOWN)
 
 
 @dataclass(frozen=True)
@@ -264,15 +264,14 @@ def table_from_frame(frame: pd.DataFrame, metric: str | None, *, name: str = "th
     columns = [str(c) for c in frame.columns]
     if "item" not in columns:
         raise ColumnError(f"{name}: no column 'item'; a per-item table has a column item naming each item (a "
-                          f"sentence, a document) and count columns <system>.<count>; found {', '.join(columns[:8])}"
-                          f"{' ...' if len(columns) > 8 else ''}")
+                          f"sentence, a document) and count columns <system>.<count>; found {listed(columns, cut)}")
     if metric is None:
         metric = suggest_table_metric(columns)
         if metric is None:
             raise ColumnError(f"{name}: no system has the count columns of a metric: <system>.tp, .fp, .fn (F1), "
                               "<system>.correct, .total (accuracy, UAS) or <system>.a_s, .a_p, .a, .s (AER)")
     if metric not in TABLE_METRICS:
-        raise ParameterError(f"{metric!r} is not a metric of a per-item table; choose one of "
+        raise ParameterError(f"{shown(metric)} is not a metric of a per-item table; choose one of "
                              f"{', '.join(TABLE_METRICS)}")
     suffixes = get_metric(metric).statistics
     prefixes: list[str] = []
@@ -286,11 +285,11 @@ def table_from_frame(frame: pd.DataFrame, metric: str | None, *, name: str = "th
     for p in prefixes:
         missing = [f"{p}.{s}" for s in suffixes if f"{p}.{s}" not in columns]
         if missing:
-            raise ColumnError(f"{name}: system {p!r} lacks the column{'s' if len(missing) > 1 else ''} "
-                              f"{', '.join(map(repr, missing))}; {get_metric(metric).label} needs "
-                              f"{', '.join(f'{p}.{s}' for s in suffixes)}")
+            raise ColumnError(f"{name}: system {shown(p)} lacks the column{'s' if len(missing) > 1 else ''} "
+                              f"{listed(missing)}; {get_metric(metric).label} needs "
+                              f"{', '.join(f'{cut(p)}.{s}' for s in suffixes)}")
     if len(prefixes) < 2:
-        raise ColumnError(f"{name}: comparing systems needs at least two; found only {prefixes[0]!r}")
+        raise ColumnError(f"{name}: comparing systems needs at least two; found only {shown(prefixes[0])}")
     if len(prefixes) > MAX_SYSTEMS:
         raise ColumnError(f"{name}: at most {MAX_SYSTEMS} systems can be compared at once; found {len(prefixes)}")
     if len(frame) == 0:
@@ -305,7 +304,7 @@ def table_from_frame(frame: pd.DataFrame, metric: str | None, *, name: str = "th
     if repeated.any():
         first = item_text[repeated].iloc[0]
         rows = _row_numbers(frame, (item_text == first).to_numpy())
-        raise ColumnError(f"{name}: item {first!r} appears in rows {_lines_list(rows)}; each item must appear once "
+        raise ColumnError(f"{name}: item {shown(first)} appears in rows {_lines_list(rows)}; each item must appear once "
                           "(sum its counts into one row)")
     counts = np.empty((len(frame), len(suffixes), len(prefixes)), dtype=np.float64)
     for s_index, p in enumerate(prefixes):
@@ -316,21 +315,21 @@ def table_from_frame(frame: pd.DataFrame, metric: str | None, *, name: str = "th
             bad = np.isnan(values) & series.notna().to_numpy()
             if bad.any():
                 rows = _row_numbers(frame, bad)
-                raise ColumnError(f"{name}: column {column!r} holds text where a count belongs: row {rows[0]:,} "
-                                  f"has {str(series[bad].iloc[0])[:40]!r}")
+                raise ColumnError(f"{name}: column {shown(column)} holds text where a count belongs: row "
+                                  f"{rows[0]:,} has {shown(series[bad].iloc[0])}")
             gaps = np.isnan(values)
             if gaps.any():
-                raise ColumnError(f"{name}: column {column!r} is empty in row {_lines_list(_row_numbers(frame, gaps))}; "
+                raise ColumnError(f"{name}: column {shown(column)} is empty in row {_lines_list(_row_numbers(frame, gaps))}; "
                                   "give a count (0 if there is none)")
             infinite = ~np.isfinite(values)
             if infinite.any():
                 rows = _row_numbers(frame, infinite)
-                raise ColumnError(f"{name}: column {column!r} holds {values[infinite][0]} in row {rows[0]:,}; counts "
+                raise ColumnError(f"{name}: column {shown(column)} holds {values[infinite][0]} in row {rows[0]:,}; counts "
                                   "are finite")
             negative = values < 0
             if negative.any():
                 rows = _row_numbers(frame, negative)
-                raise ColumnError(f"{name}: column {column!r} holds a negative count, {values[negative][0]:g}, in row "
+                raise ColumnError(f"{name}: column {shown(column)} holds a negative count, {values[negative][0]:g}, in row "
                                   f"{_lines_list(rows)}; counts are 0 or more")
             counts[:, k, s_index] = values
     _check_consistent(frame, metric, counts, prefixes, name)
@@ -350,5 +349,5 @@ def _check_consistent(frame, metric: str, counts: np.ndarray, systems: Sequence[
             bad = counts[:, low, s_index] > counts[:, high, s_index]
             if bad.any():
                 rows = _row_numbers(frame, bad)
-                raise ColumnError(f"{name}: {system}.{low_name} is larger than {system}.{high_name} in row "
+                raise ColumnError(f"{name}: {cut(system)}.{low_name} is larger than {cut(system)}.{high_name} in row "
                                   f"{_lines_list(rows)}; {low_name} counts a part of {high_name}")

@@ -8,6 +8,10 @@ checked against every point of its curves in tests/test_engines.py and bench/ben
 default range of n is short. ``EVALCORE_BROWSER_SERVER_ROWS`` (a multiple of 1,000) sets another size
 (``bench/bench_serverdata.py --browser`` times the test at its ``--rows``).
 
+A hostile file in the same folder (a truncated Parquet file: a copy in progress) opened by a link gives a message
+naming it, with no path of the server and no traceback (issue 29; every hostile file on every page is checked under
+AppTest in tests/app/test_serverdata_pages.py).
+
 The data set is written once per test session by DuckDB straight to Parquet (three columns;
 :func:`evalcore.engines.synthetic.write_parquet`, as the benchmark's) in the session's temporary folder; this module
 starts its own dashboard server, whose environment names that folder.
@@ -47,6 +51,9 @@ def server_data(tmp_path_factory):
     folder = tmp_path_factory.mktemp("server_data")
     write_parquet(folder / "big.parquet", ROWS)
     (folder / ".hidden.parquet").write_bytes(b"")  # not listed
+    small = folder / ".small.parquet"
+    write_parquet(small, 1000)
+    (folder / "truncated.parquet").write_bytes(small.read_bytes()[:600])  # a copy in progress
     return folder
 
 
@@ -93,7 +100,7 @@ def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_
     url, store = server_url
     with fresh_page(browser, url + "/") as page:
         wait_for_app(page)
-        page.get_by_text("Large data sets on this server (1)").click()
+        page.get_by_text("Large data sets on this server (2)").click()
         click_for_run(page, page.get_by_role("button", name="Open this data set"), timeout=COUNTING_MS)
         expect(metric(page, "Candidates N")).to_have_text(f"{ROWS:,}", timeout=COUNTING_MS)
         expect(metric(page, "True positives")).to_have_text(f"{ROWS * 11 // 100:,}")
@@ -120,3 +127,15 @@ def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_
         wait_for_figure(shared, "gd.data.some(t => (t.name || '').includes(': 94.9% '))", timeout=120_000)
         expect(slider_values(shared, "Confidence level")).to_have_text(["0.949"])
 
+
+
+def test_a_truncated_file_in_the_folder_is_a_message_in_words(browser, server_url):
+    if browser is None:
+        pytest.fail(MISSING_CHROMIUM, pytrace=False)
+    url, _ = server_url
+    with fresh_page(browser, url + "/precision?dataset=server%3Atruncated.parquet&ties=hash") as page:
+        wait_for_app(page)
+        error = page.get_by_test_id("stAlertContentError")
+        expect(error).to_contain_text("truncated.parquet is not a complete Parquet file", timeout=120_000)
+        text = error.inner_text()
+        assert "/" not in text.replace("CSV/TSV", "") and "SELECT" not in text, text  # no path, no SQL
