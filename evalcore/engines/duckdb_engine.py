@@ -107,13 +107,9 @@ class DuckDBEngine:
 
     def resolve_roles(self, source: src.TableSource) -> src.Roles:
         """The roles of ``source``'s columns (its default scores left out of keys: ``Roles.left_out``), without
-        checking its cells."""
-        with tempfile.TemporaryDirectory(prefix="evalcore-duckdb-", dir=self.temp_directory) as spill:
-            con = self.connect(spill)
-            try:
-                return self.roles(source, con, self.scan(source, con))
-            finally:
-                con.close()
+        checking its cells; a file that does not read is a message in words (:meth:`session`)."""
+        with self.session(source, prepare=False) as (con, _, _, _):
+            return self.roles(source, con, self.scan(source, con))
 
     @contextmanager
     def session(self, source: src.TableSource | None = None, prepare: bool = True):

@@ -133,6 +133,7 @@ class SparkEngine:
         indexed = df.rdd.zipWithIndex().map(lambda pair: (*pair[0], pair[1]))
         return spark.createDataFrame(indexed, df.schema.add(src.ROW, "long"))
 
+    @_in_words
     def resolve_roles(self, source: src.TableSource, df=None) -> src.Roles:
         """The roles of ``source``'s columns (its default scores less the keys: ``Roles.left_out``)."""
         df = self.frame(source) if df is None else df
