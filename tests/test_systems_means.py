@@ -311,3 +311,45 @@ def test_command_line_on_rouge_with_its_settings(tmp_path, capsys):
     code, _, err = _run(capsys, ["systems", "--refs", str(refs), "--hyps", *map(str, hyps), "--metric", "bleu",
                                  "--tests", "wilcoxon"])
     assert code == 2 and "ratio of sums" in err
+
+
+# ------------------------------------------------------------------------------------------------ report
+
+def test_the_report_names_the_new_inputs_and_tests_and_cites_them():
+    from evalcore.report.bib import BIBLIOGRAPHY
+    from evalcore.systems.report import build_systems_report
+    from evalcore.systems.rouge import RougeOptions, rouge_statistics
+    from evalcore.systems.inputs import check_text_input
+    from evalcore.systems.trec import TrecOptions, read_qrels, read_run, trec_statistics
+
+    files = REFERENCE["trec"]["files"]
+    qrels = read_qrels(("\n".join(files["qrels"]) + "\n").encode(), name="q")
+    runs = [read_run(("\n".join(lines) + "\n").encode(), name=f"{n}.run") for n, lines in files["runs"].items()]
+    trec = compare_systems(trec_statistics(qrels, runs, "AP", TrecOptions(missing="omit", ties="random", tie_seed=3)),
+                           ResamplingSettings(200, 1), tests=PairTests(("ttest", "wilcoxon", "tukey"), method="exact"))
+    report = build_systems_report(trec, data_sha256=["0" * 64] * 4, n_references=None, figures=False)
+    text = report.methods.md
+    assert {"carterette2012", "student1908", "wilcoxon1945", "holm1979"} <= set(report.methods.cites)
+    assert "ir-measures" in text and "left out for every run" in text and "at random (seed 3)" in text
+    assert "not simultaneous" in text and "method exact" in text and "12 topics" not in text  # 11 after omitting
+    data = json.loads(report.files["data.json"])
+    assert data["metric"] == "AP" and data["unit"] == "topics" and data["n_items"] == 11
+    assert "p_tukey" in data["pairs"][0] and "p_wilcoxon_adjusted" in data["pairs"][0]
+    table = report.files["tables/pairs.md"].decode()
+    assert "p Tukey HSD" in table and "p t-test, Holm" in table
+    settings = dict(report.signature.settings)
+    assert settings["tests"] == ("ttest", "wilcoxon", "tukey") and settings["tie-seed"] == ("3",)
+
+    stored = REFERENCE["rouge"]
+    data_in = check_text_input([("r", [r[0] for r in stored["references"]])],
+                               list(stored["summaries"].items()), "rougeLsum")
+    rouge = compare_systems(rouge_statistics(data_in, "rougeLsum", RougeOptions(tokenizer="unicode",
+                                                                                split="punctuation")),
+                            ResamplingSettings(100, 1))
+    report = build_systems_report(rouge, data_sha256=["0" * 64] * 3, n_references=1, figures=False)
+    assert "lin2004" in report.methods.cites and "Unicode letters" in report.methods.md
+    assert "after sentence punctuation" in report.methods.md and "median of bootstrap means" in report.methods.md
+    assert "rouge-split punctuation" in str(report.signature) and "stemmer no" in str(report.signature)
+    for key in ("lin2004", "carterette2012", "student1908", "wilcoxon1945"):
+        assert f"{{{key}," in report.files["references.bib"].decode() or key not in report.methods.cites
+        assert BIBLIOGRAPHY[key].link
