@@ -140,3 +140,28 @@ def test_messages_for_runs_that_do_not_fit_the_qrels():
     unranked = read_run(b"1 Q0 a first 1 t\n", name="unranked.run")
     with pytest.raises(FileFormatError, match=r"unranked\.run: line 1: the rank is not a whole number"):
         trec_statistics(qrels, [good, unranked], "AP", TrecOptions(ties="rank"))
+
+
+@pytest.mark.parametrize("content", [
+    b"1 Q0 a 1 0.5 t\n1 Q0 b 2 0.25 t\n",
+    b"\n  1\tQ0 NA 1 1e-3 t  \n\n2 Q0 null 7 -4 t\n",           # blank lines, tabs, ids pandas would read as missing
+    b"1 Q0 a 1 0.5 t\r\n1 Q0 b x 0.25 t\r\n",                  # CRLF; a rank that is not a number
+    b'1 Q0 "a b" 1 0.5 t\n',                                    # a quote: read line by line
+    b"1 Q0 a 1 0.5 t\n1 Q0 a 2 0.25 t\n",                       # a repeat: read line by line, refused
+])
+def test_the_fast_reader_and_the_line_by_line_reader_agree(content, monkeypatch):
+    """Plain runs go through pandas' C parser; anything else is read line by line: both give the same run (or the
+    same message)."""
+    from evalcore.systems import trec
+
+    def read():
+        try:
+            run = read_run(content, name="r.run")
+        except FileFormatError as exc:
+            return str(exc)
+        return (run.topics.tolist(), run.docnos.tolist(), run.scores.tolist(), np.nan_to_num(run.ranks, nan=-1.0)
+                .tolist(), run.lines.tolist())
+
+    fast = read()
+    monkeypatch.setattr(trec, "_table", lambda *args, **kwargs: None)
+    assert read() == fast

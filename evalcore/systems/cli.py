@@ -274,12 +274,12 @@ def _summary(result) -> str:
         lines.append(f"{str(r.name):<{width}}{format_score(m, r.score):>10}  "
                      f"[{format_score(m, r.ci_low)}, {format_score(m, r.ci_high)}]")
     lines.append("")
-    lines.append(f"{'A':<{width}}{'B':<{width}}{'delta':>9}  {level + ' interval':<22}{'p boot':>9}{'p AR':>9}"
-                 f"{'p Holm':>9}")
+    lines.append(f"{'A':<{width}}{'B':<{width}}{'delta':>9}  {level + ' interval':<22}{'p boot':>10}{'p AR':>10}"
+                 f"{'p Holm':>10}")
     for r in result.pairs.itertuples(index=False):
         interval = f"[{format_gain(m, r.delta_low)}, {format_gain(m, r.delta_high)}]"
         lines.append(f"{str(r.a):<{width}}{str(r.b):<{width}}{format_gain(m, r.delta):>9}  {interval:<22}"
-                     f"{r.p_bootstrap:>9.4g}{r.p_randomization:>9.4g}{r.p_adjusted:>9.4g}"
+                     f"{r.p_bootstrap:>10.4g}{r.p_randomization:>10.4g}{r.p_adjusted:>10.4g}"
                      f"{'  *' if r.significant else ''}")
     extra = [c for test in result.tests.tests for c in TEST_COLUMNS[test]]
     if extra:

@@ -42,11 +42,46 @@ from ..io.text import check_lines
 from .metrics import get_metric
 from .names import MAX_SYSTEMS, TABLE_METRICS
 
-__all__ = ["read_segments", "system_name", "unique_names", "TextInput", "check_text_input", "ItemTable",
-           "read_item_table", "table_from_frame", "suggest_table_metric", "table_columns"]
+__all__ = ["read_segments", "read_text_bytes", "system_name", "unique_names", "TextInput", "check_text_input",
+           "ItemTable", "read_item_table", "table_from_frame", "suggest_table_metric", "table_columns"]
 
 SHOWN = 5  # at most this many rows or lines are listed in a message
 _UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def read_text_bytes(source: Any, *, name: str | None = None, limits: Limits | None = None) -> bytes:
+    """A text file's bytes, checked as :func:`read_segments` checks them (decompressed, no byte-order mark, UTF-8,
+    no NUL, line feeds, within the limits), not yet split into lines."""
+    limits = limits_from(limits)
+    display = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<upload>")
+    data = bytes(_raw_bytes(source, display, limits))  # (refused by its size before it is read, as every reader)
+    if not data:
+        raise FileFormatError(f"{display}: the file is empty (0 bytes); a references or hypotheses file holds one "
+                              "segment per line")
+    data, _ = decompress(data, display, limits)
+    data = bytes(data)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise FileFormatError(f"{display}: the file is UTF-16 text; save it as UTF-8 (segments are read as UTF-8)")
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM):]
+        if not data:
+            raise FileFormatError(f"{display}: the file holds only a byte-order mark, no text")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise FileFormatError(f"{display}: line {line:,} holds a NUL byte: this is not a text file of one segment "
+                              "per line")
+    if b"\n" not in data and data.count(b"\r") > 1:
+        raise FileFormatError(f"{display}: the lines end in carriage returns only (an old Mac file); save it with "
+                              "line feeds (LF or CRLF) so that each segment is one line")
+    check_lines(data, display, limits)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise FileFormatError(f"{display}: line {line:,} is not UTF-8 (the byte {data[e.start]:#04x} at position "
+                              f"{e.start:,} of the file); save the file as UTF-8") from None
+    return data
 
 
 def read_segments(source: Any, *, name: str | None = None, limits: Limits | None = None) -> list[str]:
@@ -73,35 +108,7 @@ def read_segments(source: Any, *, name: str | None = None, limits: Limits | None
     LimitError
         Larger, or with more or longer lines, than the limits allow.
     """
-    limits = limits_from(limits)
-    display = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<upload>")
-    data = bytes(_raw_bytes(source, display, limits))  # (refused by its size before it is read, as every reader)
-    if not data:
-        raise FileFormatError(f"{display}: the file is empty (0 bytes); a references or hypotheses file holds one "
-                              "segment per line")
-    data, _ = decompress(data, display, limits)
-    data = bytes(data)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise FileFormatError(f"{display}: the file is UTF-16 text; save it as UTF-8 (segments are read as UTF-8)")
-    if data.startswith(_UTF8_BOM):
-        data = data[len(_UTF8_BOM):]
-        if not data:
-            raise FileFormatError(f"{display}: the file holds only a byte-order mark, no text")
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise FileFormatError(f"{display}: line {line:,} holds a NUL byte: this is not a text file of one segment "
-                              "per line")
-    if b"\n" not in data and data.count(b"\r") > 1:
-        raise FileFormatError(f"{display}: the lines end in carriage returns only (an old Mac file); save it with "
-                              "line feeds (LF or CRLF) so that each segment is one line")
-    check_lines(data, display, limits)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise FileFormatError(f"{display}: line {line:,} is not UTF-8 (the byte {data[e.start]:#04x} at position "
-                              f"{e.start:,} of the file); save the file as UTF-8") from None
+    text = read_text_bytes(source, name=name, limits=limits).decode("utf-8")
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()

@@ -41,7 +41,7 @@ import numpy as np
 
 from ..errors import FileFormatError, ParameterError
 from ..io.limits import Limits, limits_from
-from .inputs import _lines_list, read_segments, system_name, unique_names
+from .inputs import _lines_list, read_segments, read_text_bytes, system_name, unique_names
 from .metrics import Metric, mean_metric, mean_score
 from .names import MAX_SYSTEMS, TREC_MISSING, TREC_TIES
 from .statistics import ItemStatistics, _codes
@@ -105,14 +105,44 @@ def _display(source: Any, name: str | None) -> str:
     return name or (str(source) if isinstance(source, (str, os.PathLike)) else "<upload>")
 
 
-def _lines(source: Any, display: str, limits: Limits | None, what: str) -> list[str]:
-    """The file's lines (UTF-8, decompressed, within the limits: :func:`.inputs.read_segments`)."""
+def _bytes(source: Any, display: str, limits: Limits | None, what: str) -> bytes:
+    """The file's bytes, checked (UTF-8, decompressed, within the limits: :func:`.inputs.read_text_bytes`)."""
     try:
-        return read_segments(source, name=display, limits=limits_from(limits))
+        return read_text_bytes(source, name=display, limits=limits_from(limits))
     except FileFormatError as exc:
         if "the file is empty" in str(exc):
             raise FileFormatError(f"{display}: the file is empty (0 bytes); {what}") from None
         raise
+
+
+def _lines(data: bytes) -> list[str]:
+    text = data.decode("utf-8")
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [line.rstrip() for line in lines]
+
+
+def _table(data: bytes, width: int, floats: dict):
+    """The file's fields by pandas' C parser (white space between fields), or None where a line is not plain: a
+    different number of fields, a float column that does not parse, a quote (the line-by-line reader then names the
+    line). Blank lines are skipped, as the line-by-line reader skips them."""
+    import csv
+    import io
+
+    import pandas as pd
+
+    if b'"' in data or b"\r" in data.replace(b"\r\n", b"\n") or b"\x0b" in data or b"\x0c" in data:
+        return None
+    try:
+        frame = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=list(range(width)), engine="c",
+                            quoting=csv.QUOTE_NONE, dtype={k: (float if k in floats else str) for k in range(width)},
+                            na_filter=False, skip_blank_lines=True, index_col=False)
+    except (ValueError, pd.errors.ParserError):
+        return None
+    if frame.shape[1] != width or len(frame) == 0 or (frame[width - 1].astype(str) == "").any():
+        return None
+    return frame
 
 
 def _fields(lines: list[str], display: str, width: int, what: str) -> tuple[list[list[str]], list[int]]:
@@ -150,10 +180,24 @@ def _scores(texts: list[str], display: str, numbers: list[int]) -> np.ndarray:
 
 
 def read_run(source: Any, *, name: str | None = None, limits: Limits | None = None) -> Run:
-    """Read and check a TREC run (``qid Q0 docno rank score tag`` per line; see the module's docstring)."""
+    """Read and check a TREC run (``qid Q0 docno rank score tag`` per line; see the module's docstring).
+
+    Plain files are parsed by pandas' C parser and checked as a whole; a file with anything to say about it is read
+    line by line, so that the message names the line.
+    """
     display = _display(source, name)
     what = "a run line is: topic Q0 document rank score tag"
-    rows, numbers = _fields(_lines(source, display, limits, what), display, 6, what)
+    data = _bytes(source, display, limits, what)
+    frame = _table(data, 6, {4})
+    if frame is not None:
+        scores = frame[4].to_numpy(np.float64)
+        duplicated = frame.duplicated([0, 2]).to_numpy()
+        if np.isfinite(scores).all() and not duplicated.any():
+            n_lines = data.count(b"\n") + (not data.endswith(b"\n"))
+            lines = np.arange(1, n_lines + 1) if n_lines == len(frame) else np.flatnonzero(_nonblank(data)) + 1
+            return Run(name=display, topics=frame[0].to_numpy(object), docnos=frame[2].to_numpy(object),
+                       ranks=pd_numeric(frame[3]), scores=scores, lines=lines)
+    rows, numbers = _fields(_lines(data), display, 6, what)
     topics = np.array([r[0] for r in rows], dtype=object)
     docnos = np.array([r[2] for r in rows], dtype=object)
     scores = _scores([r[4] for r in rows], display, numbers)
@@ -169,6 +213,23 @@ def read_run(source: Any, *, name: str | None = None, limits: Limits | None = No
                lines=np.array(numbers, dtype=np.int64))
 
 
+def pd_numeric(column) -> np.ndarray:
+    """Whole-number ranks as floats, NaN where a rank is not a whole number."""
+    try:
+        return column.astype(np.int64).to_numpy(np.float64)
+    except (ValueError, OverflowError):
+        return np.array([_rank(t) for t in column], dtype=np.float64)
+
+
+def _nonblank(data: bytes) -> np.ndarray:
+    """Which lines of the file hold more than white space (their numbers are the entries' line numbers)."""
+    text = data.decode("utf-8")
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return np.fromiter((bool(line.strip()) for line in lines), dtype=bool, count=len(lines))
+
+
 def _rank(text: str) -> float:
     try:
         return float(int(text))
@@ -180,7 +241,8 @@ def read_qrels(source: Any, *, name: str | None = None, limits: Limits | None = 
     """Read and check TREC qrels (``qid 0 docno rel`` per line; see the module's docstring)."""
     display = _display(source, name)
     what = "a qrels line is: topic 0 document relevance"
-    rows, numbers = _fields(_lines(source, display, limits, what), display, 4, what)
+    data = _bytes(source, display, limits, what)
+    rows, numbers = _fields(_lines(data), display, 4, what)
     judgments: dict[str, dict[str, int]] = {}
     where: dict = {}
     for (topic, _, docno, rel), number in zip(rows, numbers):
