@@ -77,6 +77,7 @@ from .systems.names import MAX_SYSTEMS as SYSTEM_MAX, METRICS as SYSTEM_METRICS
 from .systems.names import RESAMPLE_CHOICES as SYSTEM_RESAMPLE_CHOICES, RULES as SYSTEM_RULES
 from .systems.names import TOKENIZERS as SYSTEM_TOKENIZERS
 from .text import SHOWN_CHARS as TEXT_SHOWN_CHARS, listed, shown
+from .systems import names as _sysnames
 
 SAMPLE_PREFIX = "sample:"
 SERVER_PREFIX = "server:"  # a data set in the host's folder of large sets (ui/serverdata.py), by its name there
@@ -631,6 +632,9 @@ class AnnotateView(Group):
 
 
 _HYPOTHESIS_ENTRY = re.compile(r"(.{1,100})=([0-9a-f]{64})", re.S)
+_MEASURE = re.compile(r"[A-Za-z][A-Za-z0-9_@()=,.\-]{0,79}")  # an ir-measures measure as a link may carry it
+SYSTEM_MATRICES = ("p_adjusted", "p_bootstrap", "p_randomization", "p_ttest_adjusted", "p_ttest",
+                   "p_wilcoxon_adjusted", "p_wilcoxon", "p_tukey")
 
 
 @dataclass(frozen=True)
@@ -639,9 +643,13 @@ class SystemsView(Group):
     change the numbers, and the resampling (resamples, seed, the bootstrap's rule, the level).
 
     ``sys_hyps`` are ``name=<store id>`` entries, the baseline first (two systems may have the same file);
-    ``sys_refs`` store ids of the reference files; ``sys_table`` the store id of a per-item table."""
+    ``sys_refs`` store ids of the reference files; ``sys_table`` the store id of a per-item table; ``sys_qrels`` and
+    ``sys_runs`` (``name=<store id>``) TREC qrels and runs. ROUGE's settings (``sys_rtok``, ``sys_stem``: auto is
+    on with rouge-score's tokenizer, ``sys_rrefs``, ``sys_rsplit``, ``sys_rstat``), the runs' (``sys_missing``,
+    ``sys_ties``, ``sys_tie_seed``) and the tests besides (``sys_tests``, Wilcoxon's ``sys_wx_*``)."""
 
-    sys_mode: str = setting("text", "sys_mode", "str", choices=("text", "table"), what="input of the Systems page")
+    sys_mode: str = setting("text", "sys_mode", "str", choices=("text", "table", "trec"),
+                            what="input of the Systems page")
     sys_refs: tuple[str, ...] = setting((), "sys_ref", "list")
     sys_hyps: tuple[str, ...] = setting((), "sys_hyp", "list")
     sys_table: str | None = setting(None, "sys_table", "str")
@@ -656,8 +664,30 @@ class SystemsView(Group):
     sys_level: float = setting(0.95, "sys_level", "float", grid=(LEVEL_MIN, LEVEL_MAX, LEVEL_STEP),
                                what="Confidence level")
     sys_pair: int = setting(0, "sys_pair", "int", clamp=(0, 10_000), what="pair shown")
-    sys_matrix: str = setting("p_adjusted", "sys_matrix", "str",
-                              choices=("p_adjusted", "p_bootstrap", "p_randomization"), what="p-values of the matrix")
+    sys_matrix: str = setting("p_adjusted", "sys_matrix", "str", choices=SYSTEM_MATRICES,
+                              what="p-values of the matrix")
+    sys_qrels: str | None = setting(None, "sys_qrels", "str")
+    sys_runs: tuple[str, ...] = setting((), "sys_run", "list")
+    sys_measure: str = setting(_sysnames.DEFAULT_MEASURE, "sys_measure", "str")
+    sys_missing: str = setting("zero", "sys_missing", "str", choices=tuple(_sysnames.TREC_MISSING),
+                               what="topics a run lacks")
+    sys_ties: str = setting("trec_eval", "sys_ties", "str", choices=tuple(_sysnames.TREC_TIES), what="ties")
+    sys_tie_seed: int = setting(0, "sys_tie_seed", "int", clamp=(0, 2**32 - 1), what="seed of random ties")
+    sys_rouge_tok: str = setting("rouge_score", "sys_rtok", "str", choices=tuple(_sysnames.ROUGE_TOKENIZERS),
+                                 what="ROUGE tokenizer")
+    sys_stem: str = setting("auto", "sys_stem", "str", choices=("auto", "yes", "no"), what="stemmer")
+    sys_rouge_refs: str = setting("max", "sys_rrefs", "str", choices=tuple(_sysnames.ROUGE_REFERENCES),
+                                  what="several references")
+    sys_rouge_split: str = setting("newline", "sys_rsplit", "str", choices=tuple(_sysnames.ROUGE_SPLITS),
+                                   what="sentence split")
+    sys_rouge_stat: str = setting("f", "sys_rstat", "str", choices=tuple(_sysnames.ROUGE_STATS),
+                                  what="ROUGE statistic")
+    sys_tests: tuple[str, ...] = setting((), "sys_tests", "list")
+    sys_wx_zero: str = setting("wilcox", "sys_wx_zero", "str", choices=_sysnames.WILCOXON_ZERO_METHODS,
+                               what="Wilcoxon zero_method")
+    sys_wx_method: str = setting("auto", "sys_wx_method", "str", choices=_sysnames.WILCOXON_METHODS,
+                                 what="Wilcoxon method")
+    sys_wx_corr: bool = setting(False, "sys_wx_corr", "bool")
 
     def _check(self, problems):
         changes = {}
@@ -689,7 +719,44 @@ class SystemsView(Group):
             problems.append(f"The link's per-item table {_shown(self.sys_table)} is not a file id (64 hexadecimal "
                             "digits); it was ignored.")
             changes["sys_table"] = None
+        changes.update(self._check_trec_and_tests(problems))
         return changes
+
+    def _check_trec_and_tests(self, problems) -> dict:
+        changes = {}
+        if self.sys_qrels is not None and not _DATASET_ID.fullmatch(self.sys_qrels):
+            problems.append(f"The link's qrels {_shown(self.sys_qrels)} is not a file id (64 hexadecimal digits); it "
+                            "was ignored.")
+            changes["sys_qrels"] = None
+        good = [h for h in self.sys_runs if _HYPOTHESIS_ENTRY.fullmatch(h)
+                and not any(ord(c) < 32 for c in h.rpartition("=")[0])]
+        if len(good) != len(self.sys_runs):
+            bad = [h for h in self.sys_runs if h not in good]
+            problems.append(f"The link's runs {', '.join(map(_shown, bad))} are not of the form name=<file id>; they "
+                            "were left out.")
+        if len(good) > SYSTEM_MAX:
+            problems.append(f"The link names {len(good)} runs; at most {SYSTEM_MAX} are compared, so the first "
+                            f"{SYSTEM_MAX} are.")
+        if len(good) != len(self.sys_runs) or len(good) > SYSTEM_MAX:
+            changes["sys_runs"] = tuple(good[:SYSTEM_MAX])
+        if not _MEASURE.fullmatch(self.sys_measure):
+            problems.append(f"The link's measure {_shown(self.sys_measure)} is not one; using "
+                            f"{_sysnames.DEFAULT_MEASURE}.")
+            changes["sys_measure"] = _sysnames.DEFAULT_MEASURE
+        tests = [t for t in self.sys_tests if t in _sysnames.PAIR_TESTS]
+        if len(tests) != len(self.sys_tests):
+            unknown = [t for t in self.sys_tests if t not in _sysnames.PAIR_TESTS]
+            problems.append(f"The link names tests {', '.join(map(_shown, unknown))} the page does not know; "
+                            f"known: {', '.join(_sysnames.PAIR_TESTS)}.")
+        ordered = tuple(t for t in _sysnames.PAIR_TESTS if t in tests)
+        if ordered != self.sys_tests:
+            changes["sys_tests"] = ordered
+        return changes
+
+    @property
+    def runs(self) -> tuple[tuple[str, str], ...]:
+        """(name, store id) of each TREC run, the baseline first."""
+        return tuple((h.rpartition("=")[0], h.rpartition("=")[2]) for h in self.sys_runs)
 
     @property
     def systems(self) -> tuple[tuple[str, str], ...]:

@@ -1,5 +1,6 @@
-"""Systems: compare whole systems on a test set with a corpus metric by paired resampling (Berg-Kirkpatrick et
-al. 2012): scores with intervals, every pair tested, Holm, the gains' distribution, the test-set size needed."""
+"""Systems: compare whole systems on a test set with a corpus metric, ROUGE, a TREC measure or any per-item score
+by paired resampling (Berg-Kirkpatrick et al. 2012): scores with intervals, every pair tested, Holm, the tests
+for means and Tukey's HSD when chosen, the gains' distribution, the test-set size needed."""
 
 import streamlit as st
 
@@ -8,6 +9,7 @@ from evalcore.systems.names import RULE_NAMES
 from evalcore.text import markdown_text as esc
 from ui import common, jobs, widgets
 from ui import systems as ui
+from ui import systems_inputs as sysui
 
 common.ensure_router()
 
@@ -21,10 +23,11 @@ if inp is None:
     common.stop()
 v = common.view()
 settings = ui.resampling_of(v)
+tests = ui.tests_of(v, inp)
 try:
-    ui.within_budget(inp, settings)  # past the work budget: a message and fewer resamples offered, and the page stops
-    with jobs.attend(("systems", inp, settings)) as job:  # a closed tab stops it; two pages asking share it
-        result = ui.comparison(inp, settings, _progress=job.progress())
+    ui.within_budget(inp, settings, tests=tests)  # past the budget: a message, fewer resamples offered; the page stops
+    with jobs.attend(("systems", inp, settings, tests)) as job:  # a closed tab stops it; two pages asking share it
+        result = ui.comparison(inp, settings, tests, _progress=job.progress())
     similar = ui.similar(inp)
 except EvalcoreError as exc:
     st.error(esc(exc))
@@ -33,7 +36,8 @@ signature = ui.signature_text(inp, result)
 names = list(result.statistics.systems)
 ui.baseline_choice(names)
 m, alpha = result.metric, settings.alpha
-unit = "items" if m.kind == "table" else "segments"
+unit = m.unit
+sysui.notes(result.statistics)
 st.markdown(f"**{esc(m.label)}** on {result.n_items:,} {unit}, {len(names)} systems: **{result.n_significant} of "
             f"{len(result.pairs)}** pairs differ significantly (paired bootstrap by the rule of {RULE_NAMES[settings.rule]}, "
             f"{settings.resamples:,} resamples, seed {settings.seed}; Holm over the pairs, alpha = {alpha:g}).")
@@ -45,10 +49,12 @@ ui.downloads(scores, result.systems, "systems_scores", signature)
 st.dataframe(ui.scores_table(result), hide_index=True, key="sys_scores_table")
 
 st.subheader("p-values of every pair")
-column = widgets.bound(st.radio, "p-values shown", "sys_matrix", horizontal=True,
-                       options=["p_adjusted", "p_bootstrap", "p_randomization"],
-                       format_func={"p_adjusted": "bootstrap, Holm", "p_bootstrap": "bootstrap",
-                                    "p_randomization": "randomization"}.get)
+choices = ui.matrix_choices(result)
+if v.sys_matrix not in choices:
+    common.correct(f"The link shows {v.sys_matrix}, a test not chosen; the bootstrap's are shown.",
+                   sys_matrix="p_adjusted")
+column = widgets.bound(st.radio, "p-values shown", "sys_matrix", horizontal=True, options=choices,
+                       format_func=ui.TEST_LABELS.get)
 pvalues = ui.figure(result, "pvalues", column)
 st.plotly_chart(pvalues, key="sys_pvalue_chart", theme=None)
 ui.downloads(pvalues, result.pvalue_matrix(column).reset_index(names="system"), "systems_pvalues", signature)
@@ -58,7 +64,9 @@ st.dataframe(ui.pairs_table(result, similar), hide_index=True, key="sys_pairs_ta
 st.caption("gain = score(B) − score(A) with its bootstrap percentile interval; p bootstrap one-sided in the direction "
            "of the gain (Berg-Kirkpatrick's 2δ rule) or sacrebleu's, p randomization two-sided; identical outputs: "
            "the share of items where A and B agree exactly; correlation: of the items' contributions to the score "
-           "(similar systems need smaller gains). The two bootstrap rules agree below p ≈ 0.05 and differ above 0.1.")
+           "(similar systems need smaller gains). The two bootstrap rules agree below p ≈ 0.05 and differ above 0.1."
+           + (" Tukey's HSD is one family for all pairs (no further correction); the gains' intervals are not "
+              "simultaneous." if "tukey" in tests.tests else ""))
 
 st.subheader("Resampled gains of one pair")
 if v.sys_pair >= len(result.pairs):
@@ -84,3 +92,6 @@ except EvalcoreError as exc:
 sizes = ui.sizes_figure(curves, result)
 st.plotly_chart(sizes, key="sys_sizes_chart", theme=None)
 ui.downloads(sizes, curves, "systems_test_set_size", signature)
+st.dataframe(ui.needed_table(curves, result), hide_index=True, key="sys_needed_table")
+st.caption(f"How many {unit} a gain of this size needs: the smallest test set from which on the curve lies below "
+           "the observed gain (read off the curves above, at the sizes tested).")

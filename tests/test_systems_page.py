@@ -133,3 +133,85 @@ def test_work_past_the_bound_of_one_request_is_refused_with_a_message(monkeypatc
         check_budget(table, 100_000, 2, ResamplingSettings(50_000, 1))  # 150 s
     with pytest.raises(WorkTooLargeError, match="and the test-set-size curves"):
         check_budget(table, 100_000, 2, ResamplingSettings(10_000, 1), curves=True)
+
+
+# ------------------------------------------------------------------------------------------------ issue 31
+
+REFERENCE = __import__("json").loads((Path(__file__).parent / "reference" / "systems_libraries_reference.json")
+                                     .read_text("utf-8"))
+
+
+def test_trec_runs_from_a_link_with_the_t_test_and_a_note_for_a_missing_topic(store):
+    from evalcore.systems.compare import PairTests
+    from evalcore.systems.trec import TrecOptions, read_qrels, read_run, trec_statistics
+
+    files = REFERENCE["trec"]["files"]
+    qrels = ("\n".join(files["qrels"]) + "\n").encode()
+    runs = {name: ("\n".join(lines) + "\n").encode() for name, lines in files["runs"].items()}
+    query = {"sys_mode": "trec", "sys_qrels": store.put(qrels, "qrels.txt"),
+             "sys_run": [f"{n}={store.put(data, f'{n}.run')}" for n, data in runs.items()],
+             "sys_measure": "ap", "sys_tests": ["ttest", "tukey"], "sys_r": "500", "sys_ties": "rank",
+             "sys_matrix": "p_ttest_adjusted"}
+    at = open_page(query)
+    stats = trec_statistics(read_qrels(qrels), [read_run(d, name=f"{n}.run") for n, d in runs.items()], "AP",
+                            TrecOptions(ties="rank"))
+    expected = compare_systems(stats, ResamplingSettings(500, 12345), tests=PairTests(("ttest", "tukey")))
+    assert at.dataframe[0].value["AP"].tolist() == [format_score(stats.metric, s) for s in expected.systems["score"]]
+    pairs = at.dataframe[1].value
+    assert pairs["p t-test, Holm"].tolist() == [p_value(x) for x in expected.pairs["p_ttest_adjusted"]]
+    assert pairs["p Tukey HSD"].tolist() == [p_value(x) for x in expected.pairs["p_tukey"]]
+    assert any("run dense lacks 1 topic of the qrels, scored 0" in m for m in messages(at))
+    assert any("on 12 topics" in m.value for m in at.markdown)
+    signature = next(t.value for t in at.sidebar.text if t.value.startswith("evalcore "))
+    assert "metric AP|qrels 1|missing zero|ties rank" in signature and "tests ttest,tukey" in signature
+    # a measure ir-measures does not know: said in words, nothing computed
+    bad = open_page({**query, "sys_measure": "bleu"})
+    assert any("not a measure ir-measures knows" in m for m in messages(bad)) and not bad.dataframe
+
+
+def test_rouge_from_a_link_warns_when_rouge_scores_tokenizer_drops_the_text(store):
+    stored = REFERENCE["rouge"]
+    ref = store.put(("\n".join(r[0] for r in stored["references"]) + "\n").encode(), "refs.txt")
+    hyps = [f"{n}=" + store.put(("\n".join(lines) + "\n").encode(), f"{n}.txt")
+            for n, lines in stored["summaries"].items()]
+    at = open_page({"sys_ref": ref, "sys_hyp": hyps, "sys_metric": "rouge1", "sys_r": "200", "sys_stem": "no",
+                    "sys_tests": ["wilcoxon"], "sys_wx_zero": "zsplit"})
+    expected = next(r for r in stored["scores"] if r["metric"] == "rouge1" and not r["stemmer"]
+                    and r["system"] == "lead")
+    import math
+
+    assert at.dataframe[0].value["ROUGE-1"].tolist()[0] == f"{math.fsum(v[2] for v in expected['single']) / 6:.4f}"
+    assert any("drops most of the letters and digits" in m and "Unicode tokenizer" in m for m in messages(at))
+    assert "p Wilcoxon, Holm" in at.dataframe[1].value.columns
+    signature = next(t.value for t in at.sidebar.text if t.value.startswith("evalcore "))
+    assert "stemmer no" in signature and "zero-method zsplit" in signature
+    at.selectbox(key="w_sys_rouge_tok").set_value("unicode").run()
+    assert not any("drops most" in m for m in messages(at))
+    assert at.session_state["view"].sys_rouge_tok == "unicode"
+
+
+def test_a_score_table_and_tests_a_ratio_of_sums_cannot_take(store, tmp_path):
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame({"item": [f"s{i}" for i in range(40)], "comet.score": rng.normal(0.3, 0.2, 40),
+                          "bleurt.score": rng.normal(0.35, 0.2, 40)})
+    table = store.put(frame.to_csv(index=False).encode(), "scores.csv")
+    at = open_page({"sys_mode": "table", "sys_table": table, "sys_metric": "mean", "sys_tests": ["ttest"],
+                    "sys_r": "200"})
+    assert at.dataframe[0].value["system"].tolist() == ["comet", "bleurt"]
+    assert "p t-test" in at.dataframe[1].value.columns
+    counts = store.put(b"item,a.correct,a.total,b.correct,b.total\n1,1,2,2,2\n2,0,2,1,2\n", "acc.csv")
+    corrected = open_page({"sys_mode": "table", "sys_table": counts, "sys_metric": "accuracy",
+                           "sys_tests": ["ttest", "tukey"], "sys_r": "200"})
+    assert any("a ratio of sums over the items, so they are left out" in m for m in messages(corrected))
+    assert corrected.session_state["view"].sys_tests == ("tukey",)
+
+
+def test_rouge_scoring_past_the_work_budget_is_refused_with_a_message(monkeypatch):
+    from evalcore.errors import EvalcoreError
+    from evalcore.work import rouge_estimate
+    from ui.systems import check_scoring
+
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")
+    check_scoring(rouge_estimate("rougeL", 20_000, 20_000 * 60, 20_000 * 900))
+    with pytest.raises(EvalcoreError, match="scoring rougeL with rouge-score.*use the command line"):
+        check_scoring(rouge_estimate("rougeL", 100_000, 100_000 * 120, 100_000 * 3600, documents=10_000, systems=10))

@@ -24,18 +24,22 @@ from evalcore.io.store import UnknownDatasetError
 from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.systems import figures as sysfig
 from evalcore.systems import inputs as sysinputs
-from evalcore.systems.compare import ResamplingSettings, SystemsComparison, compare_systems
+from evalcore.systems.compare import (TEST_COLUMNS, PairTests, ResamplingSettings, SystemsComparison,
+                                     compare_systems, pvalue_columns)
 from evalcore.systems.metrics import TextOptions
-from evalcore.systems.names import (MAX_SYSTEMS, METRIC_NAMES, METRICS, RESAMPLE_CHOICES, RULES, TABLE_METRICS,
-                                    TEXT_METRICS, TOKENIZERS)
+from evalcore.systems.names import (MAX_SYSTEMS, METRIC_NAMES, METRICS, RESAMPLE_CHOICES, ROUGE_METRICS, RULES,
+                                    TABLE_METRICS, TEXT_METRICS, TOKENIZERS)
+from evalcore.systems.rouge import RougeOptions
+from evalcore.systems.trec import TrecOptions
 from evalcore.systems.report import build_systems_report, systems_signature
 from evalcore.systems.similarity import similarity
 from evalcore.systems.sizes import size_curves
 from evalcore.systems.statistics import ItemStatistics, table_statistics, text_statistics
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, ViewSettings
-from evalcore.work import check_work, systems_estimate
+from evalcore.work import check_work, systems_estimate, tukey_estimate, wilcoxon_estimate
 from ui import cached, common, figcache, jobs, uploads, widgets
+from ui import systems_inputs as sysui
 
 #: Work one request may ask of the server: segment-systems to score (about a minute of one core each); the
 #: resampling is bounded by the work budget (evalcore.work.systems_estimate).
@@ -45,30 +49,70 @@ REPORT_FILE = "evalcore-systems-report.zip"
 
 @dataclass(frozen=True)
 class SystemsInput:
-    """What the per-item statistics depend on: the files (store ids), the metric and sacrebleu's options."""
+    """What the per-item statistics depend on: the files (store ids), the metric and the scorer's options
+    (sacrebleu's, rouge-score's or the TREC runs')."""
 
     mode: str
     refs: tuple[str, ...]
     systems: tuple[tuple[str, str], ...]
     table: str | None
     metric: str
-    options: TextOptions | None
+    options: TextOptions | RougeOptions | TrecOptions | None
+    qrels: str | None = None
 
     @property
     def data_ids(self) -> tuple[str, ...]:
-        """The store ids (SHA-256) of the files in signature order: references, then systems; or the table."""
+        """The store ids (SHA-256) of the files in signature order: references, then systems; the table; or the
+        qrels, then the runs."""
         if self.mode == "table":
             return (self.table,) if self.table else ()
+        if self.mode == "trec":
+            return ((self.qrels,) if self.qrels else ()) + tuple(i for _, i in self.systems)
         return self.refs + tuple(i for _, i in self.systems)
+
+    @property
+    def unit(self) -> str:
+        if self.mode == "trec":
+            return "topics"
+        if self.mode == "table":
+            return "items"
+        return "documents" if self.metric in ROUGE_METRICS else "segments"
+
+    @property
+    def mean(self) -> bool:
+        """Whether the metric is a mean of item values (the t-test and Wilcoxon's test apply)."""
+        if self.mode == "trec" or self.metric == "mean":
+            return True
+        return self.metric in ROUGE_METRICS and self.options is not None and self.options.stat != "corpus"
+
+
+def rouge_options(s) -> RougeOptions:
+    """The view's ROUGE settings (the corpus ROUGE-N only for ROUGE-N: settings_section corrects the link)."""
+    stat = s.sys_rouge_stat if s.sys_rouge_stat != "corpus" or s.sys_metric in ("rouge1", "rouge2") else "f"
+    stemmer = {"auto": None, "yes": True, "no": False}[s.sys_stem]
+    return RougeOptions(tokenizer=s.sys_rouge_tok, stemmer=stemmer, references=s.sys_rouge_refs,
+                        split=s.sys_rouge_split, stat=stat).for_metric(s.sys_metric)
 
 
 def input_of(v: ViewSettings) -> SystemsInput:
     s = v.systems
     if s.sys_mode == "table":
         return SystemsInput("table", (), (), s.sys_table, s.sys_metric, None)
+    if s.sys_mode == "trec":
+        return SystemsInput("trec", (), s.runs, None, s.sys_measure,
+                            TrecOptions(missing=s.sys_missing, ties=s.sys_ties, tie_seed=s.sys_tie_seed), s.sys_qrels)
+    if s.sys_metric in ROUGE_METRICS:
+        return SystemsInput("text", s.sys_refs, s.systems, None, s.sys_metric, rouge_options(s))
     options = TextOptions(tokenize=s.sys_tokenize, lowercase=s.sys_lowercase, chrf_word_order=s.sys_word_order,
                           ter_case_sensitive=s.sys_ter_case).for_metric(s.sys_metric)
     return SystemsInput("text", s.sys_refs, s.systems, None, s.sys_metric, options)
+
+
+def tests_of(v: ViewSettings, inp: SystemsInput | None = None) -> PairTests:
+    """The tests besides that the view chooses (the t-test and Wilcoxon's only for a mean)."""
+    s = v.systems
+    tests = s.sys_tests if inp is None or inp.mean else tuple(t for t in s.sys_tests if t == "tukey")
+    return PairTests(tests, zero_method=s.sys_wx_zero, method=s.sys_wx_method, correction=s.sys_wx_corr)
 
 
 def resampling_of(v: ViewSettings) -> ResamplingSettings:
@@ -76,7 +120,7 @@ def resampling_of(v: ViewSettings) -> ResamplingSettings:
     return ResamplingSettings(resamples=s.sys_resamples, seed=s.sys_seed, rule=s.sys_rule, level=s.sys_level)
 
 
-_KEYS = {SystemsInput: repr, ResamplingSettings: repr}
+_KEYS = {SystemsInput: repr, ResamplingSettings: repr, PairTests: repr}
 
 
 # ---------------------------------------------------------------- files in the store
@@ -123,36 +167,111 @@ def store_table(upload) -> tuple[str, str | None]:
 
 # ---------------------------------------------------------------- cached numbers
 
-def work_estimate(n_items: int, n_systems: int, settings: ResamplingSettings, curves: bool = False):
-    """The resampling's estimated cost (:func:`evalcore.work.systems_estimate`), offering only the slider's choices."""
-    return systems_estimate(n_items, n_systems, settings.resamples, curves=curves, choices=RESAMPLE_CHOICES)
+def work_estimate(n_items: int, n_systems: int, settings: ResamplingSettings, curves: bool = False,
+                  tests: PairTests = PairTests(), statistics: int = 2):
+    """The resampling's estimated cost (:func:`evalcore.work.systems_estimate`), offering only the slider's choices;
+    with Tukey's HSD and Wilcoxon's test when chosen (not with the curves, which resample without them)."""
+    from evalcore.work import WorkEstimate
+
+    estimate = systems_estimate(n_items, n_systems, settings.resamples, curves=curves, choices=RESAMPLE_CHOICES)
+    extras = []
+    if not curves and "tukey" in tests.tests:
+        extras.append(tukey_estimate(n_items, n_systems, statistics, settings.resamples))
+    if not curves and "wilcoxon" in tests.tests:
+        extras.append(wilcoxon_estimate(n_items, n_systems * (n_systems - 1) // 2, tests.method))
+    for extra in extras:
+        estimate = WorkEstimate(estimate.what + " and " + extra.what, estimate.model + extra.model,
+                                estimate.resamples, resample_choices=estimate.resample_choices)
+    return estimate
+
+
+def check_scoring(estimate) -> None:
+    """Refuse scoring (rouge-score, ir-measures, a table's scores) whose estimate (evalcore.work.cost) is past the
+    host's work budget, pointing to the command line."""
+    from evalcore.work import duration_text, work_budget
+
+    budget = work_budget()
+    if estimate.seconds > budget:
+        raise EvalcoreError(f"This would take about {duration_text(estimate.seconds)} of computing ({estimate.what}), "
+                            f"more than the {duration_text(budget)} one request may use on this server "
+                            "(EVALCORE_WORK_BUDGET, set by whoever runs this server); use the command line (python -m "
+                            "evalcore systems), or fewer documents, topics or systems")
 
 
 def check_budget(inp: SystemsInput, n_items: int, n_systems: int, settings: ResamplingSettings | None = None, *,
-                 curves: bool = False) -> None:
+                 curves: bool = False, tests: PairTests = PairTests()) -> None:
     """Refuse work past what one request may ask of a shared server: scoring past :data:`SEGMENT_BUDGET`, and
     resampling past the work budget (:class:`evalcore.work.WorkTooLargeError`)."""
-    if inp.mode == "text" and n_items * n_systems > SEGMENT_BUDGET[inp.metric]:
+    if inp.mode == "text" and inp.metric in SEGMENT_BUDGET and n_items * n_systems > SEGMENT_BUDGET[inp.metric]:
         raise EvalcoreError(f"{n_systems} systems x {n_items:,} segments is more {METRIC_NAMES[inp.metric]} than the "
                             f"dashboard computes for one view (up to {SEGMENT_BUDGET[inp.metric]:,} segment-systems); "
                             "use the command line (python -m evalcore systems), or fewer segments or systems")
     if settings is not None:
-        check_work(work_estimate(n_items, n_systems, settings, curves),
+        check_work(work_estimate(n_items, n_systems, settings, curves, tests),
                    how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
 
 
-def within_budget(inp: SystemsInput, settings: ResamplingSettings, *, curves: bool = False) -> None:
+def within_budget(inp: SystemsInput, settings: ResamplingSettings, *, curves: bool = False,
+                  tests: PairTests = PairTests()) -> None:
     """Stop the page where the resampling (with ``curves``: and the test-set-size curves) is past the work budget,
     saying what it would cost and offering fewer resamples (buttons that set them); go on otherwise."""
     stats = statistics(inp)
-    jobs.within_budget(work_estimate(stats.n_items, stats.n_systems, settings, curves),
+    jobs.within_budget(work_estimate(stats.n_items, stats.n_systems, settings, curves, tests,
+                                     len(stats.metric.statistics)),
                        "systems_curves" if curves else "systems", names={"resamples": "sys_resamples"})
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def qrels_file(file_id: str):
+    from evalcore.systems.trec import read_qrels
+
+    stored, data = open_file(file_id)
+    return read_qrels(data, name=stored.name)
+
+
+@st.cache_resource(max_entries=24, show_spinner=False)
+def run_file(file_id: str):
+    from evalcore.systems.trec import read_run
+
+    stored, data = open_file(file_id)
+    return read_run(data, name=stored.name)
+
+
+def _trec_statistics(inp: SystemsInput) -> ItemStatistics:
+    from evalcore.systems.trec import trec_statistics
+    from evalcore.work import trec_estimate
+
+    qrels = qrels_file(inp.qrels)
+    runs = [run_file(i) for _, i in inp.systems]
+    check_scoring(trec_estimate(sum(r.n_lines for r in runs), len(qrels.topics), len(runs)))
+    return trec_statistics(qrels, runs, inp.metric, inp.options, names=[name for name, _ in inp.systems])
+
+
+def _rouge_estimate(data, metric: str):
+    from evalcore.work import rouge_estimate
+
+    scored = tokens = products = 0
+    for i in range(data.n_items):
+        references = [len(r[i].split()) for r in data.references]
+        for hyps in data.hypotheses:
+            h = len(hyps[i].split())
+            scored += len(references)
+            tokens += sum(h + r for r in references)
+            products += sum(h * r for r in references)
+    return rouge_estimate(metric, scored, tokens, products, documents=data.n_items, systems=len(data.systems))
 
 
 @st.cache_resource(max_entries=4, show_spinner="Scoring every segment of every system ...", hash_funcs=_KEYS)
 def statistics(inp: SystemsInput) -> ItemStatistics:
     if inp.mode == "table":
-        return table_statistics(item_table(inp.table, inp.metric))
+        table = item_table(inp.table, inp.metric)
+        if table.metric == "mean":
+            from evalcore.work import mean_estimate
+
+            check_scoring(mean_estimate(table.n_items, len(table.systems)))
+        return table_statistics(table)
+    if inp.mode == "trec":
+        return _trec_statistics(inp)
     refs = [segments(i) for i in inp.refs]
     hyps = [(name, segments(i)[1]) for name, i in inp.systems]
     check_budget(inp, len(refs[0][1]), len(hyps))
@@ -160,15 +279,21 @@ def statistics(inp: SystemsInput) -> ItemStatistics:
                                       [(f"{name} ({segments(i)[0]})", lines) for (name, i), (_, lines)
                                        in zip(inp.systems, hyps)],
                                       inp.metric, names=[name for name, _ in inp.systems])
+    if inp.metric in ROUGE_METRICS:
+        from evalcore.systems.rouge import rouge_statistics
+
+        check_scoring(_rouge_estimate(data, inp.metric))
+        return rouge_statistics(data, inp.metric, inp.options, workers=1)
     return text_statistics(data, inp.metric, inp.options, workers=1)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
-def comparison(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> SystemsComparison:
+def comparison(inp: SystemsInput, settings: ResamplingSettings, tests: PairTests = PairTests(),
+               _progress=None) -> SystemsComparison:
     """``_progress`` (not in the key): :meth:`ui.jobs.Job.progress`'s callback, which stops work nobody waits for."""
     stats = statistics(inp)
-    check_budget(inp, stats.n_items, stats.n_systems, settings)
-    return compare_systems(stats, settings, progress=_progress)
+    check_budget(inp, stats.n_items, stats.n_systems, settings, tests=tests)
+    return compare_systems(stats, settings, progress=_progress, tests=tests)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Resampling test sets of every size ...", hash_funcs=_KEYS)
@@ -229,11 +354,15 @@ def _stored_name(file_id: str) -> str:
 def inputs_section() -> None:
     """The uploaders (text or table), what the view holds now (a link's files too), and a message for a file that
     does not read."""
-    widgets.bound(st.radio, "Input", "sys_mode", options=["text", "table"], horizontal=True,
-                  format_func={"text": "text files: references and one hypotheses file per system",
-                               "table": "a per-item table of counts (F1, accuracy, UAS, AER)"}.get)
+    widgets.bound(st.radio, "Input", "sys_mode", options=["text", "table", "trec"], horizontal=True,
+                  format_func={"text": "text files: references and one hypotheses file per system (MT, ASR, "
+                                       "summaries)",
+                               "table": "a per-item table (counts, or any score)",
+                               "trec": "TREC runs with qrels"}.get)
     v = common.view()
-    if v.sys_mode == "text":
+    if v.sys_mode == "trec":
+        sysui.trec_uploaders(_on_upload, _stored_name)
+    elif v.sys_mode == "text":
         left, right = st.columns(2)
         with left:
             st.file_uploader("References: one segment per line, UTF-8 (several files: several references per "
@@ -249,7 +378,8 @@ def inputs_section() -> None:
             systems = ", ".join(f"{n} ({_stored_name(i)})" for n, i in v.systems.systems) or "none yet"
             st.caption(esc(f"References: {refs}. Systems, the baseline first: {systems}."))
     else:
-        st.file_uploader("Per-item table: CSV, TSV, Parquet, Excel, R; a column item and <system>.<count> columns",
+        st.file_uploader("Per-item table: CSV, TSV, Parquet, Excel, R; a column item and <system>.<count> columns "
+                         "(or <system>.score, any per-item score)",
                          key="w_sys_table_upload", on_change=_on_upload, args=(_table_changed,))
         v = common.view()
         if v.sys_table:
@@ -264,8 +394,15 @@ def _metric_choices(mode: str) -> list[str]:
 
 
 def settings_section() -> None:
-    """The metric and sacrebleu's options that change the numbers, and the resampling: each bound to the view."""
+    """The metric and the options that change its numbers (sacrebleu's, rouge-score's, the runs'), the tests and
+    the resampling: each bound to the view."""
     v = common.view()
+    if v.sys_mode == "trec":
+        sysui.trec_settings()
+        _resampling_settings(rule=True)
+        measure, _ = sysui.safe_measure()
+        sysui.tests_settings(True, measure or "the measure")
+        return
     choices = _metric_choices(v.sys_mode)
     if v.sys_metric not in choices:
         wanted = choices[0]
@@ -292,10 +429,25 @@ def settings_section() -> None:
         elif metric == "ter":
             widgets.bound(st.checkbox, "Case-sensitive TER (sacrebleu: not by default)", "sys_ter_case")
     with c4:
-        widgets.bound(st.radio, "Bootstrap p-value", "sys_rule", options=list(RULES),
-                      format_func={"bk": "Berg-Kirkpatrick et al. (2012)", "sacrebleu": "sacrebleu (Moses)"}.get,
-                      help=f"{RULES['bk']}. {RULES['sacrebleu']}. The two agree below p ≈ 0.05 and differ above "
-                           "0.1.")
+        _rule()
+    if metric in ROUGE_METRICS:
+        sysui.rouge_settings(metric)
+    _resampling_settings()
+    inp = input_of(common.view())
+    sysui.tests_settings(inp.mean, METRIC_NAMES[metric])
+
+
+def _rule() -> None:
+    widgets.bound(st.radio, "Bootstrap p-value", "sys_rule", options=list(RULES),
+                  format_func={"bk": "Berg-Kirkpatrick et al. (2012)", "sacrebleu": "sacrebleu (Moses)"}.get,
+                  help=f"{RULES['bk']}. {RULES['sacrebleu']}. The two agree below p ≈ 0.05 and differ above "
+                       "0.1.")
+
+
+def _resampling_settings(rule: bool = False) -> None:
+    """The resamples, the seed and the level (and the bootstrap's rule, where the metric's row has no room)."""
+    if rule:
+        _rule()
     c5, c6, c7 = st.columns([2, 1, 2])
     with c5:
         widgets.bound(st.select_slider, "Resamples", "sys_resamples", options=list(RESAMPLE_CHOICES),
@@ -318,17 +470,20 @@ def _table_columns(file_id: str) -> tuple[str, ...]:
 def baseline_choice(names: list[str]) -> None:
     """A selectbox for the baseline: the chosen system moves first (the link's order changes with it)."""
     v = common.view()
-    if v.sys_mode != "text" or len(names) < 2:
+    if v.sys_mode not in ("text", "trec") or len(names) < 2:
         return
     key = "w_sys_baseline"
     if st.session_state.get(key) != names[0]:
         st.session_state[key] = names[0]
+    field = "sys_runs" if v.sys_mode == "trec" else "sys_hyps"
 
     def changed() -> None:
         chosen = st.session_state[key]
-        entries = list(common.view().sys_hyps)
-        first = next(e for e, (n, _) in zip(entries, common.view().systems.systems) if n == chosen)
-        common.update(sys_hyps=tuple([first] + [e for e in entries if e != first]), sys_pair=0)
+        view = common.view()
+        entries = list(getattr(view, field))
+        pairs = view.systems.runs if field == "sys_runs" else view.systems.systems
+        first = next(e for e, (n, _) in zip(entries, pairs) if n == chosen)
+        common.update(**{field: tuple([first] + [e for e in entries if e != first]), "sys_pair": 0})
 
     st.selectbox("Baseline (the first system; every pair is tested)", names, key=key, on_change=changed)
 
@@ -344,6 +499,19 @@ def current() -> tuple[SystemsInput | None, str]:
             return None, "Upload the references file (one reference segment per line)."
         if len(inp.systems) < 2:
             return None, "Upload at least two hypotheses files, one per system (the first is the baseline)."
+    elif inp.mode == "trec":
+        if inp.qrels is None and not inp.systems:
+            return None, "Upload a qrels file and two or more runs (one file per run) to start."
+        if inp.qrels is None:
+            return None, "Upload the qrels (topic 0 document relevance per line)."
+        if len(inp.systems) < 2:
+            return None, "Upload at least two runs, one file per run (the first is the baseline)."
+        measure, why = sysui.safe_measure()
+        if measure is None:
+            return None, why
+        from dataclasses import replace
+
+        inp = replace(inp, metric=measure)  # (its canonical name: one cache key for ndcg@10 and nDCG@10)
     elif inp.table is None:
         return None, "Upload a per-item table with a column item and <system>.<count> columns."
     return inp, ""
@@ -353,6 +521,11 @@ def current() -> tuple[SystemsInput | None, str]:
 
 def signature_text(inp: SystemsInput, result: SystemsComparison) -> str:
     return str(systems_signature(result, inp.data_ids, n_references=len(inp.refs) if inp.mode == "text" else None))
+
+
+def comparison_of(inp: SystemsInput, settings: ResamplingSettings, tests: PairTests) -> SystemsComparison:
+    """The cached comparison (the sidebar's: a page that asks first computed it)."""
+    return comparison(inp, settings, tests)
 
 
 def downloads(fig, table: pd.DataFrame, stem: str, signature: str) -> None:
@@ -381,10 +554,12 @@ def caption_text() -> str:
     v = common.view()
     inp = input_of(v)
     s = resampling_of(v)
-    files = (f"{len(inp.systems)} systems, {len(inp.refs)} reference file{'s' if len(inp.refs) != 1 else ''}"
-             if inp.mode == "text" else "a per-item table")
-    return (f"{METRIC_NAMES[inp.metric]} · {files} · {s.resamples:,} resamples, seed {s.seed} · "
-            f"bootstrap rule: {RULES[s.rule].split(':')[0]} · level {100 * s.level:g}%")
+    files = {"text": f"{len(inp.systems)} systems, {len(inp.refs)} reference file{'s' if len(inp.refs) != 1 else ''}",
+             "trec": f"{len(inp.systems)} runs with qrels", "table": "a per-item table"}[inp.mode]
+    tests = tests_of(v, inp).tests
+    return (f"{METRIC_NAMES.get(inp.metric, inp.metric)} · {files} · {s.resamples:,} resamples, seed {s.seed} · "
+            f"bootstrap rule: {RULES[s.rule].split(':')[0]} · level {100 * s.level:g}%"
+            + (f" · also {', '.join(tests)}" if tests else ""))
 
 
 def sidebar() -> None:
@@ -396,7 +571,7 @@ def sidebar() -> None:
         return
     try:
         settings = resampling_of(common.view())
-        result = comparison(inp, settings)
+        result = comparison(inp, settings, tests_of(common.view(), inp))
     except EvalcoreError as exc:
         st.caption(esc(f"No signature: {exc}"))
         return
@@ -445,10 +620,35 @@ def pairs_table(result: SystemsComparison, similar_: pd.DataFrame) -> pd.DataFra
         "p bootstrap": [fmt.p_value(x) for x in p["p_bootstrap"]],
         "p randomization": [fmt.p_value(x) for x in p["p_randomization"]],
         "p Holm": [fmt.p_value(x) for x in p["p_adjusted"]],
+        **{TEST_LABELS[c]: [fmt.p_value(x) for x in p[c]] for test in result.tests.tests for c in TEST_COLUMNS[test]},
         "significant": ["yes" if s else "no" for s in p["significant"]],
         "identical outputs": [fmt.percent(x) for x in similar_["identical"]],
         "correlation": ["undefined (no variation)" if pd.isna(x) else f"{x:.3f}" for x in similar_["correlation"]],
     })
+
+
+#: How the page names the p-value columns (the matrix's choices and the pairs' table).
+TEST_LABELS = {"p_adjusted": "bootstrap, Holm", "p_bootstrap": "bootstrap", "p_randomization": "randomization",
+               "p_ttest": "p t-test", "p_ttest_adjusted": "p t-test, Holm", "p_wilcoxon": "p Wilcoxon",
+               "p_wilcoxon_adjusted": "p Wilcoxon, Holm", "p_tukey": "p Tukey HSD"}
+
+
+def matrix_choices(result: SystemsComparison) -> list[str]:
+    """The p-values the matrix can show: the bootstrap's and randomization's, and each chosen test's."""
+    return list(pvalue_columns(result.tests))
+
+
+def needed_table(curves_: pd.DataFrame, result: SystemsComparison) -> pd.DataFrame:
+    """Per pair: the observed gain and the smallest tested test set that finds it ("how many topics")."""
+    from evalcore.systems.sizes import needed_sizes
+
+    m = result.metric
+    needed = needed_sizes(curves_)
+    unit = m.unit
+    return pd.DataFrame({
+        "A": needed["a"], "B": needed["b"], "gain B − A": [sysfig.format_gain(m, x) for x in needed["observed"]],
+        f"{unit} needed": [f"about {int(x):,}" if pd.notna(x) else f"more than {int(top):,} (not found up to 4 times "
+                           "these)" for x, top in zip(needed["needed"], needed["largest"])]})
 
 
 def figure(result, kind: str, *args):
@@ -461,4 +661,5 @@ def figure(result, kind: str, *args):
 
 def sizes_figure(curves_: pd.DataFrame, result: SystemsComparison):
     return figcache.memo(curves_, lambda: sysfig.size_figure(curves_, result.metric, n_items=result.n_items,
-                                                             alpha=result.settings.alpha), "sizes")
+                                                             alpha=result.settings.alpha, unit=result.metric.unit),
+                         "sizes")

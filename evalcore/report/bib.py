@@ -302,6 +302,27 @@ BIBLIOGRAPHY.update({e.key: e for e in (
            "New York.",
            author="Noreen, Eric W.", title="Computer-Intensive Methods for Testing Hypotheses: An Introduction",
            publisher="Wiley", address="New York", year="1989"),
+    _entry("lin2004", "inproceedings", "Lin 2004",
+           "Lin, C.-Y. (2004). ROUGE: a package for automatic evaluation of summaries. In *Text Summarization "
+           "Branches Out*, pages 74–81, Barcelona, Spain. https://aclanthology.org/W04-1013",
+           author="Lin, Chin-Yew", title="{ROUGE}: A Package for Automatic Evaluation of Summaries",
+           booktitle="Text Summarization Branches Out", pages="74--81", address="Barcelona, Spain", year="2004",
+           url="https://aclanthology.org/W04-1013"),
+    _entry("carterette2012", "article", "Carterette 2012",
+           "Carterette, B. A. (2012). Multiple testing in statistical analysis of systems-based information retrieval "
+           "experiments. *ACM Transactions on Information Systems* 30(1), article 4, 4:1–4:34.",
+           author="Carterette, Benjamin A.",
+           title="Multiple Testing in Statistical Analysis of Systems-Based Information Retrieval Experiments",
+           journal="ACM Transactions on Information Systems", volume="30", number="1", pages="4:1--4:34",
+           year="2012", doi="10.1145/2094072.2094076"),
+    _entry("student1908", "article", "Student 1908",
+           "Student (1908). The probable error of a mean. *Biometrika* 6(1), 1–25.",
+           author="Student", title="The Probable Error of a Mean", journal="Biometrika", volume="6", number="1",
+           pages="1--25", year="1908", doi="10.1093/biomet/6.1.1"),
+    _entry("wilcoxon1945", "article", "Wilcoxon 1945",
+           "Wilcoxon, F. (1945). Individual comparisons by ranking methods. *Biometrics Bulletin* 1(6), 80–83.",
+           author="Wilcoxon, Frank", title="Individual Comparisons by Ranking Methods", journal="Biometrics Bulletin",
+           volume="1", number="6", pages="80--83", year="1945", doi="10.2307/3001968"),
     _entry("yilmaz2006", "inproceedings", "Yilmaz & Aslam 2006",
            "Yilmaz, E. and Aslam, J. A. (2006). Estimating average precision with incomplete and imperfect judgments. "
            "In *Proceedings of the 15th ACM International Conference on Information and Knowledge Management (CIKM "

@@ -27,6 +27,11 @@ denominator of F1, accuracy or AER) counts as not exceeding the threshold and is
 
 The observed scores are the defining library's (:func:`.metrics.exact_score`); the tests compare resampled gains
 with the gain computed by the same vectorised formula as the resamples, so the identity resample gives exactly δ.
+
+Chosen besides (:class:`.meantests.PairTests`): the paired t-test and the Wilcoxon signed-rank test of the item
+values where the metric is a mean of them, each with Holm over the pairs (``p_ttest``, ``p_ttest_adjusted``,
+``p_wilcoxon``, ``p_wilcoxon_adjusted``), and the randomized Tukey HSD, one family for all pairs (``p_tukey``);
+``significant`` stays the bootstrap's, Holm-adjusted.
 """
 
 from __future__ import annotations
@@ -40,16 +45,22 @@ import pandas as pd
 
 from ..errors import ParameterError
 from ..stats.multitest import adjust_pvalues
+from .meantests import PairTests, tukey_pvalues, ttest_pvalues, wilcoxon_pvalues
+from .metrics import item_values
 from .names import DEFAULT_RESAMPLES, DEFAULT_SEED, RULES
 from .resample import BLOCK, bootstrap_sums, check_resamples, randomization_sums
 from .statistics import ItemStatistics
 
 __all__ = ["ResamplingSettings", "SystemsComparison", "compare_systems", "pair_indices", "bootstrap_pvalue",
-           "randomization_pvalue", "SYSTEM_COLUMNS", "PAIR_COLUMNS", "tolerance"]
+           "randomization_pvalue", "SYSTEM_COLUMNS", "PAIR_COLUMNS", "TEST_COLUMNS", "tolerance", "PairTests",
+           "pvalue_columns"]
 
 SYSTEM_COLUMNS = ("name", "score", "ci_low", "ci_high")
 PAIR_COLUMNS = ("a", "b", "delta", "delta_low", "delta_high", "p_bootstrap", "p_randomization", "p_adjusted",
                 "significant")
+#: The columns each test besides adds to the pairs (after PAIR_COLUMNS, in this order).
+TEST_COLUMNS = {"ttest": ("p_ttest", "p_ttest_adjusted"), "wilcoxon": ("p_wilcoxon", "p_wilcoxon_adjusted"),
+                "tukey": ("p_tukey",)}
 
 
 @dataclass(frozen=True)
@@ -133,6 +144,8 @@ class SystemsComparison:
         The bootstrap gains δ* of every pair (for the distribution figure).
     scores : ndarray, shape (resamples, systems)
         The bootstrap scores of every system.
+    tests : PairTests
+        The tests chosen besides (their p-values are columns of ``pairs``: :data:`TEST_COLUMNS`).
     """
 
     statistics: ItemStatistics
@@ -141,6 +154,7 @@ class SystemsComparison:
     pairs: pd.DataFrame
     gains: np.ndarray
     scores: np.ndarray
+    tests: PairTests = PairTests()
 
     @property
     def metric(self):
@@ -165,6 +179,15 @@ class SystemsComparison:
         return matrix
 
 
+def pvalue_columns(tests: PairTests) -> tuple[str, ...]:
+    """The p-value columns of a comparison with ``tests``: the bootstrap's (Holm, unadjusted), randomization's, then
+    each chosen test's (Holm-adjusted first)."""
+    out = ["p_adjusted", "p_bootstrap", "p_randomization"]
+    for test in tests.tests:
+        out += list(TEST_COLUMNS[test][::-1])
+    return tuple(out)
+
+
 def _scores(metric, sums: np.ndarray, n_stats: int, n_systems: int) -> np.ndarray:
     """Scores of summed statistics laid out as ``values.reshape(items, statistics * systems)``: (R, systems)."""
     return metric.score(sums.reshape(len(sums), n_stats, n_systems).transpose(0, 2, 1))
@@ -178,7 +201,8 @@ def _quantiles(values: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray
 
 
 def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = ResamplingSettings(),
-                    progress: Callable[[int, int], None] | None = None) -> SystemsComparison:
+                    progress: Callable[[int, int], None] | None = None,
+                    tests: PairTests = PairTests()) -> SystemsComparison:
     """Scores with intervals and the tests of every pair (see the module's docstring).
 
     Parameters
@@ -188,7 +212,10 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
     settings : ResamplingSettings
         Resamples, seed, the bootstrap's rule and the confidence level.
     progress : callable(done, total), optional
-        Called after the bootstrap and after the randomization (a checkpoint: an exception it raises stops the work).
+        Called after the bootstrap, the randomization and Tukey's HSD (a checkpoint: an exception it raises stops
+        the work).
+    tests : PairTests, optional
+        Tests besides (the t-test and Wilcoxon's for means, Tukey's HSD); refused where they do not apply.
 
     Returns
     -------
@@ -215,6 +242,8 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
     metric = statistics.metric
     values = statistics.values
     n_items, n_stats, n_systems = values.shape
+    tests.check(metric)
+    stages = 3 if "tukey" in tests.tests else 2
     if n_systems < 2:
         raise ParameterError(f"comparing systems needs at least two; got {n_systems}")
     flat = np.ascontiguousarray(values.reshape(n_items, n_stats * n_systems))
@@ -233,7 +262,7 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
     gains = boot[:, ib] - boot[:, ia]
     delta_v = observed[ib] - observed[ia]
     if progress is not None:
-        progress(1, 2)
+        progress(1, stages)
 
     swapped = randomization_sums(flat, settings.resamples, settings.seed)
     by_system = totals.reshape(n_stats, n_systems).T  # (systems, statistics)
@@ -245,7 +274,7 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
         ar_gains[start:start + len(block)] = metric.score(shuffled_b) - metric.score(shuffled_a)
     del swapped
     if progress is not None:
-        progress(2, 2)
+        progress(2, stages)
 
     p_boot = np.array([bootstrap_pvalue(gains[:, p], delta_v[p], settings.rule, tol) for p in range(len(pairs))])
     p_ar = np.array([randomization_pvalue(ar_gains[:, p], delta_v[p], settings.rule, tol) for p in range(len(pairs))])
@@ -258,5 +287,18 @@ def compare_systems(statistics: ItemStatistics, settings: ResamplingSettings = R
         "a": [statistics.systems[i] for i in ia], "b": [statistics.systems[j] for j in ib],
         "delta": exact[ib] - exact[ia], "delta_low": gain_low, "delta_high": gain_high, "p_bootstrap": p_boot,
         "p_randomization": p_ar, "p_adjusted": p_adjusted, "significant": p_adjusted < settings.alpha})
+    if "ttest" in tests.tests or "wilcoxon" in tests.tests:
+        per_item = item_values(values)
+        for test, compute in (("ttest", lambda: ttest_pvalues(per_item, pairs)),
+                              ("wilcoxon", lambda: wilcoxon_pvalues(per_item, pairs, tests))):
+            if test in tests.tests:
+                raw = compute()
+                pairs_table[TEST_COLUMNS[test][0]] = raw
+                pairs_table[TEST_COLUMNS[test][1]] = adjust_pvalues(raw, "holm")
+    if "tukey" in tests.tests:
+        pairs_table["p_tukey"] = tukey_pvalues(values, metric.score, pairs, delta_v, settings.resamples,
+                                               settings.seed, tol)
+        if progress is not None:
+            progress(3, stages)
     return SystemsComparison(statistics=statistics, settings=settings, systems=systems_table, pairs=pairs_table,
-                             gains=gains, scores=boot)
+                             gains=gains, scores=boot, tests=tests)

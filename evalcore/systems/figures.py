@@ -14,7 +14,7 @@ from ..errors import ParameterError
 from ..figures import style
 from ..figures.pairwise import pvalue_heatmap
 from ..text import plotly_text
-from .compare import SystemsComparison
+from .compare import SystemsComparison, pvalue_columns
 from .metrics import Metric, format_gain, format_score
 from .names import RULE_NAMES
 
@@ -61,15 +61,24 @@ def scores_figure(result: SystemsComparison, *, title: str | None = None) -> go.
 
 def pvalue_figure(result: SystemsComparison, *, column: str = "p_adjusted", title: str | None = None) -> go.Figure:
     """The p-values of every pair as a matrix (darker where smaller, * where below α): Holm-adjusted bootstrap
-    p-values by default (``column="p_bootstrap"`` or ``"p_randomization"`` for the others)."""
-    if column not in ("p_adjusted", "p_bootstrap", "p_randomization"):
-        raise ParameterError(f"`column` must be p_adjusted, p_bootstrap or p_randomization; got {column!r}")
+    p-values by default (``column="p_bootstrap"`` or ``"p_randomization"`` for the others, or a chosen test's:
+    ``p_ttest``, ``p_ttest_adjusted``, ``p_wilcoxon``, ``p_wilcoxon_adjusted``, ``p_tukey``)."""
+    allowed = pvalue_columns(result.tests)
+    if column not in allowed:
+        raise ParameterError(f"`column` must be one of {', '.join(allowed)}; got {column!r}")
     fig = pvalue_heatmap(result.pvalue_matrix(column), alpha=result.settings.alpha, n=result.n_items, title=title)
     what = {"p_adjusted": f"paired bootstrap ({RULE_NAMES[result.settings.rule]}),<br>Holm-adjusted over the pairs",
             "p_bootstrap": f"paired bootstrap ({RULE_NAMES[result.settings.rule]}),<br>unadjusted",
-            "p_randomization": "approximate randomization,<br>unadjusted"}[column]
-    fig.update_xaxes(title_text=f"{what}; {result.n_items:,} items, {result.settings.resamples:,} resamples")
-    short = {"p_adjusted": "bootstrap p, Holm", "p_bootstrap": "bootstrap p", "p_randomization": "randomization p"}
+            "p_randomization": "approximate randomization,<br>unadjusted",
+            "p_ttest": "paired t-test,<br>unadjusted", "p_ttest_adjusted": "paired t-test,<br>Holm-adjusted",
+            "p_wilcoxon": "Wilcoxon signed-rank test,<br>unadjusted",
+            "p_wilcoxon_adjusted": "Wilcoxon signed-rank test,<br>Holm-adjusted",
+            "p_tukey": "randomized Tukey HSD,<br>one family for all pairs"}[column]
+    unit = result.metric.unit
+    fig.update_xaxes(title_text=f"{what}; {result.n_items:,} {unit}, {result.settings.resamples:,} resamples")
+    short = {"p_adjusted": "bootstrap p, Holm", "p_bootstrap": "bootstrap p", "p_randomization": "randomization p",
+             "p_ttest": "t-test p", "p_ttest_adjusted": "t-test p, Holm", "p_wilcoxon": "Wilcoxon p",
+             "p_wilcoxon_adjusted": "Wilcoxon p, Holm", "p_tukey": "Tukey HSD p"}
     fig.update_layout(meta={"print_x": short[column]})
     return fig
 
@@ -110,7 +119,7 @@ def gains_figure(result: SystemsComparison, pair: int = 0, *, bins: int = 60, ti
 
 
 def size_figure(curves: pd.DataFrame, metric: Metric, *, n_items: int, alpha: float,
-                title: str | None = None) -> go.Figure:
+                title: str | None = None, unit: str = "items") -> go.Figure:
     """The smallest significant gain against the test-set size (log axis), one line per pair
     (:func:`.sizes.size_curves`), each pair's observed |gain| as a dotted line of its colour, the test set's own
     size as a vertical dashed line (a trace named "this test set (n)").
@@ -149,7 +158,7 @@ def size_figure(curves: pd.DataFrame, metric: Metric, *, n_items: int, alpha: fl
     sizes = curves["size"].to_numpy(float)
     ticks = sorted({int(m) for m, f in zip(curves["size"], curves["fraction"])
                     if any(abs(f - t) < 1e-9 for t in (0.1, 0.2, 0.5, 1.0, 2.0, 4.0))} | {int(n_items)})
-    fig.update_xaxes(title_text="test-set size m (items; beyond the dashed line: resampled with replacement)",
+    fig.update_xaxes(title_text=f"test-set size m ({unit}; beyond the dashed line: resampled with replacement)",
                      type="log", tickvals=ticks, ticktext=[f"{t:,}" for t in ticks],
                      range=[np.log10(sizes.min()) - 0.05, np.log10(max(sizes.max(), n_items)) + 0.05])
     fig.update_yaxes(range=[0, top])

@@ -16,10 +16,11 @@ Per-item table
 --------------
 CSV, TSV, Parquet, Excel or R files, read by :func:`evalcore.io.read_table` with the same readers and limits as
 candidate sets: a column ``item`` naming the items (each once), and for every system the counts the metric needs,
-named ``<system>.<count>`` (``sysA.tp``, ``sysA.fp``, ``sysA.fn`` for F1; see :mod:`.metrics`). The systems are
-the column prefixes in the order of their first column. Refused, with the column, row and value named: no
+named ``<system>.<count>`` (``sysA.tp``, ``sysA.fp``, ``sysA.fn`` for F1; see :mod:`.metrics`), or for
+``mean`` any per-item score named ``<system>.score`` (COMET, BERTScore, a rating: any finite number, negative too;
+the corpus score is the mean). The systems are the column prefixes in the order of their first column. Refused, with the column, row and value named: no
 ``item`` column, a repeated item, a system missing one of the metric's count columns, no system at all, text or
-missing values among the counts, negative or infinite counts, and counts that contradict each other
+missing values among the counts or scores, negative counts, infinite values, and counts that contradict each other
 (``correct > total``; for AER ``|A∩S| > |A∩P|``, ``|A∩P| > |A|`` or ``|A∩S| > |S|``).
 """
 
@@ -42,11 +43,46 @@ from ..text import cut, listed, shown
 from .metrics import get_metric
 from .names import MAX_SYSTEMS, TABLE_METRICS
 
-__all__ = ["read_segments", "system_name", "unique_names", "TextInput", "check_text_input", "ItemTable",
-           "read_item_table", "table_from_frame", "suggest_table_metric"]
+__all__ = ["read_segments", "read_text_bytes", "system_name", "unique_names", "TextInput", "check_text_input",
+           "ItemTable", "read_item_table", "table_from_frame", "suggest_table_metric", "table_columns"]
 
 SHOWN = 5  # at most this many rows or lines are listed in a message
 _UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def read_text_bytes(source: Any, *, name: str | None = None, limits: Limits | None = None) -> bytes:
+    """A text file's bytes, checked as :func:`read_segments` checks them (decompressed, no byte-order mark, UTF-8,
+    no NUL, line feeds, within the limits), not yet split into lines."""
+    limits = limits_from(limits)
+    display = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<upload>")
+    data = bytes(_raw_bytes(source, display, limits))  # (refused by its size before it is read, as every reader)
+    if not data:
+        raise FileFormatError(f"{display}: the file is empty (0 bytes); a references or hypotheses file holds one "
+                              "segment per line")
+    data, _ = decompress(data, display, limits)
+    data = bytes(data)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise FileFormatError(f"{display}: the file is UTF-16 text; save it as UTF-8 (segments are read as UTF-8)")
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM):]
+        if not data:
+            raise FileFormatError(f"{display}: the file holds only a byte-order mark, no text")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        raise FileFormatError(f"{display}: line {line:,} holds a NUL byte: this is not a text file of one segment "
+                              "per line")
+    if b"\n" not in data and data.count(b"\r") > 1:
+        raise FileFormatError(f"{display}: the lines end in carriage returns only (an old Mac file); save it with "
+                              "line feeds (LF or CRLF) so that each segment is one line")
+    check_lines(data, display, limits)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise FileFormatError(f"{display}: line {line:,} is not UTF-8 (the byte {data[e.start]:#04x} at position "
+                              f"{e.start:,} of the file); save the file as UTF-8") from None
+    return data
 
 
 def read_segments(source: Any, *, name: str | None = None, limits: Limits | None = None) -> list[str]:
@@ -73,35 +109,7 @@ def read_segments(source: Any, *, name: str | None = None, limits: Limits | None
     LimitError
         Larger, or with more or longer lines, than the limits allow.
     """
-    limits = limits_from(limits)
-    display = name or (str(source) if isinstance(source, (str, os.PathLike)) else "<upload>")
-    data = bytes(_raw_bytes(source, display, limits))  # (refused by its size before it is read, as every reader)
-    if not data:
-        raise FileFormatError(f"{display}: the file is empty (0 bytes); a references or hypotheses file holds one "
-                              "segment per line")
-    data, _ = decompress(data, display, limits)
-    data = bytes(data)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise FileFormatError(f"{display}: the file is UTF-16 text; save it as UTF-8 (segments are read as UTF-8)")
-    if data.startswith(_UTF8_BOM):
-        data = data[len(_UTF8_BOM):]
-        if not data:
-            raise FileFormatError(f"{display}: the file holds only a byte-order mark, no text")
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        line = data.count(b"\n", 0, nul) + 1
-        raise FileFormatError(f"{display}: line {line:,} holds a NUL byte: this is not a text file of one segment "
-                              "per line")
-    if b"\n" not in data and data.count(b"\r") > 1:
-        raise FileFormatError(f"{display}: the lines end in carriage returns only (an old Mac file); save it with "
-                              "line feeds (LF or CRLF) so that each segment is one line")
-    check_lines(data, display, limits)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise FileFormatError(f"{display}: line {line:,} is not UTF-8 (the byte {data[e.start]:#04x} at position "
-                              f"{e.start:,} of the file); save the file as UTF-8") from None
+    text = read_text_bytes(source, name=name, limits=limits).decode("utf-8")
     lines = text.split("\n")
     if text.endswith("\n"):
         lines.pop()
@@ -223,11 +231,17 @@ class ItemTable:
         return len(self.items)
 
 
+def table_columns(metric: str) -> tuple[str, ...]:
+    """The column suffixes a table has per system for ``metric`` (a mean: ``score`` alone)."""
+    m = get_metric(metric)
+    return ("score",) if m.mean else m.statistics
+
+
 def suggest_table_metric(columns: Sequence[str]) -> str | None:
-    """The table metric whose count columns some system has complete (F1, then accuracy, then AER), or None."""
+    """The table metric whose columns some system has complete (F1, accuracy, AER, then a mean score), or None."""
     names = [str(c) for c in columns]
-    for metric in ("f1", "accuracy", "aer"):
-        suffixes = get_metric(metric).statistics
+    for metric in ("f1", "accuracy", "aer", "mean"):
+        suffixes = table_columns(metric)
         prefixes = {c.rsplit(".", 1)[0] for c in names if "." in c and c.rsplit(".", 1)[1] in suffixes}
         if any(all(f"{p}.{s}" in names for s in suffixes) for p in prefixes):
             return metric
@@ -248,7 +262,7 @@ def read_item_table(source: Any, metric: str | None = None, *, name: str | None 
     ----------
     source : str, path-like or bytes
     metric : str, optional
-        ``f1``, ``accuracy``, ``uas`` or ``aer`` (default: :func:`suggest_table_metric`).
+        ``f1``, ``accuracy``, ``uas``, ``aer`` or ``mean`` (default: :func:`suggest_table_metric`).
     name, limits, encoding, sheet
         As for :func:`evalcore.io.read_table`.
     """
@@ -269,11 +283,13 @@ def table_from_frame(frame: pd.DataFrame, metric: str | None, *, name: str = "th
         metric = suggest_table_metric(columns)
         if metric is None:
             raise ColumnError(f"{name}: no system has the count columns of a metric: <system>.tp, .fp, .fn (F1), "
-                              "<system>.correct, .total (accuracy, UAS) or <system>.a_s, .a_p, .a, .s (AER)")
+                              "<system>.correct, .total (accuracy, UAS), <system>.a_s, .a_p, .a, .s (AER) or "
+                              "<system>.score (any per-item score, compared by its mean)")
     if metric not in TABLE_METRICS:
         raise ParameterError(f"{shown(metric)} is not a metric of a per-item table; choose one of "
                              f"{', '.join(TABLE_METRICS)}")
-    suffixes = get_metric(metric).statistics
+    suffixes = table_columns(metric)
+    mean = get_metric(metric).mean
     prefixes: list[str] = []
     for c in columns:
         head, dot, tail = c.rpartition(".")
@@ -313,26 +329,32 @@ def table_from_frame(frame: pd.DataFrame, metric: str | None, *, name: str = "th
             series = frame[frame.columns[columns.index(column)]]
             values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
             bad = np.isnan(values) & series.notna().to_numpy()
+            what = "a score" if mean else "a count"
             if bad.any():
                 rows = _row_numbers(frame, bad)
-                raise ColumnError(f"{name}: column {shown(column)} holds text where a count belongs: row "
-                                  f"{rows[0]:,} has {shown(series[bad].iloc[0])}")
+                raise ColumnError(f"{name}: column {shown(column)} holds text where {what} belongs: row {rows[0]:,} "
+                                  f"has {shown(series[bad].iloc[0])}")
             gaps = np.isnan(values)
             if gaps.any():
-                raise ColumnError(f"{name}: column {shown(column)} is empty in row {_lines_list(_row_numbers(frame, gaps))}; "
-                                  "give a count (0 if there is none)")
+                rows = _lines_list(_row_numbers(frame, gaps))
+                raise ColumnError(f"{name}: column {shown(column)} is empty in row {rows}; "
+                                  + ("every item needs a score of every system (a mean over the items each system "
+                                     "has would compare different items): fill it in, or remove the item"
+                                     if mean else "give a count (0 if there is none)"))
             infinite = ~np.isfinite(values)
             if infinite.any():
                 rows = _row_numbers(frame, infinite)
-                raise ColumnError(f"{name}: column {shown(column)} holds {values[infinite][0]} in row {rows[0]:,}; counts "
-                                  "are finite")
-            negative = values < 0
+                raise ColumnError(f"{name}: column {shown(column)} holds {values[infinite][0]} in row {rows[0]:,}; "
+                                  f"{'scores' if mean else 'counts'} are finite")
+            negative = values < 0 if not mean else np.zeros(len(values), dtype=bool)
             if negative.any():
                 rows = _row_numbers(frame, negative)
                 raise ColumnError(f"{name}: column {shown(column)} holds a negative count, {values[negative][0]:g}, in row "
                                   f"{_lines_list(rows)}; counts are 0 or more")
             counts[:, k, s_index] = values
     _check_consistent(frame, metric, counts, prefixes, name)
+    if mean:  # a mean is the ratio of sums of (score, 1)
+        counts = np.concatenate([counts, np.ones_like(counts)], axis=1)
     return ItemTable(metric=metric, items=tuple(item_text), systems=tuple(prefixes), counts=counts)
 
 

@@ -17,7 +17,14 @@ f1         tp, fp, fn                                  2 TP / (2 TP + FP + FN)
 accuracy   correct, total                              correct / total
 uas        correct, total                              correct / total (attachment score)
 aer        a_s, a_p, a, s                              1 - (|A∩S| + |A∩P|) / (|A| + |S|) (Och & Ney 2003)
+rouge*     score, n (n = 1 per document)               the mean of the documents' ROUGE (rouge-score), or
+           matched, reference n-grams (corpus ROUGE-N)  summed matches / summed reference n-grams
+mean       score, n (n = 1 per item)                   the mean of any per-item score
+TREC       score, n (n = 1 per topic)                  the mean over topics of an ir-measures measure
 =========  ==========================================  =====================================================
+
+A mean of per-item values is the ratio of sums of (score, 1) (:func:`mean_metric`): it resamples as every other
+metric, and its items' values also take the paired t-test and the Wilcoxon signed-rank test (:mod:`.meantests`).
 
 The text metrics' statistics are sacrebleu's own (``_extract_corpus_statistics``); their observed corpus scores
 come from sacrebleu's ``_compute_score_from_stats`` (:func:`exact_score`), so they equal sacrebleu's to the
@@ -28,16 +35,17 @@ statistics).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
 
 from ..errors import ParameterError
-from .names import METRIC_NAMES, METRICS, TABLE_METRICS, TEXT_METRICS
+from .names import METRIC_NAMES, METRICS, ROUGE_METRICS, TABLE_METRICS, TEXT_METRICS
 
 __all__ = ["Metric", "TextOptions", "METRIC_TABLE", "get_metric", "exact_score", "sacrebleu_metric",
-           "BLEU_ORDER", "CHRF_CHAR_ORDER", "format_score", "format_gain"]
+           "BLEU_ORDER", "CHRF_CHAR_ORDER", "format_score", "format_gain", "mean_metric", "MEAN_STATISTICS",
+           "item_values"]
 
 BLEU_ORDER = 4          # sacrebleu's default max n-gram order
 CHRF_CHAR_ORDER = 6     # sacrebleu's default character n-gram order
@@ -106,6 +114,12 @@ class Metric:
         denominator).
     cites : tuple of str
         Bibliography keys of the metric (:mod:`evalcore.report.bib`).
+    unit : str
+        What an item is, in the plural: ``segments`` (translations), ``documents`` (summaries), ``items``,
+        ``topics`` (TREC).
+    mean : bool
+        The corpus score is the mean of per-item values (statistics ``score, n``): the paired t-test and the
+        Wilcoxon signed-rank test apply (:mod:`.meantests`).
     """
 
     name: str
@@ -116,10 +130,12 @@ class Metric:
     statistics: tuple[str, ...]
     score: Callable[[np.ndarray], np.ndarray] = field(repr=False, compare=False)
     cites: tuple[str, ...] = ()
+    unit: str = "segments"
+    mean: bool = False
 
     @property
     def description(self) -> str:
-        return METRICS[self.name]
+        return METRICS.get(self.name, f"{self.label}: the mean over {self.unit} (ir-measures)")
 
 
 # ------------------------------------------------------------------------------------------ vectorised scores
@@ -208,6 +224,27 @@ def _aer(s: np.ndarray) -> np.ndarray:
     return 1.0 - _ratio(a_s + a_p, a + sure)
 
 
+def _mean(s: np.ndarray) -> np.ndarray:
+    """The mean of per-item values: sum(score) / sum(n)."""
+    s = np.asarray(s, dtype=np.float64)
+    return _ratio(s[..., 0], s[..., 1])
+
+
+#: The statistics of a mean of per-item values: the item's value and 1.
+MEAN_STATISTICS = ("score", "n")
+
+
+def mean_metric(name: str, label: str, kind: str, unit: str, *, higher_is_better: bool = True,
+                cites: tuple[str, ...] = ()) -> Metric:
+    """A metric whose corpus score is the mean of per-item values, as the ratio of sums of (score, 1)."""
+    return Metric(name, label, kind, False, higher_is_better, MEAN_STATISTICS, _mean, cites, unit, True)
+
+
+def item_values(values: np.ndarray) -> np.ndarray:
+    """The per-item values of a mean metric's statistics ``(items, (score, n), systems)``: ``(items, systems)``."""
+    return values[:, 0, :] / values[:, 1, :]
+
+
 def _bleu_statistics() -> tuple[str, ...]:
     return ("hyp_len", "ref_len", *(f"correct_{n}" for n in range(1, BLEU_ORDER + 1)),
             *(f"total_{n}" for n in range(1, BLEU_ORDER + 1)))
@@ -227,22 +264,35 @@ METRIC_TABLE: dict[str, Metric] = {m.name: m for m in (
     Metric("f1", "F1", "table", False, True, ("tp", "fp", "fn"), _f1, ()),
     Metric("accuracy", "accuracy", "table", False, True, ("correct", "total"), _accuracy, ()),
     Metric("uas", "UAS", "table", False, True, ("correct", "total"), _accuracy, ()),
-    Metric("aer", "AER", "table", False, False, ("a_s", "a_p", "a", "s"), _aer, ("och2003",)),
+    Metric("aer", "AER", "table", False, False, ("a_s", "a_p", "a", "s"), _aer, ("och2003",), "items"),
+    *(mean_metric(name, METRIC_NAMES[name], "text", "documents", cites=("lin2004",)) for name in ROUGE_METRICS),
+    mean_metric("mean", "mean score", "table", "items"),
 )}
+for _name in ("f1", "accuracy", "uas"):
+    METRIC_TABLE[_name] = replace(METRIC_TABLE[_name], unit="items")
 assert set(METRIC_TABLE) == set(METRICS) and all(METRIC_TABLE[k].label == v for k, v in METRIC_NAMES.items())
 assert {k for k, m in METRIC_TABLE.items() if m.kind == "text"} == set(TEXT_METRICS)
 assert {k for k, m in METRIC_TABLE.items() if m.kind == "table"} == set(TABLE_METRICS)
 
 
-def get_metric(name: str, options: TextOptions | None = None) -> Metric:
-    """The metric ``name`` (chrF with its statistics for ``options.chrf_word_order``)."""
+def _corpus_rouge(s: np.ndarray) -> np.ndarray:
+    """Corpus ROUGE-N recall: summed matched n-grams over summed reference n-grams (0 where there are none, as
+    rouge-score's recall of a document without reference n-grams)."""
+    s = np.asarray(s, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(s[..., 1] > 0, s[..., 0] / np.where(s[..., 1] > 0, s[..., 1], 1.0), 0.0)
+
+
+def get_metric(name: str, options=None) -> Metric:
+    """The metric ``name`` (chrF with its statistics for ``options.chrf_word_order``; ROUGE-N as the corpus
+    ratio of sums with ``options.stat == "corpus"``, :class:`.rouge.RougeOptions`)."""
     if name not in METRIC_TABLE:
         raise ParameterError(f"`metric` must be one of {', '.join(METRIC_TABLE)}; got {name!r}")
     metric = METRIC_TABLE[name]
-    if name == "chrf" and options is not None and options.chrf_word_order:
-        from dataclasses import replace
-
+    if name == "chrf" and options is not None and getattr(options, "chrf_word_order", 0):
         metric = replace(metric, statistics=chrf_statistics(options.chrf_word_order))
+    if name in ROUGE_METRICS and getattr(options, "stat", None) == "corpus":
+        metric = replace(metric, statistics=("matched", "reference_ngrams"), score=_corpus_rouge, mean=False)
     return metric
 
 
@@ -275,6 +325,14 @@ def exact_score(metric: Metric, sums, options: TextOptions | None = None) -> flo
         errors, words = int(round(sums[0])), int(round(sums[1]))
         return float(errors) / float(words) if words else float("nan")
     return float(metric.score(sums))
+
+
+def mean_score(values: np.ndarray) -> float:
+    """The mean of per-item values, their sum correctly rounded (``math.fsum``) over their number."""
+    import math
+
+    values = np.asarray(values, dtype=np.float64)
+    return math.fsum(values.tolist()) / len(values) if len(values) else float("nan")
 
 
 def format_score(metric: Metric, value: float | None) -> str:

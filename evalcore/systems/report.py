@@ -26,9 +26,9 @@ import pandas as pd
 from ..report.bib import bibtex, reference_list
 from ..report.signature import Signature, evalcore_version, numbers_digest
 from ..report.text import Rich, cite, number, plain, sym
-from .compare import SystemsComparison
+from .compare import TEST_COLUMNS, SystemsComparison
 from .metrics import format_gain, format_score
-from .names import METRIC_NAMES
+from .names import ROUGE_METRICS
 
 __all__ = ["systems_signature", "systems_digest", "systems_settings", "systems_methods", "systems_tables",
            "SystemsReport", "build_systems_report", "library_version"]
@@ -45,13 +45,25 @@ def library_version(name: str) -> str:
 
 
 def systems_settings(result: SystemsComparison, n_references: int | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The signature's settings: the metric and what decides its numbers, then the resampling."""
+    """The signature's settings: the metric and what decides its numbers, then the resampling and the tests."""
+    from .rouge import RougeOptions
+    from .trec import TrecOptions
+
     metric = result.metric
     options = result.statistics.options
     fields: list[tuple[str, tuple[str, ...]]] = [("metric", (metric.name,))]
     if n_references is not None:
         fields.append(("refs", (str(n_references),)))
-    if options is not None:
+    if isinstance(options, RougeOptions):
+        fields += [("rouge-tokenizer", (options.tokenizer,)), ("stemmer", ("yes" if options.stemmer else "no",)),
+                   ("rouge-refs", (options.references,)), ("rouge-stat", (options.stat,))]
+        if metric.name == "rougeLsum":
+            fields.append(("rouge-split", (options.split,)))
+    elif isinstance(options, TrecOptions):
+        fields += [("qrels", ("1",)), ("missing", (options.missing,)), ("ties", (options.ties,))]
+        if options.ties == "random":
+            fields.append(("tie-seed", (str(options.tie_seed),)))
+    elif options is not None:
         if metric.name == "bleu":
             fields.append(("tokenize", (options.tokenize,)))
         if metric.name in ("bleu", "chrf", "wer"):
@@ -63,12 +75,20 @@ def systems_settings(result: SystemsComparison, n_references: int | None) -> tup
     s = result.settings
     fields += [("resamples", (str(s.resamples),)), ("seed", (str(s.seed),)), ("rule", (s.rule,)),
                ("level", (repr(float(s.level)),))]
+    tests = result.tests
+    if tests.tests:
+        fields.append(("tests", tests.tests))
+    if "wilcoxon" in tests.tests:
+        fields += [("zero-method", (tests.zero_method,)), ("wilcoxon-method", (tests.method,)),
+                   ("wilcoxon-correction", ("yes" if tests.correction else "no",))]
     return tuple(fields)
 
 
 def systems_digest(result: SystemsComparison) -> str:
-    """The digest of the numbers: n, every system's score and interval, every pair's gain, interval and p-values."""
-    pairs = result.pairs[["delta", "delta_low", "delta_high", "p_bootstrap", "p_randomization", "p_adjusted"]]
+    """The digest of the numbers: n, every system's score and interval, every pair's gain, interval and p-values
+    (those of the tests chosen besides too)."""
+    extra = [c for test in result.tests.tests for c in TEST_COLUMNS[test]]
+    pairs = result.pairs[["delta", "delta_low", "delta_high", "p_bootstrap", "p_randomization", "p_adjusted", *extra]]
     return numbers_digest({"n_items": {"n": result.n_items},
                            "systems": result.systems[["score", "ci_low", "ci_high"]], "pairs": pairs})
 
@@ -105,11 +125,74 @@ def _metric_text(result: SystemsComparison) -> Rich:
         return plain(f"the word error rate, the substitutions, deletions and insertions of jiwer "
                      f"{library_version('jiwer')}'s alignment summed over the segments and divided by the summed "
                      f"words of the references{case} (a fraction)")
+    if m.name in ROUGE_METRICS:
+        return _rouge_text(result)
+    if m.kind == "trec":
+        o = o or None
+        missing = ("a topic of the qrels that a run lacks scored 0, as trec_eval's -c" if o.missing == "zero" else
+                   "the topics of the qrels that some run lacks left out for every run")
+        ties = {"trec_eval": "equal scores ordered as trec_eval orders them (by document id, decreasing)",
+                "rank": "equal scores ordered by the runs' rank column (then by document id, decreasing, as "
+                        "trec_eval)",
+                "random": f"equal scores ordered at random (seed {o.tie_seed})"}[o.ties]
+        return plain(f"{m.label} of each topic as computed by ir-measures {library_version('ir-measures')} "
+                     f"(pytrec_eval, trec_eval's code), averaged over the topics ({missing}; {ties})")
+    if m.name == "mean":
+        return plain("the mean of the given per-item scores")
     formulas = {"f1": "F1 = 2TP / (2TP + FP + FN)", "accuracy": "accuracy = correct / total",
                 "uas": "the unlabelled attachment score, correct / total",
                 "aer": "the alignment error rate AER = 1 − (|A∩S| + |A∩P|) / (|A| + |S|)"}
     text = plain(formulas[m.name] + " from the per-item counts summed over the items (a fraction)")
     return text + cite("och2003") if m.name == "aer" else text
+
+
+def _rouge_text(result: SystemsComparison) -> Rich:
+    m, o = result.metric, result.statistics.options
+    tokenizer = ("rouge-score's tokenizer (lowercased, letters a–z and digits only)" if o.tokenizer == "rouge_score"
+                 else "a tokenizer of Unicode letters and digits (lowercased; each Chinese or Japanese character a "
+                      "word)")
+    stem = "with" if o.stemmer else "without"
+    text = (plain(f"{m.label}") + cite("lin2004") + plain(f" as computed by rouge-score {library_version('rouge-score')}"
+            f" ({tokenizer}, {stem} the Porter stemmer"))
+    if m.name == "rougeLsum":
+        text = text + plain(", sentences split at line breaks" + (" and after sentence punctuation"
+                                                                  if o.split == "punctuation" else ""))
+    refs = ("; with several references, the maximum over them (rouge-score's score_multi)" if o.references == "max"
+            else "; with several references, the mean of the per-reference scores")
+    if o.stat == "corpus":
+        return text + plain(f"{refs}) as the corpus ROUGE-N: the matched n-grams summed over the documents over "
+                            "their summed reference n-grams (a fraction)")
+    what = {"f": "F", "recall": "recall", "precision": "precision"}[o.stat]
+    return text + plain(f"{refs}), the plain mean of the documents' {what} (rouge-score's own aggregator reports the "
+                        "median of bootstrap means instead)")
+
+
+def _tests_text(result: SystemsComparison) -> list[Rich]:
+    """The sentences of the tests chosen besides."""
+    tests, k = result.tests, len(result.statistics.systems)
+    pairs = k * (k - 1) // 2
+    unit = result.metric.unit
+    out: list[Rich] = []
+    means = []
+    if "ttest" in tests.tests:
+        means.append(plain("the paired t-test") + cite("student1908") + plain(" (scipy's ttest_rel, two-sided)"))
+    if "wilcoxon" in tests.tests:
+        options = (f"zero_method {tests.zero_method}, method {tests.method}, "
+                   f"{'with' if tests.correction else 'without'} continuity correction")
+        means.append(plain("the Wilcoxon signed-rank test") + cite("wilcoxon1945")
+                     + plain(f" (scipy {library_version('scipy')}'s wilcoxon, two-sided, {options})"))
+    if means:
+        joined = means[0] if len(means) == 1 else means[0] + plain(" and ") + means[1]
+        out.append(plain(f"The {unit}' scores of each pair are also compared by ") + joined
+                   + plain(f", each adjusted by Holm's method over the {pairs} pairs."))
+    if "tukey" in tests.tests:
+        out.append(plain("All pairs are further tested as one family by the randomized Tukey HSD test")
+                   + cite("carterette2012")
+                   + plain(f" ({number(result.settings.resamples)} random permutations of the systems' statistics "
+                           f"within each of the {unit}, the largest difference of the permuted systems' scores as the "
+                           "statistic; its p-values need no further correction). The gains' bootstrap intervals are "
+                           "not simultaneous intervals."))
+    return out
 
 
 def systems_methods(result: SystemsComparison, *, signature: str, version: str, data_sha256: Sequence[str],
@@ -131,13 +214,14 @@ def systems_methods(result: SystemsComparison, *, signature: str, version: str, 
     s = result.settings
     names = list(result.statistics.systems)
     k = len(names)
-    unit = "items" if result.metric.kind == "table" else "segments"
+    unit = result.metric.unit
     level = f"{100 * s.level:g}%"
     parts: list[Rich] = []
+    how = (", the mean over the test set of each item's score." if result.metric.mean else
+           ", a corpus score computed from the per-item statistics summed over the test set (not a mean of item "
+           "scores).")
     parts.append(plain(f"We compare {k} systems (") + plain(", ".join(names)) + plain(f"; the first is the baseline) "
-                 f"on a test set of {number(result.n_items)} {unit} by ") + _metric_text(result)
-                 + plain(", a corpus score computed from the per-item statistics summed over the test set (not a "
-                         "mean of item scores)."))
+                 f"on a test set of {number(result.n_items)} {unit} by ") + _metric_text(result) + plain(how))
     if s.rule == "bk":
         rule = ("one-sided in the direction of the observed gain δ, p = (1 + #{sign(δ)·δ* > 2|δ|}) / (R + 1) over the "
                 "resampled gains δ*, as Berg-Kirkpatrick et al." + cite("bergkirkpatrick2012")
@@ -158,6 +242,7 @@ def systems_methods(result: SystemsComparison, *, signature: str, version: str, 
                  + plain(f"; a difference counts as significant where the adjusted p-value is below α = {s.alpha:g}. "
                          f"Each score's and each gain's {level} interval is the percentile interval of its bootstrap "
                          "resamples."))
+    parts += _tests_text(result)
     if curves:
         parts.append(plain("For the test-set size needed to find a gain, test sets of 10% to 100% of the items "
                            "(growing subsets of one random order) and of up to four times as many (drawn with "
@@ -192,23 +277,29 @@ def systems_tables(result: SystemsComparison) -> dict:
         return Column(plain(text), lambda row, c: plain(""), align)
 
     scores = Table(SYSTEMS_LABEL, 1,
-                   plain(f"{m.label} of each system on {number(result.n_items)} items, with the {level} percentile "
+                   plain(f"{m.label} of each system on {number(result.n_items)} {m.unit}, with the {level} percentile "
                          f"interval of {number(s.resamples)} bootstrap resamples."),
                    (header("system", "l"), header(m.label), header(f"{level} interval")), rows)
+    extra = [c for test in result.tests.tests for c in TEST_COLUMNS[test]]
     pair_rows = []
     for r in result.pairs.itertuples(index=False):
         adjusted = _p(r.p_adjusted) + (DAGGER if r.significant else sym("", ""))
         pair_rows.append((plain(str(r.a)), plain(str(r.b)), plain(format_gain(m, r.delta)),
                           plain(f"[{format_gain(m, r.delta_low)}, {format_gain(m, r.delta_high)}]"),
-                          _p(r.p_bootstrap), _p(r.p_randomization), adjusted))
+                          _p(r.p_bootstrap), _p(r.p_randomization), adjusted,
+                          *(_p(getattr(r, c)) for c in extra)))
+    names = {"p_ttest": "p t-test", "p_ttest_adjusted": "p t-test, Holm", "p_wilcoxon": "p Wilcoxon",
+             "p_wilcoxon_adjusted": "p Wilcoxon, Holm", "p_tukey": "p Tukey HSD"}
     rule = "Berg-Kirkpatrick et al.'s rule" if s.rule == "bk" else "sacrebleu's rule"
     pairs = Table(PAIRS_LABEL, 2,
                   plain(f"Every pair of systems: the gain δ = {m.label}(B) − {m.label}(A) with its {level} bootstrap "
                         f"interval, the paired bootstrap's p-value ({rule}), approximate randomization's and the "
-                        f"bootstrap's Holm-adjusted over the pairs; ") + DAGGER
-                  + plain(f" marks a significant difference (α = {s.alpha:g})."),
+                        f"bootstrap's Holm-adjusted over the pairs"
+                        + ("; then the tests chosen besides" if extra else "") + "; ") + DAGGER
+                  + plain(f" marks a significant difference by the bootstrap, Holm-adjusted (α = {s.alpha:g})."),
                   (header("A", "l"), header("B", "l"), header("δ"), header(f"{level} interval"),
-                   header("p bootstrap"), header("p randomization"), header("p Holm")), tuple(pair_rows))
+                   header("p bootstrap"), header("p randomization"), header("p Holm"),
+                   *(header(names[c]) for c in extra)), tuple(pair_rows))
     return {"systems": scores, "pairs": pairs}
 
 
@@ -298,7 +389,7 @@ def build_systems_report(result: SystemsComparison, *, data_sha256: Sequence[str
     files["signature.txt"] = (text + "\n").encode()
     files["link.txt"] = (link + "\n").encode()
     data = {"evalcore": version, "signature": text, "link": link, "metric": result.metric.name,
-            "metric_label": METRIC_NAMES[result.metric.name], "n_items": result.n_items,
+            "metric_label": result.metric.label, "n_items": result.n_items, "unit": result.metric.unit,
             "data_sha256": list(data_sha256), "settings": {k: list(v) for k, v in signature.settings},
             "systems": _records(result.systems), "pairs": _records(result.pairs)}
     if curves is not None:

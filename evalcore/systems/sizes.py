@@ -33,7 +33,7 @@ from .compare import ResamplingSettings, pair_indices
 from .resample import bootstrap_sums, check_resamples, counts_of
 from .statistics import ItemStatistics
 
-__all__ = ["DEFAULT_FRACTIONS", "size_curves", "set_sizes", "SIZE_COLUMNS"]
+__all__ = ["DEFAULT_FRACTIONS", "size_curves", "set_sizes", "SIZE_COLUMNS", "needed_sizes"]
 
 DEFAULT_FRACTIONS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.5, 2.0, 3.0, 4.0)
 SIZE_COLUMNS = ("a", "b", "size", "fraction", "extrapolated", "gain", "threshold", "observed", "detectable")
@@ -107,3 +107,26 @@ def size_curves(statistics: ItemStatistics, settings: ResamplingSettings = Resam
         if progress is not None:
             progress(done, len(sizes))
     return pd.DataFrame(rows, columns=list(SIZE_COLUMNS))
+
+
+def needed_sizes(curves: pd.DataFrame) -> pd.DataFrame:
+    """The curves read the other way: for each pair, the smallest tested test-set size from which on the observed
+    gain is detectable at every larger size (how many items, documents or topics a gain of this size needs).
+
+    Returns
+    -------
+    DataFrame
+        ``a, b, observed, needed, largest``: ``needed`` NaN where even the largest tested size (``largest``,
+        four times the test set) does not find the gain.
+    """
+    rows = []
+    for (a, b), part in curves.groupby(["a", "b"], sort=False):
+        part = part.sort_values("size")
+        found = part["detectable"].to_numpy(bool)
+        sizes = part["size"].to_numpy()
+        # the first size after the last one that does not find it
+        misses = np.flatnonzero(~found)
+        first = 0 if not len(misses) else misses[-1] + 1
+        needed = float(sizes[first]) if first < len(sizes) else float("nan")
+        rows.append((a, b, float(part["observed"].iloc[0]), needed, int(sizes.max())))
+    return pd.DataFrame(rows, columns=["a", "b", "observed", "needed", "largest"])

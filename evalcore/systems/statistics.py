@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from .inputs import ItemTable, TextInput
-from .metrics import Metric, TextOptions, exact_score, get_metric, sacrebleu_metric
+from .metrics import Metric, TextOptions, exact_score, get_metric, mean_score, sacrebleu_metric
 
 __all__ = ["ItemStatistics", "text_statistics", "table_statistics", "default_workers"]
 
@@ -40,8 +40,9 @@ class ItemStatistics:
     Attributes
     ----------
     metric : Metric
-    options : TextOptions or None
-        sacrebleu's options (text metrics), None for a table.
+    options : TextOptions, RougeOptions, TrecOptions or None
+        The options of the library that scored the items (sacrebleu's, rouge-score's, TREC runs'), None for a
+        table.
     systems : tuple of str
         Names, the baseline first.
     values : ndarray, shape (items, statistics, systems), float64
@@ -52,7 +53,9 @@ class ItemStatistics:
     scores : ndarray, shape (systems,)
         The observed corpus scores by the defining library (:func:`.metrics.exact_score`).
     items : tuple of str or None
-        The items' names (a table's ``item`` column), None for text (items are line numbers).
+        The items' names (a table's ``item`` column, TREC's topics), None for text (items are line numbers).
+    notes : tuple of str
+        What the input does to the numbers, in words (text a tokenizer drops, topics left out, ...).
     """
 
     metric: Metric
@@ -62,6 +65,7 @@ class ItemStatistics:
     outputs: np.ndarray
     scores: np.ndarray
     items: tuple[str, ...] | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def n_items(self) -> int:
@@ -188,6 +192,9 @@ def table_statistics(table: ItemTable) -> ItemStatistics:
     m = get_metric(table.metric)
     values = np.ascontiguousarray(table.counts, dtype=np.float64)
     rows = [[tuple(values[i, :, s]) for i in range(table.n_items)] for s in range(len(table.systems))]
-    scores = np.array([exact_score(m, values[:, :, s].sum(axis=0)) for s in range(len(table.systems))])
+    if m.mean:
+        scores = np.array([mean_score(values[:, 0, s]) for s in range(len(table.systems))])
+    else:
+        scores = np.array([exact_score(m, values[:, :, s].sum(axis=0)) for s in range(len(table.systems))])
     return ItemStatistics(metric=m, options=None, systems=table.systems, values=values,
                           outputs=_codes(rows, table.n_items), scores=scores, items=table.items)

@@ -25,7 +25,16 @@ systems on a test set        3e-8 per item and resample (up to 5 systems), 16 ti
                              the test-set-size curves
 minimum detectable diff.     6e-5 + 1.3e-9 N per list size (the command line's ``--mdd``; the page  :func:`mdd_seconds`
                              computes it on a grid of at most 101 n)
+ROUGE (rouge-score)          3e-5 per (document, system, reference), 5e-6 per token of summary and   :func:`rouge_estimate`
+                             reference, ROUGE-L 6e-7 more per product of their tokens
+TREC runs (ir-measures)      2e-6 per run line, 2e-5 per (topic, run)                                :func:`trec_estimate`
+a per-item score table       2e-7 per (item, system)                                                 :func:`mean_estimate`
+Tukey's HSD (randomized)     6e-9 per (item, system, statistic, permutation)                         :func:`tukey_estimate`
+Wilcoxon's exact p-value     1.5e-8 per pair and n^3 (scipy's exact null distribution)               :func:`wilcoxon_estimate`
 ===========================  =====================================================================  ===========
+
+The scorers' estimates (ROUGE, TREC, a table of scores) are of the scoring before any resampling: a
+:class:`WorkEstimate` of ``fixed`` seconds and no resamples.
 
 Checked and left out, because no request can make them expensive beyond the data's size: Fisher's test at every
 n (part of the 1e-5 s per n above: 2 s for 200,000 n); the Unanimous Improvement Ratio (O(samples x measures^2) counts and an F-alpha sweep
@@ -39,7 +48,8 @@ import math
 from dataclasses import dataclass, field
 
 __all__ = ["WorkModel", "WorkEstimate", "Offer", "pair_estimate", "sizes_estimate", "roc_estimate", "report_estimate",
-           "systems_estimate",
+           "systems_estimate", "rouge_estimate", "trec_estimate", "mean_estimate", "tukey_estimate",
+           "wilcoxon_estimate",
            "mdd_seconds", "grid_size", "RESAMPLING", "PAIR_PER_SIZE", "ROC_PER_CANDIDATE"]
 
 #: Seconds per resample, per (candidate, resample) and per (list size, resample) of the resampling tests of two
@@ -58,6 +68,19 @@ ROC_PER_CANDIDATE = 2.1e-8
 SYSTEMS_PER_ITEM = 3e-8
 #: Seconds per list size of the minimum detectable difference: a constant and a part per candidate.
 MDD_PER_SIZE = (6e-5, 1.3e-9)
+#: rouge-score (evalcore.systems.rouge): seconds per (document, system, reference) scored, per token of the
+#: summary and the reference (tokenizing, n-grams; stems remembered), and per product of their tokens (ROUGE-L's
+#: table of the longest common subsequence), measured on one core for summaries of 20 to 150 words.
+ROUGE_COSTS = (3e-5, 5e-6, 6e-7)
+#: TREC runs (evalcore.systems.trec): seconds per run line (read, checked, handed to ir-measures) and per
+#: (topic, run) evaluated.
+TREC_COSTS = (2e-6, 2e-5)
+#: A per-item table of scores: seconds per (item, system) read and checked.
+MEAN_PER_VALUE = 2e-7
+#: The randomized Tukey HSD (evalcore.systems.meantests): seconds per (item, system, statistic, permutation).
+TUKEY_PER_VALUE = 6e-9
+#: scipy's exact Wilcoxon p-value: seconds per pair and n^3 (its exact null distribution; auto uses it to n = 50).
+WILCOXON_EXACT = 1.5e-8
 
 
 @dataclass(frozen=True)
@@ -286,3 +309,52 @@ def report_estimate(n_candidates: int, n_range: tuple[int, int], table_sizes: in
             f"{pairs} pair{'s' if pairs != 1 else ''} of measures, of {n_candidates:,} candidates")
     return WorkEstimate(what, model, resamples if resampling else 0, tuple(int(v) for v in n_range), int(n_step),
                         extra_sizes=table_sizes * pairs)
+
+
+# ------------------------------------------------------------------------------ the systems' scorers (issue 31)
+
+def rouge_estimate(metric: str, scored: int, tokens: int, products: int, *, documents: int = 0,
+                   systems: int = 0) -> WorkEstimate:
+    """The cost of scoring ROUGE with rouge-score (:mod:`evalcore.systems.rouge`), before it starts.
+
+    ``scored``: the (document, system, reference) pairs; ``tokens``: the words of summary and reference summed over
+    them; ``products``: summary words times reference words summed over them (ROUGE-L and ROUGE-Lsum's longest
+    common subsequence fills a table of that size). Words counted by white space stand in for tokens.
+    """
+    each, per_token, per_product = ROUGE_COSTS
+    seconds = each * scored + per_token * tokens
+    if metric in ("rougeL", "rougeLsum"):
+        seconds += per_product * products
+    what = (f"scoring {metric} with rouge-score on {documents:,} documents of {systems} systems" if documents
+            else f"scoring {metric} with rouge-score on {scored:,} pairs of summaries")
+    return WorkEstimate(what, WorkModel(fixed=seconds))
+
+
+def trec_estimate(run_lines: int, topics: int, runs: int) -> WorkEstimate:
+    """The cost of reading TREC runs and computing a measure on every topic with ir-measures
+    (:mod:`evalcore.systems.trec`): by the runs' lines, and the topics times the runs."""
+    each_line, each_topic = TREC_COSTS
+    return WorkEstimate(f"evaluating {runs} runs of {run_lines:,} lines on {topics:,} topics with ir-measures",
+                        WorkModel(fixed=each_line * run_lines + each_topic * topics * runs))
+
+
+def mean_estimate(items: int, systems: int) -> WorkEstimate:
+    """The cost of reading a table of per-item scores (``--metric mean``): by its items times systems."""
+    return WorkEstimate(f"reading {items:,} items' scores of {systems} systems",
+                        WorkModel(fixed=MEAN_PER_VALUE * items * systems))
+
+
+def tukey_estimate(n_items: int, n_systems: int, statistics: int, resamples: int) -> WorkEstimate:
+    """The cost of the randomized Tukey HSD (:func:`evalcore.systems.meantests.tukey_pvalues`): every permutation
+    gathers and sums each item's statistics of every system."""
+    return WorkEstimate(f"Tukey's HSD with {resamples:,} permutations of {n_items:,} items and {n_systems} systems",
+                        WorkModel(per_resample=TUKEY_PER_VALUE * n_items * n_systems * statistics), resamples)
+
+
+def wilcoxon_estimate(n_items: int, pairs: int, method: str) -> WorkEstimate:
+    """The cost of scipy's Wilcoxon test of every pair: its exact null distribution grows as n^3 (``method``
+    ``exact``, or ``auto`` up to 50 items); the normal approximation costs next to nothing."""
+    exact = method == "exact" or (method == "auto" and n_items <= 50)
+    seconds = pairs * (WILCOXON_EXACT * n_items ** 3 if exact else 1e-4)
+    return WorkEstimate(f"the Wilcoxon test of {pairs} pairs on {n_items:,} items"
+                        + (" with the exact p-value" if exact else ""), WorkModel(fixed=seconds))

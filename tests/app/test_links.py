@@ -86,10 +86,17 @@ CHOICES = {
     "ann_rule": ["annotator", "majority", "agreed"], "ann_sample": ["s7", "s1-top5-abc", "x y"],
     "ann_of": ["a0123456789ab", "alice"], "ann_context": ["word", "sample", "nope"],
     "sample_interval": ["hypergeometric", "clopper_pearson"],
-    "sys_mode": ["text", "table"], "sys_metric": ["bleu", "chrf", "ter", "wer", "f1", "aer"],
+    "sys_mode": ["text", "table", "trec"],
+    "sys_metric": ["bleu", "chrf", "ter", "wer", "f1", "aer", "rouge1", "rougeLsum", "mean"],
     "sys_tokenize": ["13a", "intl", "char"], "sys_rule": ["bk", "sacrebleu"],
-    "sys_matrix": ["p_adjusted", "p_randomization"], "sys_refs": ["a" * 64], "sys_table": ["b" * 64],
-    "sys_hyps": ["a=" + "a" * 64, "b=" + "c" * 64, "=" + "d" * 64, "x=y"],
+    "sys_matrix": ["p_adjusted", "p_randomization", "p_tukey", "p_ttest"], "sys_refs": ["a" * 64],
+    "sys_table": ["b" * 64], "sys_hyps": ["a=" + "a" * 64, "b=" + "c" * 64, "=" + "d" * 64, "x=y"],
+    "sys_qrels": ["b" * 64], "sys_runs": ["r=" + "a" * 64, "s=" + "c" * 64, "x=y"],
+    "sys_measure": ["nDCG@10", "ap", "P(rel=2)@5", "bleu", "NumQ"], "sys_missing": ["zero", "omit"],
+    "sys_ties": ["trec_eval", "rank", "random"], "sys_rouge_tok": ["rouge_score", "unicode"],
+    "sys_stem": ["auto", "yes", "no"], "sys_rouge_refs": ["max", "mean"], "sys_rouge_split": ["newline", "punctuation"],
+    "sys_rouge_stat": ["f", "recall", "corpus"], "sys_tests": ["ttest", "wilcoxon", "tukey", "anova"],
+    "sys_wx_zero": ["wilcox", "pratt", "zsplit"], "sys_wx_method": ["auto", "exact", "asymptotic"],
 }
 MEASURE_FIELDS = {"scores", "lower", "measures", "a", "b", "threshold_measure", "compare_measure",
                   "v_measure", "ann_measures"}
@@ -113,7 +120,8 @@ PAGE_FIELDS = {  # the settings each page reads, drawn more often on that page
                           "ann_rule", "level"),
     "pages/systems.py": ("sys_mode", "sys_refs", "sys_hyps", "sys_table", "sys_metric", "sys_tokenize",
                          "sys_lowercase", "sys_word_order", "sys_resamples", "sys_seed", "sys_rule", "sys_level",
-                         "sys_pair", "sys_matrix"),
+                         "sys_pair", "sys_matrix", "sys_qrels", "sys_runs", "sys_measure", "sys_missing", "sys_ties",
+                         "sys_tie_seed", "sys_rouge_tok", "sys_stem", "sys_rouge_stat", "sys_tests", "sys_wx_zero"),
 }
 
 
