@@ -29,6 +29,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import ParameterError
+from ..text import shown
 from .names import PAIR_TESTS, WILCOXON_METHODS, WILCOXON_ZERO_METHODS
 
 __all__ = ["PairTests", "ttest_pvalues", "wilcoxon_pvalues", "tukey_pvalues", "tukey_block_rows"]
@@ -55,16 +56,16 @@ class PairTests:
         tests = tuple(self.tests) if not isinstance(self.tests, str) else (self.tests,)
         unknown = [t for t in tests if t not in PAIR_TESTS]
         if unknown:
-            raise ParameterError(f"`tests` must be some of {', '.join(PAIR_TESTS)}; got {str(unknown[0])[:40]!r}")
+            raise ParameterError(f"`tests` must be some of {', '.join(PAIR_TESTS)}; got {shown(unknown[0], 40)}")
         object.__setattr__(self, "tests", tuple(t for t in PAIR_TESTS if t in tests))
         if self.zero_method not in WILCOXON_ZERO_METHODS:
             raise ParameterError(f"Wilcoxon's `zero_method` must be one of {', '.join(WILCOXON_ZERO_METHODS)}; got "
-                                 f"{str(self.zero_method)[:40]!r}")
+                                 f"{shown(self.zero_method, 40)}")
         if self.method not in WILCOXON_METHODS:
             raise ParameterError(f"Wilcoxon's `method` must be one of {', '.join(WILCOXON_METHODS)}; got "
-                                 f"{str(self.method)[:40]!r}")
+                                 f"{shown(self.method, 40)}")
         if not isinstance(self.correction, (bool, np.bool_)):
-            raise ParameterError(f"Wilcoxon's `correction` must be yes or no; got {self.correction!r}")
+            raise ParameterError(f"Wilcoxon's `correction` must be yes or no; got {shown(self.correction)}")
         object.__setattr__(self, "correction", bool(self.correction))
         if "wilcoxon" not in self.tests:  # (the options change nothing then: one cache key, one signature)
             object.__setattr__(self, "zero_method", "wilcox")

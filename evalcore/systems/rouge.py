@@ -44,6 +44,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import FileFormatError, ParameterError
+from ..text import shown
 from .inputs import TextInput, _lines_list
 from .metrics import get_metric, mean_score
 from .names import ROUGE_METRICS, ROUGE_REFERENCES, ROUGE_SPLITS, ROUGE_STATS, ROUGE_TOKENIZERS
@@ -76,18 +77,18 @@ class RougeOptions:
                             ("split", ROUGE_SPLITS), ("stat", ROUGE_STATS)):
             if getattr(self, name) not in table:
                 raise ParameterError(f"ROUGE's `{name}` must be one of {', '.join(table)}; got "
-                                     f"{str(getattr(self, name))[:40]!r}")
+                                     f"{shown(getattr(self, name), 40)}")
         if self.stemmer is None:
             object.__setattr__(self, "stemmer", self.tokenizer == "rouge_score")
         elif not isinstance(self.stemmer, (bool, np.bool_)):
-            raise ParameterError(f"ROUGE's `stemmer` must be yes or no; got {self.stemmer!r}")
+            raise ParameterError(f"ROUGE's `stemmer` must be yes or no; got {shown(self.stemmer)}")
         object.__setattr__(self, "stemmer", bool(self.stemmer))
 
     def for_metric(self, metric: str) -> "RougeOptions":
         """The options that matter for ``metric`` (the sentence split for rougeLsum only); refuses the corpus
         ROUGE-N for ROUGE-L."""
         if metric not in ROUGE_METRICS:
-            raise ParameterError(f"{metric!r} is not a ROUGE metric ({', '.join(ROUGE_METRICS)})")
+            raise ParameterError(f"{shown(metric)} is not a ROUGE metric ({', '.join(ROUGE_METRICS)})")
         if self.stat == "corpus" and metric not in ("rouge1", "rouge2"):
             raise ParameterError(f"the corpus ROUGE (matched n-grams summed over the documents over the summed "
                                  f"reference n-grams) is ROUGE-N's (rouge1, rouge2); {metric} is a mean of the "

@@ -40,6 +40,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import FileFormatError, ParameterError
+from ..text import shown
 from ..io.limits import Limits, limits_from
 from .inputs import _lines_list, read_segments, read_text_bytes, system_name, unique_names
 from .metrics import Metric, mean_metric, mean_score
@@ -61,13 +62,13 @@ class TrecOptions:
     def __post_init__(self) -> None:
         if self.missing not in TREC_MISSING:
             raise ParameterError(f"`missing` (topics a run lacks) must be one of {', '.join(TREC_MISSING)}; got "
-                                 f"{str(self.missing)[:40]!r}")
+                                 f"{shown(self.missing, 40)}")
         if self.ties not in TREC_TIES:
-            raise ParameterError(f"`ties` must be one of {', '.join(TREC_TIES)}; got {str(self.ties)[:40]!r}")
+            raise ParameterError(f"`ties` must be one of {', '.join(TREC_TIES)}; got {shown(self.ties, 40)}")
         if isinstance(self.tie_seed, bool) or not isinstance(self.tie_seed, (int, np.integer)) \
                 or not 0 <= self.tie_seed < 2**32:
             raise ParameterError(f"the seed of random ties must be a whole number from 0 to 2^32 - 1; got "
-                                 f"{self.tie_seed!r}")
+                                 f"{shown(self.tie_seed)}")
         if self.ties != "random" and self.tie_seed != 0:
             object.__setattr__(self, "tie_seed", 0)  # (it changes nothing then: one cache key)
 
@@ -153,7 +154,7 @@ def _fields(lines: list[str], display: str, width: int, what: str) -> tuple[list
             continue
         if len(fields) != width:
             raise FileFormatError(f"{display}: line {number:,} has {len(fields)} field{'s' if len(fields) != 1 else ''}"
-                                  f" ({line[:60]!r}); {what}")
+                                  f" ({shown(line)}); {what}")
         rows.append(fields)
         numbers.append(number)
     if not rows:
@@ -175,7 +176,7 @@ def _scores(texts: list[str], display: str, numbers: list[int]) -> np.ndarray:
         except ValueError:
             ok = False
         if not ok:
-            raise FileFormatError(f"{display}: line {number:,}: the score {text[:40]!r} is not a finite number")
+            raise FileFormatError(f"{display}: line {number:,}: the score {shown(text, 40)} is not a finite number")
     raise FileFormatError(f"{display}: a score is not a finite number")  # pragma: no cover - found above
 
 
@@ -206,7 +207,7 @@ def read_run(source: Any, *, name: str | None = None, limits: Limits | None = No
     for k, key in enumerate(zip(topics, docnos)):
         first = seen.setdefault(key, k)
         if first != k:
-            raise FileFormatError(f"{display}: document {key[1][:60]!r} appears twice for topic {key[0][:40]!r} "
+            raise FileFormatError(f"{display}: document {shown(key[1])} appears twice for topic {shown(key[0], 40)} "
                                   f"(lines {numbers[first]:,} and {numbers[k]:,}); trec_eval would count it twice. "
                                   "Keep each document once per topic")
     return Run(name=display, topics=topics, docnos=docnos, ranks=ranks, scores=scores,
@@ -249,11 +250,11 @@ def read_qrels(source: Any, *, name: str | None = None, limits: Limits | None = 
         try:
             value = int(rel)
         except ValueError:
-            raise FileFormatError(f"{display}: line {number:,}: the relevance {rel[:40]!r} is not a whole number "
+            raise FileFormatError(f"{display}: line {number:,}: the relevance {shown(rel, 40)} is not a whole number "
                                   "(0 not relevant, 1, 2, ... relevant; trec_eval would read 1.5 as 1)") from None
         docs = judgments.setdefault(topic, {})
         if docno in docs:
-            raise FileFormatError(f"{display}: document {docno[:60]!r} is judged twice for topic {topic[:40]!r} "
+            raise FileFormatError(f"{display}: document {shown(docno)} is judged twice for topic {shown(topic, 40)} "
                                   f"(lines {where[topic, docno]:,} and {number:,}); keep one judgment")
         docs[docno] = value
         where[topic, docno] = number
@@ -268,7 +269,7 @@ def trec_measure(text: str):
 
     raw = str(text).strip()
     if not raw or len(raw) > 80:
-        raise ParameterError(f"give a measure of ir-measures such as nDCG@10, AP, P@10, RR; got {raw[:80]!r}")
+        raise ParameterError(f"give a measure of ir-measures such as nDCG@10, AP, P@10, RR; got {shown(raw, 80)}")
     measure = None
     for attempt in (raw, _canonical_case(raw)):
         try:
@@ -283,7 +284,7 @@ def trec_measure(text: str):
         except Exception:  # noqa: BLE001
             measure = None
     if measure is None:
-        raise ParameterError(f"{raw[:80]!r} is not a measure ir-measures knows; give one such as nDCG@10, AP, P@10, "
+        raise ParameterError(f"{shown(raw, 80)} is not a measure ir-measures knows; give one such as nDCG@10, AP, P@10, "
                              "R@1000, RR, Rprec, Bpref (or trec_eval's name: map, ndcg_cut_10, P_10)")
     if type(measure.aggregator()).__name__ != "MeanAgg":
         raise ParameterError(f"{measure} is not a mean over topics (ir-measures aggregates it otherwise); choose a "
