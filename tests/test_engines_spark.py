@@ -67,3 +67,13 @@ def test_spark_reads_parquet_parts_in_the_order_of_their_names(spark, sets):
     source = TableSource(sets / "parts", lower=("c",))
     assert_same_tables(count_tables(source, engine="memory", ties="optimistic"),
                        count_tables(source, engine="spark", ties="optimistic", session=spark))
+
+
+@pytest.mark.parametrize("ties", ["hash", "optimistic"])
+def test_spark_leaves_out_unlabelled_rows_as_memory(spark, sets, ties):
+    # issue 30: --exclude-unlabelled with --engine spark is one filter; the rows kept keep their file rows
+    source = TableSource(sets / "partial.parquet", exclude_unlabelled=True)
+    memory = count_tables(source, ["a", "b"], engine="memory", ties=ties, seed=13)
+    on_spark = count_tables(source, ["a", "b"], engine="spark", ties=ties, seed=13, session=spark)
+    assert_same_tables(memory, on_spark)
+    assert on_spark.excluded_unlabelled == memory.excluded_unlabelled == 30_000 - memory.n_candidates > 15_000
