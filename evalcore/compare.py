@@ -192,15 +192,24 @@ class PairReach:
 def pair_reach(a: Ranking, b: Ranking, n_range: tuple[int, int], alpha: float) -> PairReach:
     """How far the n-best lists of ``a`` and ``b`` differ at every n of ``n_range`` (both ends included, cut to N),
     and whether Fisher's exact test on their difference regions can reach ``alpha`` at any of them
-    (:class:`PairReach`; :func:`smallest_fisher_p` at each n, from the sizes of D1 and D2 and the TPs they hold)."""
+    (:func:`regions_reach` of :func:`difference_regions`)."""
+    lo, hi = (min(max(int(v), 1), a.n_candidates) for v in n_range)
+    return regions_reach(difference_regions(a, b, np.arange(lo, max(lo, hi) + 1)), alpha)
+
+
+def regions_reach(regions: pd.DataFrame, alpha: float) -> PairReach:
+    """:class:`PairReach` of a table of difference regions (the columns ``n, tp_d1, fp_d1, tp_d2, fp_d2`` of
+    :func:`difference_regions` or of a comparison, at the n it holds): :func:`smallest_fisher_p` at each n, from the
+    sizes of D1 and D2 and the TPs they hold."""
     if not 0 < alpha < 1:
         raise ParameterError(f"`alpha` must be in (0, 1); got {alpha!r}")
-    lo, hi = (min(max(int(v), 1), a.n_candidates) for v in n_range)
-    regions = difference_regions(a, b, np.arange(lo, max(lo, hi) + 1))
-    size = (regions["n"] - regions["overlap"]).to_numpy()
-    tps = (regions["tp_d1"] + regions["tp_d2"]).to_numpy()
-    p = smallest_fisher_p(size, size, tps)
-    return PairReach((lo, hi), int(size.max(initial=0)), float(p.min(initial=1.0)), float(alpha))
+    cells = {c: regions[c].to_numpy(dtype=np.int64) for c in ("tp_d1", "fp_d1", "tp_d2", "fp_d2")}
+    size_d1, size_d2 = cells["tp_d1"] + cells["fp_d1"], cells["tp_d2"] + cells["fp_d2"]
+    p = smallest_fisher_p(size_d1, size_d2, cells["tp_d1"] + cells["tp_d2"])
+    n = regions["n"].to_numpy()
+    span = (int(n.min()), int(n.max())) if n.size else (0, 0)
+    return PairReach(span, int(np.maximum(size_d1, size_d2).max(initial=0)), float(p.min(initial=1.0)),
+                     float(alpha))
 
 
 def default_pair(measures: Sequence[str], ranking_of: Callable[[str], Ranking], n_range: tuple[int, int],
