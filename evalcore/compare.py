@@ -189,12 +189,19 @@ class PairReach:
         return self.largest_difference == 0
 
 
+#: :func:`pair_reach` looks at every n of a range up to this many, else at this many n evenly spread over it.
+REACH_SIZES = 100_000
+
+
 def pair_reach(a: Ranking, b: Ranking, n_range: tuple[int, int], alpha: float) -> PairReach:
-    """How far the n-best lists of ``a`` and ``b`` differ at every n of ``n_range`` (both ends included, cut to N),
-    and whether Fisher's exact test on their difference regions can reach ``alpha`` at any of them
-    (:func:`regions_reach` of :func:`difference_regions`)."""
+    """How far the n-best lists of ``a`` and ``b`` differ at every n of ``n_range`` (both ends included, cut to N;
+    a range of more than :data:`REACH_SIZES` n at that many, evenly spread), and whether Fisher's exact test on
+    their difference regions can reach ``alpha`` at any of them (:func:`regions_reach` of
+    :func:`difference_regions`)."""
     lo, hi = (min(max(int(v), 1), a.n_candidates) for v in n_range)
-    return regions_reach(difference_regions(a, b, np.arange(lo, max(lo, hi) + 1)), alpha)
+    hi = max(lo, hi)
+    sizes = np.arange(lo, hi + 1) if hi - lo < REACH_SIZES else np.unique(np.linspace(lo, hi, REACH_SIZES).round())
+    return regions_reach(difference_regions(a, b, sizes.astype(np.int64)), alpha)
 
 
 def regions_reach(regions: pd.DataFrame, alpha: float) -> PairReach:

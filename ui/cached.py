@@ -245,6 +245,12 @@ def default_pair(data: Loaded, ranking: RankingChoice, measures: tuple, more: tu
                                 b=b)
 
 
+@cache(max_entries=32)
+def pair_reach(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, alpha: float):
+    """How far two measures' n-best lists differ over ``n_range`` (:func:`evalcore.compare.pair_reach`)."""
+    return compare.pair_reach(ranking_of(data, a, ranking), ranking_of(data, b, ranking), n_range, alpha)
+
+
 @cache(max_entries=32, show_spinner="Computing the curves ...")
 def curves(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, n_range: tuple, level: float,
            interval: str, beta: float = 1.0):

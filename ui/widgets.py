@@ -230,6 +230,24 @@ def measure_pair(data, columns) -> tuple[str, str]:
     return a, b
 
 
+def bands_note(data, measures, n_range: tuple[int, int]) -> None:
+    """Where two of the measures drawn have the same n-best lists over the range, or nearly so (Fisher's test could
+    not tell them apart: :func:`ui.cached.pair_reach`), say so in words: their bands lie on each other."""
+    v = view()
+    for i, a in enumerate(measures):
+        for b in measures[i + 1:]:
+            reach = cached.pair_reach(data, v.ranking, a, b, tuple(n_range), round(1 - v.level, 6))
+            if reach.reaches:
+                continue
+            lo, hi = reach.n_range
+            how = ("the same at every n" if reach.identical else
+                   f"nearly the same (at most {reach.largest_difference:,} candidates of either are not in the other's)")
+            st.caption(f"The n-best lists of {esc(shown(a))} and {esc(shown(b))} are {how} from n = {lo:,} to "
+                       f"{hi:,}, so their bands lie on each other: the two measures rank these candidates "
+                       f"{'alike' if reach.identical else 'nearly alike'}, and Fisher's test could not tell them "
+                       "apart here (Significance).")
+
+
 def pair_reach_note(comparison, a: str, b: str) -> None:
     """Where the n-best lists of A and B are identical or nearly so at the n of ``comparison`` (a table of their
     difference regions, the page's own), say so in words: Fisher's test cannot reach alpha on regions that small

@@ -106,6 +106,14 @@ def test_a_pair_whose_lists_nearly_coincide_is_said_in_words(krenn_id):
     assert (at.selectbox(key="w_a").value, at.selectbox(key="w_b").value) == ("log.like", "Fisher")  # as chosen
 
 
+def test_confidence_says_which_bands_lie_on_each_other(krenn_id):
+    # main drew log.like's and Fisher's bands on each other without a word
+    at = app({"dataset": krenn_id}, "pages/confidence.py")
+    notes = [c.value for c in at.caption if "lie on each other" in c.value]
+    assert len(notes) == 1 and "log\\.like and Fisher are nearly the same" in notes[0]
+    assert "at most 4 candidates" in notes[0]
+
+
 def test_identical_lists_are_said_in_words(store_root):
     rng = np.random.default_rng(1)
     score = rng.normal(size=500)
