@@ -32,6 +32,7 @@ common.PAGES.update({
     "systems": st.Page("pages/systems.py", title="Systems", icon=":material/leaderboard:", url_path="systems"),
 })
 names = list(common.PAGES)
+common.open_aliased_path()  # /data: the Data page (served at /), not Streamlit's "Page not found"
 page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] + [common.PAGES["annotate"]],
                       "Several samples": [common.PAGES[n] for n in names[7:10]],
                       "Systems on a test set": [common.PAGES["systems"]]})

@@ -62,7 +62,8 @@ def _engine_argument(p: argparse.ArgumentParser) -> None:
 def _ranking_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ties", choices=list(names.TIE_POLICIES), default="random",
                    help="how to order candidates with equal scores (default: random, as the paper's jitter)")
-    p.add_argument("--seed", type=int, help="seed for --ties random (default: a fresh one, reported)")
+    p.add_argument("--seed", type=int, help="seed for --ties random or hash and the resampling tests (default: the "
+                                            "data's own, the first 32 bits of its SHA-256, as on the dashboard)")
     p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL", help="default 0.95")
     p.add_argument("--out", help="write the table here instead of standard output (CSV; Parquet or TSV when "
                                  "the name ends in .parquet or .tsv)")
@@ -684,6 +685,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .stats.intervals import check_confidence_level
 
             check_confidence_level(args.confidence_level)
+        steps.default_seed(args)  # no --seed where one counts: the data's own, as on the dashboard
         if getattr(args, "signature", None) is not None and args.command in report_parsers.TABLE_COMMANDS:
             from .report import commands as report_commands
 

@@ -8,6 +8,7 @@ Light at import (argparse is not even needed): each step imports the numerical m
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from . import names
@@ -39,6 +40,57 @@ def left_out_note(file: str, keys) -> None:
     found = text(file, numeric_keys(keys), "name it with --measure")
     if found:
         note(found)
+
+
+#: Tests that resample (their seed is the ranking's: the dashboard's too).
+RESAMPLING_TESTS = ("bootstrap", "randomization")
+
+
+def uses_seed(args) -> bool:
+    """Whether a command's numbers depend on its --seed: random ties, a resampling test, or bootstrapped intervals
+    of AUC and average precision (``curves --kind auc``)."""
+    return (getattr(args, "ties", None) in names.SEEDED_TIES or getattr(args, "test", None) in RESAMPLING_TESTS
+            or getattr(args, "kind", None) == "auc")
+
+
+def data_sha256(args) -> str:
+    """The SHA-256 of a command's data, as the dashboard names the same data: of a file's bytes (an upload's store
+    id); of the table several files make, one sample each (:func:`evalcore.io.combine_samples`, what the Data page
+    stores when they are uploaded together); of a folder of Parquet parts, of the list of its parts' names and
+    SHA-256s (one per line, ``name<TAB>sha256``, in name order)."""
+    import hashlib
+
+    from .report.signature import file_sha256
+
+    files = list(getattr(args, "files", None) or [args.file])
+    if len(files) > 1:
+        from .io import combine_samples
+
+        combined, _ = combine_samples([(f, Path(f).name) for f in files], limits=limits(args))
+        return hashlib.sha256(combined).hexdigest()
+    path = Path(files[0])
+    if path.is_dir():
+        from .engines.source import PARQUET_SUFFIXES
+
+        parts = sorted(p for p in path.iterdir() if p.name.lower().endswith(PARQUET_SUFFIXES) and p.is_file())
+        listing = "".join(f"{p.name}\t{file_sha256(p)}\n" for p in parts)
+        return hashlib.sha256(listing.encode("utf-8")).hexdigest()
+    return file_sha256(path)
+
+
+def default_seed(args) -> None:
+    """Where a command's numbers depend on a seed and none is given: the data's own (:func:`evalcore.ranking.
+    data_seed` of :func:`data_sha256`), the seed the dashboard uses for the same file, kept in ``args.seed`` (so the
+    signature names it; the commands' notes name the seed they used)."""
+    from .ranking import data_seed
+
+    if getattr(args, "seed", 0) is not None or not uses_seed(args):
+        return
+    try:
+        sha = data_sha256(args)
+    except OSError:  # a file that cannot be read: the command's reader says so in its own words
+        return
+    args.seed = data_seed(sha)
 
 
 def rankings_of(candidates: CandidateSet, measures: Sequence[str], args, *, ties_matter: bool = True) -> list[Ranking]:

@@ -10,7 +10,8 @@ O(resamples * N) for N candidates, whatever the number of list sizes.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -117,6 +118,172 @@ def compare_rankings(a: Ranking, b: Ranking, n=None, *, confidence_level: float 
     every n from 100 to 1,250 when ties are broken by file order.
     """
     return _with_fisher(difference_regions(a, b, n), confidence_level, alternative)
+
+
+def smallest_fisher_p(size_d1, size_d2, tps) -> np.ndarray:
+    """The smallest two-sided p-value Fisher's exact test can give on difference regions of ``size_d1`` and
+    ``size_d2`` candidates that hold ``tps`` TPs together, whichever region holds them.
+
+    Parameters
+    ----------
+    size_d1, size_d2, tps : array_like of int
+        The regions' sizes and their TPs together (0 <= tps <= size_d1 + size_d2), broadcast against each other.
+
+    Returns
+    -------
+    ndarray of float
+        The smallest p-value over the ways of splitting the TPs between D1 and D2 (1 where a region is empty).
+
+    Notes
+    -----
+    Fisher's test conditions on both margins of ``[[T_D1, F_D1], [T_D2, F_D2]]``: the regions' sizes and the TPs
+    they hold together. Given these, ``T_D1`` is hypergeometric, whose probabilities rise and fall once, so the least
+    probable table is one of the two extremes (as many TPs as possible in D1, or in D2), and its two-sided p-value,
+    the sum of the probabilities of the tables no more probable than it, is the smallest any split can give. Which
+    region holds the TPs is left open, so this says how far the test can go on these regions, not what it finds.
+
+    Examples
+    --------
+    Four candidates in each region and four TPs: all in D1 gives ``2 / C(8, 4) = 0.0286``; two TPs can give no less
+    than 0.43 (``2 C(4, 2) / C(8, 2)``).
+
+    >>> [round(float(p), 4) for p in smallest_fisher_p(4, 4, [4, 2, 0])]
+    [0.0286, 0.4286, 1.0]
+    """
+    s1, s2, t = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (size_d1, size_d2, tps)))
+    if np.any(s1 < 0) or np.any(s2 < 0) or np.any(t < 0) or np.any(t > s1 + s2):
+        raise ParameterError("`size_d1`, `size_d2` and `tps` must be counts with 0 <= tps <= size_d1 + size_d2")
+    most = np.minimum(t, s1)  # as many TPs as possible in D1 ...
+    least = np.maximum(t - s2, 0)  # ... or in D2
+    p = np.minimum(*(fisher_exact(x, s1 - x, t - x, s2 - t + x).pvalue for x in (most, least)))
+    return np.asarray(p, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class PairReach:
+    """How far two rankings' n-best lists differ over a range of n, and how far Fisher's test can go on them.
+
+    Attributes
+    ----------
+    n_range : (int, int)
+        The range of n looked at, both ends included.
+    largest_difference : int
+        The most candidates D1 = A \\ B (as D2) holds at any n of the range; 0: the lists are the same at every n.
+    smallest_p : float
+        The smallest p-value Fisher's exact test can give at any n of the range (:func:`smallest_fisher_p`).
+    alpha : float
+        The level the test is at.
+    """
+
+    n_range: tuple[int, int]
+    largest_difference: int
+    smallest_p: float
+    alpha: float
+
+    @property
+    def reaches(self) -> bool:
+        """Whether the test can reach alpha somewhere in the range: the lists differ enough to tell."""
+        return self.smallest_p < self.alpha
+
+    @property
+    def identical(self) -> bool:
+        return self.largest_difference == 0
+
+
+#: :func:`pair_reach` looks at every n of a range up to this many, else at this many n evenly spread over it.
+REACH_SIZES = 100_000
+
+
+def pair_reach(a: Ranking, b: Ranking, n_range: tuple[int, int], alpha: float) -> PairReach:
+    """How far the n-best lists of ``a`` and ``b`` differ at every n of ``n_range`` (both ends included, cut to N;
+    a range of more than :data:`REACH_SIZES` n at that many, evenly spread), and whether Fisher's exact test on
+    their difference regions can reach ``alpha`` at any of them (:func:`regions_reach` of
+    :func:`difference_regions`)."""
+    lo, hi = (min(max(int(v), 1), a.n_candidates) for v in n_range)
+    hi = max(lo, hi)
+    sizes = np.arange(lo, hi + 1) if hi - lo < REACH_SIZES else np.unique(np.linspace(lo, hi, REACH_SIZES).round())
+    return regions_reach(difference_regions(a, b, sizes.astype(np.int64)), alpha)
+
+
+def regions_reach(regions: pd.DataFrame, alpha: float) -> PairReach:
+    """:class:`PairReach` of a table of difference regions (the columns ``n, tp_d1, fp_d1, tp_d2, fp_d2`` of
+    :func:`difference_regions` or of a comparison, at the n it holds): :func:`smallest_fisher_p` at each n, from the
+    sizes of D1 and D2 and the TPs they hold."""
+    if not 0 < alpha < 1:
+        raise ParameterError(f"`alpha` must be in (0, 1); got {alpha!r}")
+    cells = {c: regions[c].to_numpy(dtype=np.int64) for c in ("tp_d1", "fp_d1", "tp_d2", "fp_d2")}
+    size_d1, size_d2 = cells["tp_d1"] + cells["fp_d1"], cells["tp_d2"] + cells["fp_d2"]
+    p = smallest_fisher_p(size_d1, size_d2, cells["tp_d1"] + cells["tp_d2"])
+    n = regions["n"].to_numpy()
+    span = (int(n.min()), int(n.max())) if n.size else (0, 0)
+    return PairReach(span, int(np.maximum(size_d1, size_d2).max(initial=0)), float(p.min(initial=1.0)),
+                     float(alpha))
+
+
+def default_pair(measures: Sequence[str], ranking_of: Callable[[str], Ranking], n_range: tuple[int, int],
+                 alpha: float, *, more: Sequence[str] = (), a: str | None = None,
+                 b: str | None = None) -> tuple[str, str]:
+    """The pair of measures a comparison opens on: the first two of ``measures`` whose n-best lists differ enough
+    for Fisher's exact test to reach ``alpha`` somewhere in ``n_range`` (:func:`pair_reach`).
+
+    Parameters
+    ----------
+    measures : sequence of str
+        The measures in the order they are offered (a dashboard's shared selection, best first by average
+        precision).
+    more : sequence of str
+        Measures tried after every pair of ``measures`` (the rest of the data's, best first); ``measures`` and
+        ``more`` hold two or more together.
+    ranking_of : callable
+        The :class:`~evalcore.ranking.Ranking` (or an engine's count tables) of a measure, asked only for the
+        measures the search reaches.
+    n_range : (int, int)
+        Where the lists must differ: the paper's default range, 100 to 2,000 (cut to the data).
+    alpha : float
+        The test's level.
+    a, b : str, optional
+        A measure already chosen: the other is the first of ``measures`` that differs enough from it.
+
+    Returns
+    -------
+    (str, str)
+        Measures A and B. The pairs of ``measures`` are tried in order, A as early as possible: (1st, 2nd), (1st,
+        3rd), ..., (2nd, 3rd), ...; then those with a measure of ``more``, in the same order. Where no pair differs
+        enough: the first two (or the chosen one and the first other), so a page still shows a pair, and says why it
+        shows next to nothing (:attr:`PairReach.reaches`).
+
+    Notes
+    -----
+    Two measures that rank alike (Krenn's log-likelihood and Fisher's p-value differ by at most four candidates in
+    each region from n = 100 to 2,000) give a Figure 3 with no marker and two confidence bands that look the same.
+    The choice reads the sizes of D1 and D2 and the TPs they hold together, never which region holds them, so it
+    does not pick a pair for the test's verdict; and Fisher's test conditions on these margins, so a choice made on
+    them leaves the test's level as it is.
+    """
+    first = list(dict.fromkeys(measures))
+    measures = list(dict.fromkeys([*first, *more]))
+    if len(measures) < 2:
+        raise ParameterError(f"a pair needs two measures; got {', '.join(map(repr, measures)) or 'none'}")
+    cache: dict[str, Ranking] = {}
+
+    def ranked(m: str) -> Ranking:
+        if m not in cache:
+            cache[m] = ranking_of(m)
+        return cache[m]
+
+    def differ(x: str, y: str) -> bool:
+        return pair_reach(ranked(x), ranked(y), n_range, alpha).reaches
+
+    if a is not None or b is not None:
+        fixed = a if a is not None else b
+        others = [m for m in measures if m != fixed]
+        other = next((m for m in others if differ(fixed, m)), others[0] if others else None)
+        if other is None:
+            raise ParameterError(f"a pair needs a measure other than {fixed!r}")
+        return (fixed, other) if a is not None else (other, fixed)
+    pairs = sorted(((i, j) for j in range(len(measures)) for i in range(j)), key=lambda p: (p[1] >= len(first), p))
+    return next(((measures[i], measures[j]) for i, j in pairs if differ(measures[i], measures[j])),
+                (measures[0], measures[1]))
 
 
 def compare_sets(a: Ranking, size_a, b: Ranking, size_b, *, confidence_level: float = 0.95,

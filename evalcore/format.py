@@ -8,12 +8,16 @@ count reads the same in a sentence, a table cell and a figure's hover:
   with ``log10 p = -412.3`` when the log is known; in a sentence or a hover :func:`p_statement`
   (``p = 2.1e-29``, ``p < 1e-300 (log10 p = -412.3)``);
 * precision, recall, baselines, interval bounds: percent with two decimals, ``11.09%``;
-* differences of precision: signed percentage points with two decimals, ``+5.80``;
+* differences of precision: signed percentage points with two decimals, ``+5.80``; a non-zero value that
+  rounds to zero at two decimals with up to four (``-0.0004``), so that a reader can tell whether an interval
+  holds zero; an exact zero as ``0.00``, without a sign (:func:`signed`);
 * counts: thousands separators, ``5,102``;
 * AUC, average precision, kappa: three decimals, ``0.798``;
 * scores (a measure's own values, thresholds γ): six significant digits, ``32.5``;
 * confidence levels: ``95%``, ``99.9%``;
-* anything missing (None, NaN): an en dash, ``–``.
+* anything missing (None, NaN): an en dash, ``–``;
+* one minus sign everywhere: the ASCII hyphen-minus :data:`MINUS` (``-0.36``, ``-∞``), which plotly's hovers
+  (d3-format) write too.
 
 Tables: :data:`PAGE_TABLES` lists every table the dashboard's pages show, with the kind of each
 column; :func:`page_table` formats one (:func:`effect_table` and :func:`across_tests_table` those
@@ -34,11 +38,12 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-__all__ = ["MISSING", "p_value", "p_values", "p_statement", "percent", "points", "count", "level", "number",
+__all__ = ["MISSING", "MINUS", "signed", "p_value", "p_values", "p_statement", "percent", "points", "count", "level", "number",
            "decimal", "score", "formatted_table", "FORMATTERS", "D3", "hover", "TableSpec", "PAGE_TABLES",
            "page_table", "page_cells", "effect_table", "across_tests_table"]
 
 MISSING = "–"
+MINUS = "-"  # the one minus sign: Python's and d3-format's (plotly hovers), so a table reads as its figure's hover
 P_FLOOR = 1e-300  # below this a double has lost its digits (and fisher_exact reports log10 p instead)
 PERCENT_DIGITS = 2  # decimals of a percentage: 11.09%
 POINTS_DIGITS = 2  # decimals of a difference in percentage points: +5.80
@@ -114,14 +119,49 @@ def count(x: int | None) -> str:
     return f"{int(x):,}"
 
 
-def points(x: float | None) -> str:
-    """A difference of two proportions in signed percentage points: ``points(0.058) == '+5.80'``; ``–`` when missing.
+ZERO_TOLERANCE = 1e-12  # |x| below this is written as the exact zero it stands for (floating-point noise)
+EXTRA_DIGITS = 2  # a non-zero value that rounds to zero gets up to this many more decimals
 
-    Write the unit beside it (a column header "(points)", "… points" in a sentence).
+
+def signed(x: float | None, digits: int = POINTS_DIGITS) -> str:
+    """A number with its sign and ``digits`` decimals, never a signed zero.
+
+    A non-zero value that rounds to zero at ``digits`` decimals is written with up to ``digits`` +
+    :data:`EXTRA_DIGITS` decimals, as many as show its first digit (``-0.004``, ``-0.0004``; ``-0.0000`` below
+    that), so that an interval bound tells on which side of zero it lies; an exact zero (within
+    :data:`ZERO_TOLERANCE`) is ``0.00``, without a sign. The minus sign is :data:`MINUS`.
+
+    Examples
+    --------
+    >>> [signed(x) for x in (1.1, -0.0004, -0.004, 0.0, -0.0, 2e-5, -1e-7, -1.234)]
+    ['+1.10', '-0.0004', '-0.004', '0.00', '0.00', '+0.0000', '-0.0000', '-1.23']
+    >>> signed(0.04, digits=1), signed(float("nan"))
+    ('+0.04', '–')
     """
     if _missing(x):
         return MISSING
-    return f"{100 * float(x):+.{POINTS_DIGITS}f}"
+    x = float(x)
+    if math.isinf(x):
+        return "+∞" if x > 0 else MINUS + "∞"
+    if abs(x) < ZERO_TOLERANCE:
+        return f"{0:.{digits}f}"
+    for shown in range(digits, digits + EXTRA_DIGITS + 1):
+        text = f"{x:+.{shown}f}"
+        if text.strip("+-0.") != "":
+            return text
+    return text
+
+
+def points(x: float | None) -> str:
+    """A difference of two proportions in signed percentage points: ``points(0.058) == '+5.80'``; ``–`` when missing.
+
+    Written by :func:`signed`: a bound that rounds to zero keeps up to four decimals (``points(-4e-6) ==
+    '-0.0004'``), an exact zero is ``0.00``. Write the unit beside it (a column header "(points)", "… points" in a
+    sentence).
+    """
+    if _missing(x):
+        return MISSING
+    return signed(100 * float(x), POINTS_DIGITS)
 
 
 def decimal(x: float | None) -> str:
@@ -149,7 +189,9 @@ def number(x: float | None, digits: int = NUMBER_DIGITS) -> str:
         return MISSING
     x = float(x)
     if math.isinf(x):
-        return "∞" if x > 0 else "−∞"
+        return "∞" if x > 0 else MINUS + "∞"
+    if x == 0:  # (also -0.0: never a signed zero)
+        return "0"
     return f"{x:.{digits}g}"
 
 
@@ -389,13 +431,13 @@ def effect_table(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`evalcore.analysis.effect_at` as shown: rows "(points)" in points with two decimals (as the
     difference panel's hover), the odds ratio with three significant digits; missing bounds ``–``.
 
-    ``effect_at`` gives points already multiplied by 100, so they are written with :data:`POINTS_DIGITS`
-    decimals and a sign here (not through :func:`points`, which takes proportions).
+    ``effect_at`` gives points already multiplied by 100, so they are written by :func:`signed` with
+    :data:`POINTS_DIGITS` decimals here (not through :func:`points`, which takes proportions).
     """
     in_points = table["effect"].astype(str).str.contains("(points)", regex=False).to_numpy()
     shown = table.copy()
     for column in ("estimate", "low", "high"):
-        shown[column] = [MISSING if _missing(v) else (f"{float(v):+.{POINTS_DIGITS}f}" if pts else number(v))
+        shown[column] = [MISSING if _missing(v) else (signed(v, POINTS_DIGITS) if pts else number(v))
                          for v, pts in zip(table[column], in_points)]
     return shown
 

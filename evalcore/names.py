@@ -40,6 +40,10 @@ TIE_HELP = (
     f"'{TIE_SHORT['hash']}' shuffles each group by a hash of the seed and the row, which DuckDB and Spark compute "
     "alike, so sets too large for memory break ties the same way. Thresholds, ROC and average precision "
     "never split a tie group and do not depend on this choice.")
+SEED_HELP = ("A data set opens with its own seed: the first 32 bits of the data's SHA-256 (sha256sum FILE | cut -c1-8, "
+             "read as a hexadecimal number), so that everyone who opens the same file, and the command line on it, "
+             "sees the same numbers. Choose another to see how much the numbers depend on the draw; the link and the "
+             "signature carry it.")
 
 INTERVAL_LABELS = {
     "clopper_pearson": "Clopper-Pearson (exact, R binom.test)",

@@ -246,6 +246,29 @@ def tie_hash(seed: int, rows) -> np.ndarray:
     return (z >> np.uint64(1)).astype(np.int64)
 
 
+def data_seed(data_sha256: str) -> int:
+    """The default seed of random tie-breaking for a data set: the first 32 bits of its SHA-256.
+
+    So that everyone who opens the same file, on the dashboard or the command line, sees the same numbers without
+    passing a seed around, the default seed is a function of the data's identity: its SHA-256 as 64 hexadecimal
+    digits, of which the first eight, read as a hexadecimal number, are the seed (0 to 2^32 - 1; ``sha256sum FILE
+    | cut -c1-8`` shows them). The identity is the SHA-256 of the file's bytes (an upload's store id; the command
+    line's file), of the table that several files uploaded together make (:func:`evalcore.io.combine_samples`, the
+    command line's too), or, for a set in the server's folder of large data sets, the identity its count tables are
+    keyed by (``ui.serverdata.content_id``). A seed given explicitly (a link's, a signature's, ``--seed``) is used
+    as it is.
+
+    Examples
+    --------
+    >>> data_seed("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")  # SHA-256 of b"test"
+    2676412545
+    """
+    if not isinstance(data_sha256, str) or len(data_sha256) != 64 or data_sha256.strip("0123456789abcdef"):
+        raise ParameterError(f"`data_sha256` must be a SHA-256 as 64 lower-case hexadecimal digits; got "
+                             f"{str(data_sha256)[:80]!r}")
+    return int(data_sha256[:8], 16)
+
+
 def resolve_seed(ties: str, seed: int | None) -> int | None:
     """The seed to use: the given one, a fresh one for seeded ties (``random``, ``hash``), None otherwise."""
     if ties not in SEEDED_TIES:

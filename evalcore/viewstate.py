@@ -34,9 +34,9 @@ How to add a setting (one edit in one place): add one line to the group it belon
 The :func:`setting` call names the URL parameter (short, stable, never reused), the kind (str, int, float, bool,
 list) and the generic checks: ``choices`` (known names), ``grid`` (a slider's low, high, step; floats),
 ``clamp`` (an int range), ``seed`` (0..2^32-1, else None), ``measure`` (names a measure of the data set:
-``"one"`` or a page's limit of a list), ``n`` (``"grid"``: on the n slider; ``"any"``: within 1..N), ``data``
-(cleared when another data set is loaded) and ``also`` (older URL names still read). A check the generic ones
-do not cover goes in the group's ``_check`` (no data) or ``_check_data`` method. Pages read a setting as
+``"one"`` or a page's limit of a list), ``n`` (``"range"``: clamped into 1..N; ``"any"``: within 1..N, else the
+default), ``data`` (cleared when another data set is loaded) and ``also`` (older URL names still read). A check
+the generic ones do not cover goes in the group's ``_check`` (no data) or ``_check_data`` method. Pages read a setting as
 ``view.power`` (or ``view.tests.power``) and write it with ``ui.common.update(power=...)`` or a widget bound to
 ``"power"``; flat names are unique over the groups (checked at import).
 
@@ -62,6 +62,7 @@ one was emptied by the user and stays empty (the link writes it as ``m=``).
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field, fields, replace
@@ -153,32 +154,42 @@ def n_grid(n_candidates: int) -> tuple[int, int, int]:
     return step, n_candidates, step
 
 
+def scale_step(n: int) -> int:
+    """The step of the n slider at n where it follows the scale: the largest of 1, 2, 5, 10, 20, ... that is at
+    most n / 10 (1 below n = 20): about a tenth of n, so that 100 to 2,000 can be chosen on a slider that reaches a
+    billion."""
+    if n < 20:
+        return 1
+    magnitude = 10 ** math.floor(math.log10(n / 10))
+    return max(f * magnitude for f in (1, 2, 5) if f * magnitude <= n / 10)
+
+
 def n_options(n_candidates: int) -> list[int]:
-    """Every position of the n range slider (see :func:`n_grid`)."""
+    """Every position of the n range slider: the multiples of the grid's step and N (:func:`n_grid`), and below
+    them the positions whose step follows the scale (:func:`scale_step`, finer than the grid's), so that short lists
+    can be chosen on a large data set: 1, 2, ..., 20, 22, ..., 50, 55, ..., 100, 110, ... up to where the grid's
+    step takes over. The n range itself takes any n from 1 to N (typed, or from a link): see
+    :func:`ui.widgets.n_range_slider`, which adds the chosen ends to these positions."""
     low, high, step = n_grid(n_candidates)
-    options = list(range(low, high + 1, step))
-    if options[-1] != high:
-        options.append(high)
-    return options
+    options = set(range(low, high + 1, step)) | {high}
+    n = 1
+    while n < high and scale_step(n) < step:
+        options.add(n)
+        n += scale_step(n)
+    return sorted(options)
 
 
-def snap_n(value: int, n_candidates: int) -> int:
-    """The nearest position of the n range slider (:func:`n_options`)."""
-    low, high, step = n_grid(n_candidates)
-    if value >= high:
-        return high
-    below = max(low, int(snap(value, low, high, step)))
-    last = (high // step) * step
-    if value > last and high - value < value - last:
-        return high
-    return below
+def widened(n: int, n_candidates: int) -> tuple[int, int]:
+    """A range of two or more n for a range that holds the single n ``n``: to the next position of the n slider
+    (:func:`n_options`), or from the one before it at N."""
+    options = n_options(n_candidates)
+    i = bisect.bisect_right(options, n)
+    return (n, options[i]) if i < len(options) else (options[bisect.bisect_left(options, n) - 1], n)
 
 
 def default_n_range(n_candidates: int) -> tuple[int, int]:
-    """The paper's range, 100 to 2,000, cut to the data (Evert 2004, Figure 1)."""
-    low, high, step = n_grid(n_candidates)
-    start = snap_n(100, n_candidates) if n_candidates > 100 else low
-    return start, snap_n(2000, n_candidates)
+    """The paper's range, 100 to 2,000, cut to the data (Evert 2004, Figure 1), whatever the size of the data set."""
+    return (100 if n_candidates > 100 else 1), min(2000, n_candidates)
 
 
 @dataclass(frozen=True)
@@ -250,13 +261,11 @@ class Group:
                 elif value not in known:
                     problems.append(f"The link names measure {_shown(value)}, which this data set does not have.")
                     changes[f.name] = None
-            elif meta["n"] == "grid" and value is not None:
-                fixed = snap_n(value, facts.n_candidates)
-                if fixed != value:
-                    low, high, step = n_grid(facts.n_candidates)
-                    problems.append(f"n = {_number(value)} is not on the n slider ({low} to {high:,} in steps of "
-                                    f"{step}, and N); using {fixed:,}.")
-                    changes[f.name] = fixed
+            elif meta["n"] == "range" and value is not None and not 1 <= value <= facts.n_candidates:
+                fixed = min(max(value, 1), facts.n_candidates)
+                problems.append(f"n = {_number(value)} is outside 1 to {facts.n_candidates:,} (the data set's "
+                                f"candidates); using {fixed:,}.")
+                changes[f.name] = fixed
             elif meta["n"] == "any" and value is not None and not 1 <= value <= facts.n_candidates:
                 problems.append(f"n = {_number(value)} is outside 1 to {facts.n_candidates:,}; using the default.")
                 changes[f.name] = None
@@ -396,8 +405,8 @@ class Selection(Group):
     measures: tuple[str, ...] | None = setting(None, "m", "list", measure=MAX_MEASURES, data=True, also=("band",))
     a: str | None = setting(None, "a", "str", measure="one", data=True)
     b: str | None = setting(None, "b", "str", measure="one", data=True)
-    n_min: int | None = setting(None, "n_min", "int", n="grid", data=True)
-    n_max: int | None = setting(None, "n_max", "int", n="grid", data=True)
+    n_min: int | None = setting(None, "n_min", "int", n="range", data=True)
+    n_max: int | None = setting(None, "n_max", "int", n="range", data=True)
     level: float = setting(0.95, "level", "float", grid=(LEVEL_MIN, LEVEL_MAX, LEVEL_STEP), what="Confidence level")
     interval: str = setting("clopper_pearson", "interval", "str", choices=tuple(INTERVAL_METHODS),
                             what="interval method")
@@ -405,7 +414,6 @@ class Selection(Group):
     def _check_data(self, facts, problems):
         if self.n_min is None and self.n_max is None:
             return {}
-        low, high, step = n_grid(facts.n_candidates)
         default_lo, default_hi = default_n_range(facts.n_candidates)
         lo = default_lo if self.n_min is None else self.n_min
         hi = default_hi if self.n_max is None else self.n_max
@@ -414,10 +422,8 @@ class Selection(Group):
         if lo > hi:
             problems.append(f"The n range {lo:,} to {hi:,}{given} is reversed; using {hi:,} to {lo:,}.")
             lo, hi, changed = hi, lo, True
-        if lo == hi and high > low:
-            options = n_options(facts.n_candidates)
-            i = options.index(lo)
-            new_lo, new_hi = (lo, options[i + 1]) if i + 1 < len(options) else (options[i - 1], hi)
+        if lo == hi and facts.n_candidates > 1:
+            new_lo, new_hi = widened(lo, facts.n_candidates)
             problems.append(f"The n range {lo:,} to {hi:,}{given} holds a single n; every page needs two or more, "
                             f"so it is {new_lo:,} to {new_hi:,}.")
             lo, hi, changed = new_lo, new_hi, True
@@ -860,13 +866,26 @@ def _format(value) -> str | list[str]:
     return str(value)
 
 
-def to_query(view: ViewSettings) -> dict[str, str | list[str]]:
-    """The query parameters of a view: only the settings that differ from the defaults.
+#: The groups a page's link carries, by the page's URL path: the Systems page shows its own files and settings (and
+#: the caption of its downloads), every other page one candidate set (every group but the Systems page's). A link
+#: holds what its page shows, nothing else: a candidate set's link never names the Systems page's files.
+PAGE_GROUPS = {"systems": ("systems", "export")}
+CANDIDATE_GROUPS = tuple(g for g in GROUPS if g != "systems")
+
+
+def link_groups(page: str | None) -> tuple[str, ...]:
+    """The groups of the view that the link of the page at URL path ``page`` carries (:data:`PAGE_GROUPS`)."""
+    return PAGE_GROUPS.get(page or "", CANDIDATE_GROUPS)
+
+
+def to_query(view: ViewSettings, groups: Sequence[str] = tuple(GROUPS)) -> dict[str, str | list[str]]:
+    """The query parameters of a view: only the settings that differ from the defaults, of ``groups`` (all of them
+    by default; a page's link: :func:`link_groups`).
 
     Lists become repeated parameters (``?m=a&m=b``), so names with commas survive.
     """
     out: dict[str, str | list[str]] = {}
-    for group in GROUPS:
+    for group in groups:
         for f in fields(GROUPS[group]):
             value = getattr(getattr(view, group), f.name)
             if value != f.default and value is not None:

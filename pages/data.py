@@ -45,14 +45,17 @@ with upload_col:
     show_refusal()  # a file refused for what this tab holds already, in words
     if "upload_error" in st.session_state:
         st.error(esc(st.session_state["upload_error"]))
-    elif common.view().dataset is not None and not uploads:  # back with data loaded: say which
-        st.caption(f"Loaded: {esc(cached.dataset_label(common.view().dataset))}. Upload another file to replace it.")
+    loaded_note = st.empty()  # filled below, once the sample's and the server's buttons have had their say
 with sample_col:
     sample = st.selectbox("Or start from a sample", list(cached.SAMPLES), key="w_sample_dataset")
     if st.button("Use this sample", key="w_use_sample"):
         st.session_state.pop("upload_error", None)
         common.load_dataset(SAMPLE_PREFIX + sample, keep=("w_upload", "w_sample_dataset"))
 serverdata.data_page_section(lambda d: common.load_dataset(d, keep=("w_upload", "w_sample_dataset", "w_server_dataset")))
+if "upload_error" not in st.session_state and common.view().dataset is not None and not uploads:
+    # back with data loaded, or a sample or server set just opened: say which (the one loaded now)
+    loaded_note.caption(f"Loaded: {esc(cached.dataset_label(common.view().dataset))}. Upload another file to "
+                        "replace it.")
 
 v = common.view()
 if v.dataset is None:
@@ -81,7 +84,9 @@ if "encoding" in table.attrs:  # text: the encoding it was read as, and a choice
             st.error(esc(exc))
         else:
             st.session_state["recoded"][recoded] = (origin, picked)
+            seed = common.view().seed
             common.load_dataset(recoded)
+            common.update(seed=seed)  # the same file read in another encoding: its seed (the command line's too)
             st.rerun()
 c1, c2, c3 = st.columns(3)
 with c1:
@@ -107,7 +112,9 @@ with c3:
                   help=names.TIE_HELP)
     if v.ties in names.SEEDED_TIES:
         widgets.bound(st.number_input, "Seed for random tie-breaking", "seed", min_value=0, max_value=2**32 - 1,
-                     step=1, convert=int)
+                     step=1, convert=int, help=names.SEED_HELP)
+        if common.view().seed == common.default_seed(v.dataset):
+            st.caption("The data's own seed (from its SHA-256): everyone who opens this file sees these numbers.")
 
 state = annotation_mode(common.view())
 if state != "full":  # empty labels: the Annotate page, and the pages that estimate

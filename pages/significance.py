@@ -70,6 +70,7 @@ st.markdown(f"{name}: significant{correction} at "
             f"**{result.n_significant:,} of {tested:,}** n from {n_min:,} to {n_max:,}; "
             + (f"{every} n-best list from {n_min:,} **up to n = {result.up_to:,}** differs significantly."
                if result.up_to else f"not significant at n = {n_min:,}."))
+widgets.pair_reach_note(result.comparison, a, b)  # lists (nearly) the same: said in words
 for warning in analysis.significance_warnings(N, candidates.n_tp, test=test, alpha=1 - v.level,
                                               comparison=result.comparison, names=(name_a, name_b)):
     st.warning(esc(warning))

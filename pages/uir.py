@@ -3,6 +3,7 @@
 import streamlit as st
 
 from evalcore.figures import samples as samplefigures
+from evalcore import format as fmt
 from evalcore.errors import EvalcoreError
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import UIR_BETAS
@@ -37,7 +38,7 @@ metrics = ", ".join(["precision", "recall"] + [f"F{b:g}" for b in betas])
 name_a, name_b = esc(widgets.shown(a)), esc(widgets.shown(b))
 st.markdown(f"On {metrics}: {name_a} is at least as good as {name_b} on every metric in **{p.a_unanimous}** of "
             f"{p.k} samples, {name_b} in **{p.b_unanimous}** ({p.all_tied} tied on all). "
-            f"**UIR({name_a}, {name_b}) = {p.uir:+.3f}**: {p.verdict}.")
+            f"**UIR({name_a}, {name_b}) = {fmt.signed(p.uir, 3)}**: {p.verdict}.")
 if res.flips:
     st.markdown("Mean F_α over the samples ranks them differently depending on α: the order flips at α = "
                 + ", ".join(f"**{a:.3f}**" for a in res.flips) + ". A fixed F would hide this.")

@@ -171,6 +171,11 @@ def files(tmp_path_factory):
         full.iloc[lo:lo + 50_000].to_parquet(parts / f"part-{i:02d}.parquet")
     text = full.assign(label=full["label"].map({True: "TP", False: "FP"}))
     text.to_csv(folder / "full.tsv", sep="\t", index=False)
+    partial.assign(label=partial["label"].map({True: "TP", False: "FP"})).to_csv(folder / "partial.tsv", sep="\t",
+                                                                                 index=False)
+    (folder / "partial-parts").mkdir()
+    for i, lo in enumerate(range(0, len(partial), 50_000)):
+        partial.iloc[lo:lo + 50_000].to_parquet(folder / "partial-parts" / f"part-{i:02d}.parquet")
     return folder
 
 
@@ -220,6 +225,32 @@ def test_duckdb_reads_parts_and_text_as_one_file(files):
     assert_same_tables(whole, count_tables(TableSource(files / "parts"), engine="duckdb", ties="hash", seed=8))
     assert_same_tables(whole, count_tables(TableSource(files / "parts"), engine="memory", ties="hash", seed=8))
     assert_same_tables(whole, count_tables(TableSource(files / "full.tsv"), engine="duckdb", ties="hash", seed=8))
+
+
+@pytest.mark.parametrize("name", ["partial.parquet", "partial.tsv", "partial-parts"])
+def test_duckdb_leaves_out_unlabelled_rows_as_memory(files, name):
+    # issue 30: --exclude-unlabelled with --engine duckdb is one SQL filter; the rows kept keep their file rows, so
+    # the hash of seed and row breaks ties as the memory engine's (which reads the file and drops the rows)
+    source = TableSource(files / name, exclude_unlabelled=True)
+    memory = count_tables(source, engine="memory", ties="hash", seed=5)
+    duck = count_tables(source, engine="duckdb", ties="hash", seed=5, batch_rows=7_001)
+    assert_same_tables(memory, duck)
+    assert memory.excluded_unlabelled == duck.excluded_unlabelled == 120_000 - memory.n_candidates
+    assert 0.65 < memory.excluded_unlabelled / 120_000 < 0.75 and memory["a"].annotated_ranks is None
+    assert duck.summary().excluded_unlabelled == duck.excluded_unlabelled
+    assert CountTables.from_bytes(duck.to_bytes()).excluded_unlabelled == duck.excluded_unlabelled
+    assert_same_tables(count_tables(TableSource(files / name, exclude_unlabelled=True), engine="duckdb",
+                                    ties="stable"), count_tables(source, engine="memory", ties="stable"))
+
+
+def test_leaving_out_unlabelled_rows_and_reading_them_as_unannotated_exclude_each_other(files):
+    with pytest.raises(ParameterError, match="exclude each other"):
+        TableSource(files / "partial.parquet", exclude_unlabelled=True, annotated_sample=True)
+    every = _heavy_ties_frame(1_000, 3, partial=True)
+    every["label"] = pd.array([pd.NA] * len(every), dtype="boolean")
+    every.to_parquet(files / "unlabelled.parquet")
+    with pytest.raises(ColumnError, match="every one of the 1,000 rows has an empty label"):
+        count_tables(TableSource(files / "unlabelled.parquet", exclude_unlabelled=True), engine="duckdb")
 
 
 def test_sample_ranks_in_one_pass_equal_a_full_sort(files):
@@ -437,6 +468,23 @@ def test_cli_engine_writes_what_memory_writes(files, tmp_path, capsys):
     code, err = _cli("compare", path, "--measure", "a", "--measure", "b", "--engine", "duckdb", "--test", "bootstrap",
                      capsys=capsys)
     assert code == 2 and "resamples single candidates" in err
+
+
+def test_cli_exclude_unlabelled_on_every_engine(files, tmp_path, capsys):
+    # issue 30: --exclude-unlabelled was refused with --engine duckdb; the same option means the same on every engine
+    path = str(files / "partial.parquet")
+    outputs = {}
+    for engine in ("memory", "duckdb"):
+        out = tmp_path / f"excluded-{engine}.csv"
+        code, err = _cli("compare", path, "--measure", "a", "--measure", "b", "--n", "1:35000:7", "--engine", engine,
+                         "--ties", "hash", "--exclude-unlabelled", "--out", str(out), capsys=capsys)
+        assert code == 0, err
+        assert "rows with an empty label (--exclude-unlabelled)" in err
+        outputs[engine] = out.read_bytes()
+    assert outputs["memory"] == outputs["duckdb"] and len(outputs["memory"]) > 10_000
+    code, err = _cli("compare", path, "--measure", "a", "--measure", "b", "--engine", "duckdb", "--exclude-unlabelled",
+                     "--annotated-sample", "--ties", "hash", capsys=capsys)
+    assert code == 2 and "choose one" in err
 
 
 def test_report_on_an_engine_is_the_memory_report(files, tmp_path, capsys):

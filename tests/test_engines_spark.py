@@ -86,3 +86,13 @@ def test_spark_refuses_a_hostile_file_in_words(spark, tmp_path, name, words):
         count_tables(TableSource(folder / name), engine="spark", ties="hash", seed=1, session=spark)
     message = str(info.value)
     assert words in message and str(tmp_path) not in message and "SELECT" not in message, message
+
+
+@pytest.mark.parametrize("ties", ["hash", "optimistic"])
+def test_spark_leaves_out_unlabelled_rows_as_memory(spark, sets, ties):
+    # issue 30: --exclude-unlabelled with --engine spark is one filter; the rows kept keep their file rows
+    source = TableSource(sets / "partial.parquet", exclude_unlabelled=True)
+    memory = count_tables(source, ["a", "b"], engine="memory", ties=ties, seed=13)
+    on_spark = count_tables(source, ["a", "b"], engine="spark", ties=ties, seed=13, session=spark)
+    assert_same_tables(memory, on_spark)
+    assert on_spark.excluded_unlabelled == memory.excluded_unlabelled == 30_000 - memory.n_candidates > 15_000

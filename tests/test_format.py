@@ -222,7 +222,8 @@ def test_d3_formats_write_the_formatters_digits(x, d, k):
     # d3-format and Python's format mini-language agree on these specifiers (fixed, percent, sign, grouping)
     assert format(float(np.float64(100 * x)), fmt.D3["percent"]) + "%" == fmt.percent(x)
     assert format(x, fmt.D3["proportion"]) == fmt.percent(x)
-    assert format(100 * d, fmt.D3["points"]) == fmt.points(d)
+    if abs(100 * d) >= 0.005:  # (where d3 would write a signed zero the formatter keeps more digits; the
+        assert format(100 * d, fmt.D3["points"]) == fmt.points(d)  # figures write those as text: issue 30)
     assert format(k, fmt.D3["count"]) == fmt.count(k)
     assert format(x, fmt.D3["decimal"]) == fmt.decimal(x)
 
@@ -230,3 +231,45 @@ def test_d3_formats_write_the_formatters_digits(x, d, k):
 def test_points_decimal_score():
     assert fmt.points(0.058) == "+5.80" and fmt.points(-0.0123) == "-1.23" and fmt.points(None) == "–"
     assert fmt.decimal(0.797741) == "0.798" and fmt.score(32.5) == "32.5" and fmt.score(1 / 81) == "0.0123457"
+
+
+# ---------------------------------------------------------------- never a signed zero (issue 30)
+
+def test_a_bound_that_rounds_to_zero_keeps_its_side_of_zero():
+    # Significance at n = 1,269 of Krenn's data read "+1.10 [-0.00, +2.19]": is zero in the interval or not?
+    assert fmt.points(-4e-6) == "-0.0004" and fmt.points(4e-5) == "+0.004" and fmt.points(-3e-5) == "-0.003"
+    assert fmt.points(0.0) == "0.00" and fmt.points(-0.0) == "0.00" and fmt.points(-1e-17) == "0.00"
+    assert fmt.points(-1e-9) == "-0.0000"  # below four decimals: still on its side
+    assert fmt.signed(-0.004, 1) == "-0.004" and fmt.signed(-0.0004, 1) == "-0.000" and fmt.signed(0.0, 1) == "0.0"
+    assert fmt.number(-0.0) == "0" and fmt.number(-math.inf) == "-∞"  # one minus sign: the hyphen-minus
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(min_value=-1, max_value=1, allow_nan=False))
+def test_points_never_write_a_signed_zero_and_keep_the_sign(d):
+    text = fmt.points(d)
+    assert not re.fullmatch(r"[-+]0\.00", text) and "−" not in text
+    if abs(100 * d) < fmt.ZERO_TOLERANCE:
+        assert text == "0.00"
+    else:
+        assert text[0] == ("+" if d > 0 else "-")
+        decimals = len(text.split(".")[1])
+        assert 2 <= decimals <= 4 and abs(float(text) - 100 * d) <= 0.5 * 10 ** -decimals + 1e-12
+
+
+def test_the_effect_table_of_krenn_at_1269_shows_which_side_of_zero(krenn_tsv):
+    from evalcore import analysis
+    from evalcore.io import load_candidates
+
+    candidates = load_candidates(krenn_tsv, label="is.colloc", scores=["log.like", "chisq"])
+    rankings = analysis.rankings_for(candidates, ("log.like", "chisq"), ties="stable", seed=None)
+    result = analysis.pair_comparison(rankings["log.like"], rankings["chisq"], (1200, 1300), confidence_level=0.95,
+                                      interval="clopper_pearson", test="fisher", correction="none")
+    effects = analysis.effect_at(result, 1269)
+    raw = effects[effects["effect"].str.contains("points")].iloc[0]
+    shown = fmt.page_table("significance", "effect at n", effects)
+    row = shown[shown["effect"] == raw["effect"]].iloc[0]
+    assert -0.005 < raw["low"] < 0  # the lower bound of Newcombe's interval: just below zero
+    assert row["low"] != "-0.00" and row["low"].startswith("-") and float(row["low"]) == pytest.approx(raw["low"],
+                                                                                                        abs=5e-5)
+    assert row["estimate"] == "+1.10"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import fields
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalcore.viewstate import (DEFAULTS, GROUPS, MAX_MEASURES, QUERY_NAMES, ViewSettings, check_against_data,
                                 check_columns, check_settings, cut_gammas, default_n_range, from_query, n_grid,
-                                n_step, to_query, with_cut_gamma, with_roles)
+                                link_groups, n_options, n_step, to_query, with_cut_gamma, with_roles)
 
 names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12)
 
@@ -90,13 +91,14 @@ def test_default_n_range_is_the_papers():
     assert default_n_range(40) == (1, 40)
 
 
-def test_check_against_data_snaps_n_to_the_slider_and_drops_unknown_measures():
+def test_check_against_data_keeps_any_n_within_n_and_drops_unknown_measures():
     view = ViewSettings.of(n_min=333, n_max=99999, n_at=0, measures=("log.like", "nope"), a="chisq", b="gone")
     fixed, problems = check_against_data(view, measures=["log.like", "chisq"], n_candidates=5102)
-    assert (fixed.n_min, fixed.n_max, fixed.n_at) == (330, 5102, None)  # the grid: 10, 20, ..., 5100, N
+    assert (fixed.n_min, fixed.n_max, fixed.n_at) == (333, 5102, None)  # every n can be chosen (typed: issue 30)
     assert fixed.measures == ("log.like",) and fixed.a == "chisq" and fixed.b is None
     text = " ".join(problems)
-    assert "n = 333 is not on the n slider" in text and "nope" in text and "'gone'" in text
+    assert "n = 99,999 is outside 1 to 5,102" in text and "nope" in text and "'gone'" in text
+    assert "333" not in text
 
 
 def test_reversed_range_is_swapped():
@@ -150,9 +152,8 @@ def test_the_data_checks_correct_once_and_for_good(params, n_candidates):
     assert check_against_data(fixed, measures=measures, n_candidates=n_candidates, columns=measures + ["label"]) \
         == (fixed, [])
     assert from_query(to_query(fixed)) == (fixed, [])
-    low, high, step = n_grid(n_candidates)
     lo, hi = fixed.n_min or default_n_range(n_candidates)[0], fixed.n_max or default_n_range(n_candidates)[1]
-    assert low <= lo < hi <= high  # a range of two or more n, in order, on the slider
+    assert 1 <= lo < hi <= n_candidates  # a range of two or more n, in order, within the data
     assert fixed.measures is None or len(fixed.measures) <= MAX_MEASURES
 
 
@@ -164,9 +165,11 @@ def test_the_data_checks_correct_once_and_for_good(params, n_candidates):
     ({"n_min": "5100", "n_max": "5100"}, (5100, 5102), "holds a single n"),
     ({"n_min": "5102", "n_max": "5102"}, (5100, 5102), "holds a single n"),
     ({"n_max": "5102"}, (None, 5102), None),  # the slider reaches N (issue 10)
-    ({"n_max": "5101"}, (None, 5100), "is not on the n slider"),
+    ({"n_max": "5101"}, (None, 5101), None),  # any n: typed on the page (issue 30)
+    ({"n_min": "333", "n_max": "1268"}, (333, 1268), None),
     ({"n_min": "900", "n_max": "300"}, (300, 900), "is reversed"),
-    ({"n_min": "9" * 40}, (2000, 5102), "is not on the n slider"),
+    ({"n_min": "9" * 40}, (2000, 5102), "is outside 1 to 5,102"),
+    ({"n_min": "0"}, (1, None), "n = 0 is outside 1 to 5,102"),
 ])
 def test_n_ranges_from_a_link(params, expected, message):
     view, problems = from_query(params)
@@ -273,9 +276,40 @@ def test_a_new_data_set_clears_the_settings_that_name_columns():
 def test_the_n_slider_reaches_n():
     assert n_grid(5102) == (10, 5102, 10)
     assert default_n_range(5102) == (100, 2000)
+    options = n_options(5102)
+    assert options[-2:] == [5100, 5102] and set(range(100, 5101, 10)) <= set(options)  # the grid of issue 10 stays
+
+
+@pytest.mark.parametrize("n_candidates", [2_000, 5_102, 100_000, 2_000_000, 20_000_000, 10**9])
+def test_large_sets_open_on_the_papers_range_and_the_slider_follows_the_scale(n_candidates):
+    # issue 30: a 2,000,000-row server set opened on 2,000 to 2,000 (the slider's step was 2,000)
+    assert default_n_range(n_candidates) == (100, 2000)
+    options = n_options(n_candidates)
+    assert options[0] == 1 and options[-1] == n_candidates and options == sorted(set(options))
+    assert {1, 2, 10, 20, 50, 100, 200, 500, 1000, 2000} <= set(options)
+    assert len(options) <= 1_300  # (a select slider sends every position to the browser)
+    steps = np.diff(options)
+    assert np.all(steps <= np.maximum(1, np.asarray(options[:-1]) // 10))  # a tenth of n or less: the scale
+    for n in (7, 150, 1_234, n_candidates // 3):  # and any n in between, as a link or a typed bound gives it
+        view, problems = check_against_data(ViewSettings.of(n_min=n, n_max=n + 1), measures=[],
+                                            n_candidates=n_candidates)
+        assert (view.n_min, view.n_max, problems) == (n, n + 1, [])
 
 
 def test_an_older_name_given_beside_the_current_one_is_reported():
     view, problems = from_query({"m": ["G2"], "band": ["`code`"], "n": "5", "p_n": "3"})
     assert view.measures == ("G2",) and (view.n_at, view.look_n, view.pairs_n) == (3, 5, 5)
     assert len(problems) == 1 and "band='`code`'" in problems[0] and "ignored" in problems[0]
+
+
+def test_a_pages_link_holds_what_its_pages_show():
+    # issue 30: the candidate-set report's link.txt carried the Systems page's sys_ref and sys_hyp
+    view = ViewSettings.of(dataset="sample:collocations_sim", ties="stable", level=0.99, caption=True,
+                           sys_refs=("a" * 64,), sys_hyps=("base=" + "b" * 64,), sys_metric="chrf")
+    for page in ("", "precision", "significance", "annotate", "uir"):
+        query = to_query(view, link_groups(page))
+        assert (query["dataset"], query["ties"], query["caption"]) == ("sample:collocations_sim", "stable", "1")
+        assert not {"sys_ref", "sys_hyp", "sys_metric"} & set(query)
+    systems = to_query(view, link_groups("systems"))
+    assert systems == {"sys_ref": ["a" * 64], "sys_hyp": ["base=" + "b" * 64], "sys_metric": "chrf", "caption": "1"}
+    assert from_query(to_query(view)) == (view, [])  # the whole view still round-trips

@@ -21,14 +21,16 @@ from pathlib import Path
 
 import streamlit as st
 
-from evalcore import analysis, roc, samples, validate
+from evalcore import analysis, compare, roc, samples, validate
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import load_candidates, read_table, suggest_roles, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
+from evalcore.ranking import data_seed
+from evalcore.report.signature import file_sha256
 from evalcore.text import shown
-from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings
+from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings, default_n_range
 from ui import jobs
 from ui import serverdata
 
@@ -50,6 +52,32 @@ def dataset_label(dataset: str) -> str:
         return store().get(dataset).name
     except EvalcoreError:
         return f"unknown data set {dataset[:12]}..."
+
+
+@st.cache_resource(max_entries=8)
+def _sample_sha256(name: str) -> str:
+    return file_sha256(SAMPLE_DIR / SAMPLES[name])
+
+
+def data_identity(dataset: str) -> str:
+    """The data set's identity as a SHA-256, what its default seed is derived from (:func:`default_seed`): an
+    upload's store id (the SHA-256 of its bytes; of the table several files uploaded together make), the SHA-256 of
+    a shipped sample's file, or a server set's :func:`ui.serverdata.content_id`. The command line derives the same
+    from the same file (:func:`evalcore.cli_steps.data_sha256`)."""
+    if dataset.startswith(SAMPLE_PREFIX):
+        name = dataset[len(SAMPLE_PREFIX):]
+        if name not in SAMPLES:
+            raise EvalcoreError(f"There is no sample data set {name!r}; the samples are {', '.join(SAMPLES)}.")
+        return _sample_sha256(name)
+    if serverdata.is_server(dataset):
+        return serverdata.content_id(dataset)
+    return dataset
+
+
+def default_seed(dataset: str) -> int:
+    """The seed of random ties a data set opens with (:func:`evalcore.ranking.data_seed` of :func:`data_identity`):
+    the same for everyone who opens the same data, and for the command line on the same file."""
+    return data_seed(data_identity(dataset))
 
 
 def _source(dataset: str):
@@ -237,6 +265,23 @@ def quality(data: Loaded, _ranking: RankingChoice | None = None) -> tuple[str, .
     if serverdata.is_server(data.roles.dataset):
         return serverdata.quality(data.roles, _ranking)
     return tuple(analysis.measure_quality(data.candidates)["measure"])
+
+
+@cache(max_entries=32, show_spinner="Choosing the pair ...")
+def default_pair(data: Loaded, ranking: RankingChoice, measures: tuple, more: tuple, alpha: float, a=None,
+                 b=None) -> tuple[str, str]:
+    """The pair the comparison pages open on (:func:`evalcore.compare.default_pair`): the first two of the shared
+    selection ``measures`` (then ``more``) whose n-best lists differ enough for Fisher's test to reach ``alpha``
+    somewhere in the default range of n, 100 to 2,000; ``a`` or ``b`` where one is chosen."""
+    n_range = default_n_range(data.candidates.n_candidates)
+    return compare.default_pair(measures, lambda m: ranking_of(data, m, ranking), n_range, alpha, more=more, a=a,
+                                b=b)
+
+
+@cache(max_entries=32)
+def pair_reach(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, alpha: float):
+    """How far two measures' n-best lists differ over ``n_range`` (:func:`evalcore.compare.pair_reach`)."""
+    return compare.pair_reach(ranking_of(data, a, ranking), ranking_of(data, b, ranking), n_range, alpha)
 
 
 @cache(max_entries=32, show_spinner="Computing the curves ...")

@@ -17,9 +17,8 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from evalcore.ranking import resolve_seed
 from evalcore.text import markdown_text as esc
-from evalcore.viewstate import ALIASES, QUERY_NAMES, ViewSettings, from_query, to_query
+from evalcore.viewstate import ALIASES, QUERY_NAMES, ViewSettings, from_query, link_groups, to_query
 
 PAGES = {}  # filled by app.py: name -> st.Page
 
@@ -49,6 +48,28 @@ def ensure_router() -> None:
         st.rerun()
 
 
+#: Paths that open a page served elsewhere: the Data page is the default page, served at ``/``, and Streamlit
+#: reserves its ``url_path`` ("data") without serving it, so a link or a typed ``/data`` got Streamlit's "Page not
+#: found" modal, which blocks clicks until closed.
+PATH_ALIASES = {"data": ""}
+
+
+def open_aliased_path() -> None:
+    """Before ``st.navigation``: a request for an aliased path (:data:`PATH_ALIASES`) runs the page it stands for,
+    as a request for ``/`` does (no "Page not found"; the browser's address then shows the page's own path).
+
+    The browser names the page it asks for by its path only on a session's first run (later runs name it by its
+    hash); Streamlit's page manager holds that request until ``st.navigation`` resolves it.
+    """
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    manager = getattr(ctx, "pages_manager", None)
+    name = getattr(manager, "intended_page_name", None)
+    if name in PATH_ALIASES and not manager.intended_page_script_hash:
+        manager.set_script_intent("", PATH_ALIASES[name])
+
+
 # ---------------------------------------------------------------- view <-> URL
 
 def view() -> ViewSettings:
@@ -59,8 +80,8 @@ def view() -> ViewSettings:
         default = os.environ.get("EVALCORE_DEFAULT_DATASET")  # ./dev run: the sample
         if initial.dataset is None and default and "dataset" not in params:
             initial = initial.set(dataset=default)
-        if initial.seed is None:  # always carry a seed, so switching to random ties stays reproducible
-            initial = initial.set(seed=resolve_seed("random", None))
+        if initial.seed is None:  # the data's own seed (a link's is kept), so switching to random ties is
+            initial = initial.set(seed=default_seed(initial.dataset))  # reproducible and alike for everyone
         st.session_state["view"] = initial
         st.session_state["link_problems"] = problems
         st.session_state["link_view"] = initial  # what the link asked for, after the checks that need no data
@@ -97,12 +118,32 @@ def update(**changes) -> None:
     st.session_state["view"] = view().set(**changes)
 
 
+def default_seed(dataset: str | None) -> int | None:
+    """The seed of random ties a data set opens with: derived from the data's identity
+    (:func:`ui.cached.default_seed`), so that two people who open the same file see the same numbers; None without a
+    data set, or for one that cannot be opened (the page says why)."""
+    if dataset is None:
+        return None
+    from evalcore.errors import EvalcoreError
+    from ui import cached
+
+    try:
+        return cached.default_seed(dataset)
+    except (EvalcoreError, OSError):
+        return None
+
+
 def load_dataset(dataset: str, keep: tuple[str, ...] = ()) -> None:
     """Switch to another data set: the settings that name its columns or sizes start afresh (the choices of
-    method, level, ties stay), and the widgets (but ``keep``) show the new view."""
+    method, level, ties stay; a seed the user chose stays, the previous data's own seed becomes the new data's), and
+    the widgets (but ``keep``) show the new view."""
     for key in [k for k in st.session_state if str(k).startswith("w_") and k not in keep]:
         del st.session_state[key]
-    st.session_state["view"] = view().for_dataset(dataset)
+    old = view()
+    new = old.for_dataset(dataset)
+    if old.seed is None or old.seed == default_seed(old.dataset):
+        new = new.set(seed=default_seed(dataset))
+    st.session_state["view"] = new
 
 
 def correct(message: str, **changes) -> None:
@@ -120,9 +161,15 @@ def correct(message: str, **changes) -> None:
         st.warning(esc(message))
 
 
+def page_query() -> dict:
+    """The query of this page's link: the view's settings that the page's family of pages shows
+    (:func:`evalcore.viewstate.link_groups`: the Systems page its own, every other page the candidate set's)."""
+    return to_query(view(), link_groups(st.session_state.get("_page")))
+
+
 def sync_url() -> None:
-    """Write the whole view into the URL (a page switch clears the query string)."""
-    wanted = to_query(view())
+    """Write the view into the URL as the page's link holds it (a page switch clears the query string)."""
+    wanted = page_query()
     current = {key: st.query_params.get_all(key) for key in st.query_params}
     normalised = {k: v if isinstance(v, list) else [v] for k, v in wanted.items()}
     if current != normalised:
@@ -139,7 +186,7 @@ def share_link() -> str:
     base = st.get_option("server.baseUrlPath").strip("/")
     path = "/" + "/".join(p for p in (base, st.session_state.get("_page", "")) if p)
     url = f"{parts.scheme}://{parts.netloc}{path}" if parts.netloc else path
-    query = urlencode(to_query(view()), doseq=True)
+    query = urlencode(page_query(), doseq=True)
     return f"{url}?{query}" if query else url
 
 

@@ -63,7 +63,11 @@ def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
         candidates = data.candidates
         best = cached.quality(data, v.ranking)
         measures = list(v.selection.effective_measures(best)) or list(best[:DEFAULT_MEASURES])
-        pair = list(v.selection.effective_pair(best)) if len(best) > 1 else measures[:2]
+        if v.a is not None and v.b is not None or len(best) < 2:
+            pair = [v.a, v.b] if len(best) > 1 else measures[:2]
+        else:  # the pair the pages open on (ui.widgets.measure_pair)
+            pair = list(cached.default_pair(data, v.ranking, tuple(v.selection.effective_measures(best)), tuple(best),
+                                            round(1 - v.level, 6), v.a, v.b))
     else:
         candidates = data
         measures = [m for m in v.measures or () if m in candidates.measures] or list(candidates.measures[:4])

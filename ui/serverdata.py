@@ -233,6 +233,14 @@ def unchanged(path: Path, name: str, expected: str = ""):
         raise _changed(name)
 
 
+def content_id(dataset: str, file_identity: str | None = None) -> str:
+    """The set's identity as a SHA-256 (64 hexadecimal digits): of its name and :func:`identity`, what its count
+    tables are keyed by. Its default seed of random ties is derived from it (:func:`evalcore.ranking.data_seed`)."""
+    if file_identity is None:
+        file_identity = identity(path_of(dataset))
+    return hashlib.sha256(f"{dataset}|{file_identity}".encode()).hexdigest()
+
+
 def engine() -> DuckDBEngine:
     return DuckDBEngine(memory_limit=os.environ.get("EVALCORE_DUCKDB_MEMORY", "1GB"), threads=2)
 
@@ -344,7 +352,7 @@ def summary(dataset: str, label, scores: tuple, lower: tuple, file_identity: str
     return ServerCandidates(
         n_candidates=int(counts["rows"]), n_tp=int(tps), measures=roles.measures,
         directions={m: HIGHER if roles.higher[m] else LOWER for m in roles.measures}, source=source.name,
-        label_column=roles.label, content_hash=hashlib.sha256(f"{dataset}|{file_identity}".encode()).hexdigest())
+        label_column=roles.label, content_hash=content_id(dataset, file_identity))
 
 
 def candidates(roles) -> ServerCandidates:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from evalcore import format as fmt
 from evalcore.samples import Cut, min_sample_size
 from evalcore.text import markdown_text as esc
-from evalcore.viewstate import MAX_DISPLAY_CHARS, MAX_MEASURES, cut_gammas, n_options, with_cut_gamma
+from evalcore.viewstate import MAX_DISPLAY_CHARS, MAX_MEASURES, cut_gammas, n_options, widened, with_cut_gamma
 
 from ui import cached
 from ui.common import correct, forgotten, stop, update, view
@@ -47,11 +48,15 @@ def bound(widget, label: str, field: str, *, convert=None, default=None, **kwarg
 
 
 def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
-    """The n-range slider, bound to the view's n_min and n_max: every multiple of the grid's step, and N itself
-    (:func:`evalcore.viewstate.n_options`), so the whole ranking can be chosen."""
+    """The n-range slider, bound to the view's n_min and n_max, and beside it the two ends typed: any n from 1 to N.
+
+    The slider's positions (:func:`evalcore.viewstate.n_options`) follow the scale below the grid's step and reach N,
+    so that 100 to 2,000 is on it for a billion candidates as for five thousand; the chosen ends are positions too,
+    whatever they are. Returns the range."""
     v = view()
     key = "w_n_range"
     wanted = v.selection.n_range(n_candidates)
+    options = sorted(set(n_options(n_candidates)) | set(wanted))
     if key in st.session_state and tuple(st.session_state[key]) != wanted:  # see bound()
         st.session_state[key] = wanted
 
@@ -60,14 +65,21 @@ def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
             return
         n_min, n_max = st.session_state[key]
         if n_min == n_max:  # a range needs two n: keep the one that moved away from the other
-            options = n_options(n_candidates)
-            i = options.index(n_min)
-            n_min, n_max = (n_min, options[i + 1]) if i + 1 < len(options) else (options[i - 1], n_max)
+            n_min, n_max = widened(n_min, n_candidates)
         update(n_min=int(n_min), n_max=int(n_max))
 
-    # (the value makes it a range slider; the session state's, where set, wins)
-    return tuple(st.select_slider(label, options=n_options(n_candidates), value=wanted, key=key, on_change=changed,
-                                  format_func=lambda n: f"{n:,}"))
+    slider_column, typed = st.columns([5, 1], vertical_alignment="bottom")
+    with slider_column:  # (the value makes it a range slider; the session state's, where set, wins)
+        st.select_slider(label, options=options, value=wanted, key=key, on_change=changed,
+                         format_func=lambda n: f"{n:,}")
+    with typed.popover("Type n", icon=":material/keyboard:", help="Any list sizes from 1 to N, typed"):
+        low, high = wanted
+        if n_candidates > 1:
+            bound(st.number_input, "From n", "n_min", default=low, min_value=1, max_value=high - 1, step=1,
+                  convert=int)
+            bound(st.number_input, "To n", "n_max", default=high, min_value=low + 1, max_value=n_candidates, step=1,
+                  convert=int)
+    return view().selection.n_range(n_candidates)
 
 
 def look_n_slider(n_min: int, n_max: int, up_to: int | None, step: int = 1, **kwargs) -> int:
@@ -187,8 +199,9 @@ def measure_pair(data, columns) -> tuple[str, str]:
     """Selectboxes for the two measures compared (the view's a and b), in two of the given columns; returns them.
 
     Every page that compares a pair shows the same one: A and B default to the first two measures of the shared
-    selection (:meth:`evalcore.viewstate.Selection.effective_pair`), shown and not written into the view until
-    the user picks one.
+    selection whose n-best lists differ enough for Fisher's test to reach alpha somewhere in the default range
+    (:func:`ui.cached.default_pair`, :func:`evalcore.compare.default_pair`), shown and not written into the view
+    until the user picks one.
     """
     measures = data.candidates.measures
     if len(measures) < 2:
@@ -196,17 +209,68 @@ def measure_pair(data, columns) -> tuple[str, str]:
         stop()
     ordered = cached.quality(data, view().ranking)
     ordered = [m for m in ordered if m in measures] + [m for m in measures if m not in ordered]
-    a, b = view().selection.effective_pair(ordered)
+
+    def pair() -> tuple[str, str]:
+        v = view()
+        if v.a is not None and v.b is not None:
+            return v.a, v.b
+        shown_first = v.selection.effective_measures(ordered)
+        return cached.default_pair(data, v.ranking, tuple(shown_first), tuple(ordered), round(1 - v.level, 6),
+                                   v.a, v.b)
+
+    a, b = pair()
     with columns[0]:
         bound(st.selectbox, "Measure A", "a", default=a, options=ordered, format_func=shown)
     with columns[1]:
-        bound(st.selectbox, "Measure B", "b", default=view().selection.effective_pair(ordered)[1], options=ordered,
-              format_func=shown)
-    a, b = view().selection.effective_pair(ordered)
+        bound(st.selectbox, "Measure B", "b", default=pair()[1], options=ordered, format_func=shown)
+    a, b = pair()
     if a == b:
         st.info("Pick two different measures.")
         stop()
     return a, b
+
+
+def bands_note(data, measures, n_range: tuple[int, int]) -> None:
+    """Where two of the measures drawn have the same n-best lists over the range, or nearly so (Fisher's test could
+    not tell them apart: :func:`ui.cached.pair_reach`), say so in words: their bands lie on each other."""
+    v = view()
+    for i, a in enumerate(measures):
+        for b in measures[i + 1:]:
+            reach = cached.pair_reach(data, v.ranking, a, b, tuple(n_range), round(1 - v.level, 6))
+            if reach.reaches:
+                continue
+            lo, hi = reach.n_range
+            how = ("the same at every n" if reach.identical else
+                   f"nearly the same (at most {reach.largest_difference:,} candidates of either are not in the other's)")
+            st.caption(f"The n-best lists of {esc(shown(a))} and {esc(shown(b))} are {how} from n = {lo:,} to "
+                       f"{hi:,}, so their bands lie on each other: the two measures rank these candidates "
+                       f"{'alike' if reach.identical else 'nearly alike'}, and Fisher's test could not tell them "
+                       "apart here (Significance).")
+
+
+def pair_reach_note(comparison, a: str, b: str) -> None:
+    """Where the n-best lists of A and B are identical or nearly so at the n of ``comparison`` (a table of their
+    difference regions, the page's own), say so in words: Fisher's test cannot reach alpha on regions that small
+    (:func:`evalcore.compare.regions_reach`, once per table and level)."""
+    from evalcore.compare import regions_reach
+    from ui import figcache
+
+    v = view()
+    reach = figcache.memo(comparison, lambda: regions_reach(comparison, 1 - v.level), "reach", v.level)
+    if reach.reaches:
+        return
+    lo, hi = reach.n_range
+    names = f"{esc(shown(a))} and {esc(shown(b))}"
+    if reach.identical:
+        st.info(f"The n-best lists of {names} are the same at every n from {lo:,} to {hi:,}: the two measures rank "
+                "these candidates alike, so there is nothing to test. Pick another pair to see a difference.",
+                icon=":material/info:")
+        return
+    st.info(f"The n-best lists of {names} are nearly the same from n = {lo:,} to {hi:,}: each holds at most "
+            f"{reach.largest_difference:,} candidates the other does not (D1 and D2), and on so few, with the TPs "
+            f"they hold, Fisher's exact test cannot give a p-value below alpha = {1 - v.level:.3g} at any n (the "
+            f"smallest it can give is {fmt.p_value(reach.smallest_p)}). The two measures rank these candidates "
+            "nearly alike; pick another pair to see a difference.", icon=":material/info:")
 
 
 def display_names_editor(measures) -> None:

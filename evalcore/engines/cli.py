@@ -33,11 +33,14 @@ def source_of(args):
         if value:
             raise ParameterError(f"{option} applies to the memory engine's readers; the {args.engine} engine reads "
                                  "Parquet and CSV as they are")
-    if args.exclude_unlabelled:
-        raise ParameterError(f"--exclude-unlabelled is not available with --engine {args.engine}; open the set as "
-                             "an annotated sample (--annotated-sample), whose empty labels are unannotated candidates")
+    annotated = bool(getattr(args, "annotated_sample", 0))
+    if args.exclude_unlabelled and annotated:
+        raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
+                             "keeps them as unannotated candidates of a random sample; choose one")
+    # --exclude-unlabelled: one SQL filter (evalcore.engines.source.kept_sql), the rows kept keep their numbers
     source = TableSource(args.file, label=args.label, scores=tuple(args.measure or ()),
-                         lower=tuple(args.lower_is_better), annotated_sample=bool(getattr(args, "annotated_sample", 0)),
+                         lower=tuple(args.lower_is_better), annotated_sample=annotated,
+                         exclude_unlabelled=bool(args.exclude_unlabelled),
                          name=str(args.file))  # named as given, as the memory engine's readers name it
     if not source.scores:  # the default scores, less the keys (a key's name, distinct integers), named in a note
         from ..io.roles import left_out_note
@@ -76,10 +79,16 @@ def _tables(args, measures=None, pairs: bool = False):
     with ProgressBar(f"{args.engine}: ranking") as bar:
         tables = count_tables(source, measures, engine=args.engine, ties=args.ties, seed=seed, pairs=pairs,
                               progress=bar)
+    _note_excluded(args, tables)
     for r in tables:
         if r.n_nonfinite:
             _note(f"{r.measure}: {r.n_nonfinite} candidates have a missing or infinite score; they rank last")
     return tables
+
+
+def _note_excluded(args, tables) -> None:
+    if tables.excluded_unlabelled:  # (as the memory engine's note)
+        _note(f"{args.file}: left out {tables.excluded_unlabelled} rows with an empty label (--exclude-unlabelled)")
 
 
 def _sample(args, measures=None):
@@ -229,5 +238,7 @@ def report_tables(args):
         args.seed = resolve_seed("random", None)
     source = source_of(args)
     with ProgressBar(f"{args.engine}: ranking") as bar:
-        return count_tables(source, args.measure or None, engine=args.engine, ties=args.ties, seed=args.seed,
-                            pairs=True, progress=bar)
+        tables = count_tables(source, args.measure or None, engine=args.engine, ties=args.ties, seed=args.seed,
+                              pairs=True, progress=bar)
+    _note_excluded(args, tables)
+    return tables

@@ -361,6 +361,7 @@ class CountTables:
     engine: str
     label: str = ""  # the label column counted
     source: str = ""  # the data's name (never a server path)
+    excluded_unlabelled: int = 0  # rows left out for an empty label (TableSource.exclude_unlabelled)
 
     def __iter__(self) -> Iterator[RankCounts]:
         return iter(self.rankings.values())
@@ -381,14 +382,14 @@ class CountTables:
         return CountedCandidates(
             n_candidates=self.n_candidates, n_tp=first.n_tp, measures=self.measures,
             directions={m: "higher" if r.higher_is_better else "lower" for m, r in self.rankings.items()},
-            label_column=self.label, source=self.source)
+            label_column=self.label, source=self.source, excluded_unlabelled=self.excluded_unlabelled)
 
     # -------------------------------------------------------------- bytes for the store
     def to_bytes(self) -> bytes:
         """The tables as one ``.npz`` (arrays) with a JSON header; :meth:`from_bytes` reads it back."""
         arrays: dict[str, np.ndarray] = {}
         head = {"version": FORMAT_VERSION, "n": self.n_candidates, "engine": self.engine, "rankings": [],
-                "pairs": [], "label": self.label, "source": self.source}
+                "pairs": [], "label": self.label, "source": self.source, "excluded": self.excluded_unlabelled}
         for i, r in enumerate(self.rankings.values()):
             head["rankings"].append({"measure": r.measure, "column": r.column, "ties": r.ties, "seed": r.seed,
                                      "nonfinite": r.n_nonfinite, "higher": r.higher_is_better,
@@ -423,7 +424,8 @@ class CountTables:
                     tie_end=z[f"r{i}_te"], ties=r["ties"], seed=r["seed"], n_nonfinite=r["nonfinite"],
                     higher_is_better=r["higher"], annotated_ranks=z[f"r{i}_ann"] if r["partial"] else None,
                     column=r["column"], engine=head["engine"], ties_known=r["ties_known"])
-        return assemble(rankings, pairs, n, head["engine"], head.get("label", ""), head.get("source", ""))
+        return assemble(rankings, pairs, n, head["engine"], head.get("label", ""), head.get("source", ""),
+                        head.get("excluded", 0))
 
 
 @dataclass(frozen=True, eq=False)
@@ -453,14 +455,14 @@ class CountedCandidates:
 
 
 def assemble(rankings: Mapping[str, RankCounts], pairs: Mapping[tuple[str, str], PairCounts], n_candidates: int,
-             engine: str, label: str = "", source: str = "") -> CountTables:
+             engine: str, label: str = "", source: str = "", excluded_unlabelled: int = 0) -> CountTables:
     """A :class:`CountTables` whose rankings know their pair tables (``RankCounts.pairs``)."""
     linked = {}
     for column, r in rankings.items():
         mine = {(p.b if p.a == column else p.a): p for p in pairs.values() if column in (p.a, p.b)}
         linked[column] = replace(r, pairs=mine, engine=engine)
     return CountTables(rankings=linked, pairs=dict(pairs), n_candidates=int(n_candidates), engine=engine,
-                       label=label, source=source)
+                       label=label, source=source, excluded_unlabelled=int(excluded_unlabelled))
 
 
 def from_sorted(measure: str, n_candidates: int, labels_sorted: np.ndarray, keys_sorted: np.ndarray, *,

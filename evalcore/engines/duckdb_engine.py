@@ -136,11 +136,13 @@ class DuckDBEngine:
     def _prepare(self, source: src.TableSource, con):
         scan = self.scan(source, con)
         roles = self.roles(source, con, scan)
-        checks = src.check_sql(roles, DIALECT)
+        kept = src.kept_sql(source, roles, DIALECT)
+        checks = src.check_sql(roles, DIALECT, kept)
         values = con.execute(f"SELECT {', '.join(sql for _, sql in checks)} FROM ({scan})").fetchall()[0]
         counts = {name: (None if v is None else int(v)) for (name, _), v in zip(checks, values)}
-        src.check_counts(source, roles, counts)
-        con.execute(f"CREATE TEMP VIEW base AS SELECT {', '.join(src.base_columns(roles, DIALECT))} FROM ({scan})")
+        counts = src.check_counts(source, roles, counts)
+        con.execute(f"CREATE TEMP VIEW base AS SELECT {', '.join(src.base_columns(roles, DIALECT))} FROM ({scan})"
+                    + ("" if kept == "TRUE" else f" WHERE {kept}"))
         return roles, counts
 
     # ------------------------------------------------------------------ count tables
@@ -156,6 +158,7 @@ class DuckDBEngine:
                                      "for the unannotated candidates; use 'hash' or 'stable'")
             chosen = src.measures_in(roles, measures)
             n = counts["rows"]
+            n_rows = n + counts["excluded"]  # the arrays by row: rows left out (no label) keep their numbers
             partial = bool(counts["missing"])
             keep_ranks = pairs and len(chosen) > 1
             n_pairs = len(chosen) * (len(chosen) - 1) // 2 if keep_ranks else 0
@@ -164,15 +167,15 @@ class DuckDBEngine:
             rank_arrays: dict[str, np.ndarray] = {}
             labels_by_row = annotated_by_row = None
             if keep_ranks:
-                labels_by_row = _array(n, np.bool_, spill, "labels")
-                annotated_by_row = _array(n, np.bool_, spill, "annotated") if partial else None
+                labels_by_row = _array(n_rows, np.bool_, spill, "labels")
+                annotated_by_row = _array(n_rows, np.bool_, spill, "annotated") if partial else None
             tables = {}
             for m in chosen:
                 i = roles.measures.index(m)
                 builder = RankBuilder(m, n, ties=ties, seed=seed, n_nonfinite=counts[f"nonfinite:{m}"],
                                       higher_is_better=roles.higher[m], partial=partial, column=m,
                                       engine=self.name)
-                ranks_by_row = _array(n, np.int32 if n < 2**31 else np.int64, spill, f"r{i}") if keep_ranks \
+                ranks_by_row = _array(n_rows, np.int32 if n < 2**31 else np.int64, spill, f"r{i}") if keep_ranks \
                     else None
                 sample_rows, sample_ranks, sample_labels = [], [], []
                 order = TieOrder(ties, seed)
@@ -214,16 +217,17 @@ class DuckDBEngine:
                 for a, b in combinations(chosen, 2):
                     pair = PairBuilder(a, b, n, partial=partial)
                     ra, rb = rank_arrays[a], rank_arrays[b]
-                    for lo in range(0, n, PAIR_CHUNK):
-                        hi = min(n, lo + PAIR_CHUNK)
-                        pair.add(ra[lo:hi], rb[lo:hi], labels_by_row[lo:hi],
-                                 None if annotated_by_row is None else annotated_by_row[lo:hi])
-                        done += hi - lo
+                    for lo in range(0, n_rows, PAIR_CHUNK):
+                        hi = min(n_rows, lo + PAIR_CHUNK)
+                        chunk = slice(lo, hi) if n_rows == n else np.flatnonzero(ra[lo:hi]) + lo  # (rank 0: left out)
+                        pair.add(ra[chunk], rb[chunk], labels_by_row[chunk],
+                                 None if annotated_by_row is None else annotated_by_row[chunk])
+                        done += hi - lo if n_rows == n else chunk.size
                         if progress:
                             progress(done, total)
                     pair_tables[(a, b)] = pair.finish()
             rank_arrays.clear()
-            return assemble(tables, pair_tables, n, self.name, roles.label, source.name)
+            return assemble(tables, pair_tables, n, self.name, roles.label, source.name, counts["excluded"])
 
     # ------------------------------------------------------------------ sample ranks in one pass
     def sample_ranks(self, source: src.TableSource, measures: Sequence[str] | None = None, *, ties: str = "hash",

@@ -51,7 +51,7 @@ def count_tables(candidates: CandidateSet, measures: Sequence[str] | None = None
         for a, b in combinations(measures, 2):
             pair_tables[(a, b)] = pair_of(rankings[a], rankings[b], candidates.labels, candidates.annotated, (a, b))
     return assemble(tables, pair_tables, candidates.n_candidates, "memory", candidates.label_column,
-                    candidates.source)
+                    candidates.source, candidates.excluded_unlabelled)
 
 
 def load(source) -> CandidateSet:
@@ -71,7 +71,7 @@ def load(source) -> CandidateSet:
                   where="cli")
     if source.annotated_sample:
         return load_annotated_sample(data, **common).candidates
-    return load_candidates(data, sample=False, **common)
+    return load_candidates(data, sample=False, exclude_unlabelled=source.exclude_unlabelled, **common)
 
 
 class MemoryEngine:

@@ -3,8 +3,9 @@
 The engines that read it (DuckDB, Spark) see the same thing: one row per candidate, numbered 0.. in file order (a
 folder's parts in the order of their names), a label column and score columns. The label column uses the words
 evalcore reads everywhere (:data:`evalcore.io.cells.LABEL_VOCABULARY`); an empty label is an unannotated candidate
-where the set is an annotated sample, an error elsewhere. The SQL that turns cells into labels and sort keys is
-written once here for both engines' dialects.
+where the set is an annotated sample, a row left out where unlabelled rows are excluded (one SQL filter; the rows
+kept keep their numbers, so the hash of seed and row breaks ties as the memory engine's does), an error elsewhere.
+The SQL that turns cells into labels and sort keys is written once here for both engines' dialects.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class TableSource:
         Measures where a lower score is better.
     annotated_sample : bool
         Empty labels mark unannotated candidates (a partly annotated set) instead of an error.
+    exclude_unlabelled : bool
+        Rows with an empty label are left out (counted, as ``excluded`` of the checks) instead of an error, as the
+        memory engine's ``exclude_unlabelled``.
     name : str, optional
         The name shown in messages (default: the file or folder name, never the server's path).
     """
@@ -60,6 +64,7 @@ class TableSource:
     lower: tuple[str, ...] = ()
     annotated_sample: bool = False
     name: str = ""
+    exclude_unlabelled: bool = False
     _files: tuple = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -69,6 +74,9 @@ class TableSource:
         object.__setattr__(self, "lower", tuple(self.lower or ()))
         if not self.name:
             object.__setattr__(self, "name", path.name)
+        if self.annotated_sample and self.exclude_unlabelled:
+            raise ParameterError(f"{self.name}: leaving out the rows with an empty label and reading them as "
+                                 "unannotated candidates of a sample exclude each other; choose one")
         if path.is_dir():
             parts = sorted(p for p in path.iterdir() if p.name.lower().endswith(PARQUET_SUFFIXES) and p.is_file())
             if not parts:
@@ -104,7 +112,8 @@ class TableSource:
 
     def with_roles(self, **changes) -> "TableSource":
         values = {"path": self.path, "label": self.label, "scores": self.scores, "lower": self.lower,
-                  "annotated_sample": self.annotated_sample, "name": self.name, **changes}
+                  "annotated_sample": self.annotated_sample, "name": self.name,
+                  "exclude_unlabelled": self.exclude_unlabelled, **changes}
         return TableSource(**values)
 
 
@@ -367,12 +376,20 @@ def key_sql(score: str, higher: bool, d: Dialect) -> str:
     return f"(CASE WHEN {d.finite(score)} THEN {signed} + 0.0 ELSE {d.infinity()} END)"
 
 
-def check_counts(source: TableSource, roles: Roles, counts: Mapping[str, int | None]) -> None:
-    """Refuse bad labels and scores, and empty labels outside an annotated sample, naming row and column.
+def check_counts(source: TableSource, roles: Roles, counts: Mapping[str, int | None]) -> dict[str, int | None]:
+    """Refuse bad labels and scores, and empty labels outside an annotated sample, naming row and column; returns the
+    counts of the rows kept.
 
-    ``counts`` holds ``bad_label``, ``first_bad_label`` (0-based row or None), ``missing``, ``first_missing``,
-    and for each measure ``bad:<m>`` and ``first_bad:<m>``.
+    ``counts`` holds ``rows``, ``bad_label``, ``first_bad_label`` (0-based row or None), ``missing``,
+    ``first_missing``, and for each measure ``bad:<m>``, ``first_bad:<m>`` and ``nonfinite:<m>``, over the rows kept
+    (:func:`check_sql`) but ``missing``, over every row. Where the source excludes unlabelled rows, those are the
+    returned ``excluded``, and ``missing`` is 0 (none of the rows kept lacks a label).
     """
+    counts = dict(counts)
+    if source.exclude_unlabelled:
+        counts["excluded"], counts["missing"], counts["first_missing"] = counts["missing"], 0, None
+    else:
+        counts["excluded"] = 0
     if counts["bad_label"]:
         raise ColumnError(f"{source.name}: row {counts['first_bad_label'] + 1:,}, column {shown(roles.label)}: "
                           f"{counts['bad_label']:,} labels are not one of {LABEL_VOCABULARY}")
@@ -385,23 +402,40 @@ def check_counts(source: TableSource, roles: Roles, counts: Mapping[str, int | N
                           f"{counts['missing']:,} labels are empty; if the set is an annotated random sample, open it "
                           "as one (--annotated-sample): the empty labels are then unannotated candidates")
     if counts["rows"] == 0:
+        if counts["excluded"]:
+            raise ColumnError(f"{source.name}: every one of the {counts['excluded']:,} rows has an empty label in "
+                              f"column {roles.label!r}, so leaving them out leaves nothing")
         raise ColumnError(f"{source.name}: the table has no rows")
+    return counts
 
 
-def check_sql(roles: Roles, d: Dialect) -> list[tuple[str, str]]:
-    """(name, aggregate SQL) pairs whose values :func:`check_counts` reads (over a scan with :data:`ROW`)."""
+def kept_sql(source: TableSource, roles: Roles, d: Dialect) -> str:
+    """The SQL condition of the rows the engines count: every row, or those with a label
+    (``exclude_unlabelled``)."""
+    return f"NOT {label_sql(roles, d)['missing']}" if source.exclude_unlabelled else "TRUE"
+
+
+def check_sql(roles: Roles, d: Dialect, kept: str = "TRUE") -> list[tuple[str, str]]:
+    """(name, aggregate SQL) pairs whose values :func:`check_counts` reads (over a scan with :data:`ROW`): over the
+    rows where ``kept`` holds (:func:`kept_sql`), but ``missing``, over every row."""
     lab = label_sql(roles, d)
-    out = [("rows", "count(*)"),
-           ("bad_label", f"sum(CASE WHEN {lab['bad']} THEN 1 ELSE 0 END)"),
-           ("first_bad_label", f"min(CASE WHEN {lab['bad']} THEN {ROW} END)"),
+
+    def among(condition: str) -> str:
+        return condition if kept == "TRUE" else f"({kept}) AND {condition}"
+
+    out = [("rows", f"sum(CASE WHEN {kept} THEN 1 ELSE 0 END)"),
+           ("bad_label", f"sum(CASE WHEN {among(lab['bad'])} THEN 1 ELSE 0 END)"),
+           ("first_bad_label", f"min(CASE WHEN {among(lab['bad'])} THEN {ROW} END)"),
            ("missing", f"sum(CASE WHEN {lab['missing']} THEN 1 ELSE 0 END)"),
            ("first_missing", f"min(CASE WHEN {lab['missing']} THEN {ROW} END)")]
     for i, m in enumerate(roles.measures):
         bad = score_sql(roles, m, d)["bad"]
-        out.append((f"bad:{m}", f"sum(CASE WHEN {bad} THEN 1 ELSE 0 END)"))
-        out.append((f"first_bad:{m}", f"min(CASE WHEN {bad} THEN {ROW} END)"))
+        out.append((f"bad:{m}", f"sum(CASE WHEN {among(bad)} THEN 1 ELSE 0 END)"))
+        out.append((f"first_bad:{m}", f"min(CASE WHEN {among(bad)} THEN {ROW} END)"))
         sc = score_sql(roles, m, d)["value"]
-        out.append((f"nonfinite:{m}", f"sum(CASE WHEN {d.finite(sc)} THEN 0 ELSE 1 END)"))
+        nonfinite = f"(CASE WHEN {d.finite(sc)} THEN 0 ELSE 1 END)"  # (a missing score too: finite is NULL)
+        out.append((f"nonfinite:{m}", f"sum({nonfinite})" if kept == "TRUE" else
+                    f"sum(CASE WHEN {kept} THEN {nonfinite} ELSE 0 END)"))
     return out
 
 

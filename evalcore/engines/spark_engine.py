@@ -145,12 +145,13 @@ class SparkEngine:
     def _prepare(self, source: src.TableSource):
         df = self.frame(source)
         roles = self.resolve_roles(source, df)
-        checks = src.check_sql(roles, DIALECT)
+        kept = src.kept_sql(source, roles, DIALECT)
+        checks = src.check_sql(roles, DIALECT, kept)
         row = df.selectExpr(*(f"{sql} AS `c{i}`" for i, (_, sql) in enumerate(checks))).collect()[0]
         counts = {name: (None if row[i] is None else int(row[i])) for i, (name, _) in enumerate(checks)}
-        src.check_counts(source, roles, counts)
+        counts = src.check_counts(source, roles, counts)
         base = df.selectExpr(*src.base_columns(roles, DIALECT))
-        return roles, counts, base
+        return roles, counts, base if kept == "TRUE" else base.filter("annotated")  # (annotated: has a label)
 
     # ------------------------------------------------------------------ count tables
     def _ranked(self, base, i: int, ties: str, seed: int | None):
@@ -285,7 +286,7 @@ class SparkEngine:
                     progress(done, steps_total)
         for df in ranked.values():
             df.unpersist()
-        return assemble(tables, pair_tables, n, self.name, roles.label, source.name)
+        return assemble(tables, pair_tables, n, self.name, roles.label, source.name, counts["excluded"])
 
     def _pair(self, a: str, b: str, n: int, both_df, partial: bool) -> PairCounts:
         """Each partition's steps of the overlap over its range of ``both`` as one row of bytes."""

@@ -485,12 +485,15 @@ def difference_figure(comparison: pd.DataFrame, *, alpha: float, level: float, n
     colour = PALETTE[0]
     traces = list(_band_traces("difference", n[idx], low[idx], high[idx], colour,
                                f"{level_text} interval ({plotly_text(interval_label)})", 0.2))
+    # the hover writes the difference and its bounds as the tables do (evalcore.format.signed: a bound that rounds
+    # to zero keeps its side of zero, -0.0004, where d3-format would write -0.00), so as text
+    written = np.array([[fmt.signed(v) for v in values] for values in (y[idx], low[idx], high[idx])],
+                       dtype=object).T.reshape(-1, 3)
     traces.append(go.Scatter(
-        x=n[idx], y=y[idx], customdata=np.column_stack([low[idx], high[idx]]), mode="lines", name="Π_A − Π_B",
+        x=n[idx], y=y[idx], customdata=written, mode="lines", name="Π_A − Π_B",
         line=dict(color=colour, width=2),
-        hovertemplate=(f"n = {fmt.hover('x', 'count')}<br>{name_a} − {name_b} = {fmt.hover('y', 'points')} points"
-                       f" [{fmt.hover('customdata[0]', 'points')}, {fmt.hover('customdata[1]', 'points')}]"
-                       "<extra></extra>")))
+        hovertemplate=(f"n = {fmt.hover('x', 'count')}<br>{name_a} − {name_b} = %{{customdata[0]}} points"
+                       " [%{customdata[1]}, %{customdata[2]}]<extra></extra>")))
     if detectable is not None:
         _require(detectable, ("n", "mdd"), "detectable")
         detectable = _in_range(_by_n(detectable), n_range, "detectable")

@@ -149,13 +149,14 @@ def differences_figure(table: pd.DataFrame, *, a: str, b: str, estimate: float, 
     colours = np.where(diff > 0, PALETTE[0], np.where(diff < 0, PALETTE[1], REFERENCE_GREY))
     fig = go.Figure(go.Bar(
         x=[plotly_text(s) for s in table["sample"]], y=_percent(diff), marker_color=colours, name="A − B per sample",
-        hovertemplate=f"sample %{{x}}<br>difference {fmt.hover('y', 'points')} points<extra></extra>", showlegend=False))
+        customdata=[fmt.points(d) for d in diff],  # (as the tables write it: a zero without a sign)
+        hovertemplate="sample %{x}<br>difference %{customdata} points<extra></extra>", showlegend=False))
     level = f"{100 * confidence_level:.10g}%"
     if np.isfinite(low) and np.isfinite(high):
         fig.add_hrect(y0=100 * low, y1=100 * high, fillcolor="rgba(0,0,0,0.08)", line_width=0)
     fig.add_hline(y=100 * estimate, line=dict(color="#222222", width=1.5),
-                  annotation=dict(text=f"mean {100 * estimate:+.2f} points, {level} interval "
-                                       f"{100 * low:+.2f} to {100 * high:+.2f}", font=dict(size=12),
+                  annotation=dict(text=f"mean {fmt.points(estimate)} points, {level} interval "
+                                       f"{fmt.points(low)} to {fmt.points(high)}", font=dict(size=12),
                                   bgcolor="rgba(255,255,255,0.8)"),
                   annotation_position="top left")
     fig.add_hline(y=0, line=dict(color=REFERENCE_GREY, width=1))
@@ -198,7 +199,7 @@ def uir_heatmap(matrix: pd.DataFrame, *, threshold: float, title: str | None = N
     if list(matrix.index) != list(matrix.columns):
         raise ParameterError("`matrix` must be square with the same measures as index and columns")
     z = matrix.to_numpy(float)
-    text = np.vectorize(lambda v: f"{v:+.2f}" + (" *" if abs(v) >= threshold else ""))(z)
+    text = np.vectorize(lambda v: fmt.signed(v) + (" *" if abs(v) >= threshold else ""))(z)
     np.fill_diagonal(text, "")
     names = [plotly_text(m) for m in matrix.index]  # tick labels and hover: text, not HTML
     fig = go.Figure(go.Heatmap(

@@ -24,6 +24,7 @@ import pandas as pd
 from .phrases import (CORRECTION_NAMES, DIFFERENCE_NAMES, INTERVAL_NAMES, POWER_NAMES, SAMPLE_INTERVAL_NAMES,
                       TEST_NAMES, alpha_text, level_text, percent, power_text)
 from .results import ReportResults
+from ..format import MINUS, signed
 from .text import Rich, capitalized, number, plain, sym
 
 __all__ = ["Column", "Table", "TableContext", "precision_table", "pairwise_table", "PAIR_COLUMNS", "format_p",
@@ -263,15 +264,22 @@ def _p_adjusted_cell(row, c: TableContext) -> Rich:
 
 # The pairwise table's columns; a correction adds "p adjusted" after "p" (see pairwise_table). Effect sizes go
 # at the end, e.g. Column(sym("Δ precision", r"$\Delta$ precision"), lambda row, c: plain(f"{row.diff:.3f}")).
-def _value(x: float, spec: str) -> Rich:
+def _value(x: float, spec: str | Callable[[float], str]) -> Rich:
+    """A number by ``spec`` (a format string, or a function such as :func:`_signed`); ∞ and – where it is infinite
+    or undefined."""
     if x != x:  # NaN: the estimate is undefined (a zero margin)
         return sym("–", "--")
     if math.isinf(x):
-        return sym("∞", r"$\infty$") if x > 0 else sym("−∞", r"$-\infty$")
-    return plain(spec.format(x))
+        return sym("∞", r"$\infty$") if x > 0 else sym(MINUS + "∞", r"$-\infty$")
+    return plain(spec(x) if callable(spec) else spec.format(x))
 
 
-def _interval_cell(estimate: float, low: float, high: float, spec: str) -> Rich:
+def _signed(x: float) -> str:
+    """A difference in points, one decimal: never ``-0.0`` (:func:`evalcore.format.signed`)."""
+    return signed(x, 1)
+
+
+def _interval_cell(estimate: float, low: float, high: float, spec: str | Callable[[float], str]) -> Rich:
     """``estimate [low, high]``, with ∞ and – where the numbers are infinite or undefined."""
     return _value(estimate, spec) + " [" + _value(low, spec) + ", " + _value(high, spec) + "]"
 
@@ -284,7 +292,7 @@ PAIR_COLUMNS: tuple[Column, ...] = (
     Column(sym("TP / FP in D2", r"TP / FP in $D_2$"), _counts("tp_d2", "fp_d2")),
     Column(plain("p"), _p_cell),
     Column(sym("Δ precision [CI]", r"$\Delta$ precision [CI]"), lambda row, c: _interval_cell(
-        100 * row["diff"], 100 * row["diff_low"], 100 * row["diff_high"], "{:+.1f}")),
+        100 * row["diff"], 100 * row["diff_low"], 100 * row["diff_high"], _signed)),
     Column(plain("odds ratio [CI]"), lambda row, c: _interval_cell(row["odds_ratio"], row["or_low"], row["or_high"],
                                                                    "{:.2f}")),
     Column(plain("MDD"), lambda row, c: _value(100 * row["mdd"], "±{:.1f}")),
@@ -315,7 +323,7 @@ def _sample_difference(row, c: TableContext) -> Rich:
         empty = " and ".join(r for r, m in (("D1", row["m_d1"]), ("D2", row["m_d2"])) if m == 0)
         return plain(f"none annotated in {empty}")
     return _interval_cell(100 * row["difference"], 100 * row["difference_low"], 100 * row["difference_high"],
-                          "{:+.1f}")
+                          _signed)
 
 
 #: The pairwise table's columns with an annotated sample: annotated TPs of annotated candidates in D1 and D2, the

@@ -343,8 +343,10 @@ def format_score(metric: Metric, value: float | None) -> str:
 
 
 def format_gain(metric: Metric, value: float | None) -> str:
-    """A gain with its sign: +1.17, −0.0084."""
+    """A gain with its sign: +1.17, -0.0084 (:func:`evalcore.format.signed`: never a signed zero, and a bound that
+    rounds to zero with two more decimals)."""
+    from ..format import signed
+
     if value is None or not np.isfinite(value):
         return "–"
-    text = f"{value:+.2f}" if metric.percent else f"{value:+.4f}"
-    return text.replace("-", "−")
+    return signed(value, 2 if metric.percent else 4)

@@ -201,7 +201,8 @@ def asked(query: dict) -> dict:
 WIDGET_FIELDS = set(FIELD_GROUP)
 # Settings a page shows a default for while the view has none (None: not chosen; the measures and the pair are the
 # shared selection's defaults, shown without being written: tests/app/test_faithful.py)
-SHOWN_DEFAULTS = {"n_at", "look_n", "pairs_n", "gamma", "log_score", "measures", "a", "b"}
+SHOWN_DEFAULTS = {"n_at", "look_n", "pairs_n", "gamma", "log_score", "measures", "a", "b",
+                  "n_min", "n_max"}  # (the ends of the default range, typed: issue 30)
 
 
 def check_valid_view(at: AppTest, query: dict) -> None:

@@ -107,12 +107,14 @@ def test_url_restores_the_widgets(krenn_id):
     assert at.toggle(key="w_show_recall").value is True
 
 
-def test_a_misaligned_n_in_the_url_is_snapped_and_reported(krenn_id):
-    at = app({"dataset": krenn_id, "n_min": "333"})
-    assert any("n = 333 is not on the n slider" in plain(w.value) for w in at.warning)
+def test_any_n_in_the_url_is_kept_and_one_outside_the_data_is_reported(krenn_id):
+    at = app({"dataset": krenn_id, "n_min": "333"})  # any n can be chosen (typed: issue 30), so a link's too
+    assert not at.warning
     at.switch_page("pages/precision.py")
     at.run()
-    assert at.select_slider(key="w_n_range").value[0] == 330
+    assert at.select_slider(key="w_n_range").value == (333, 2000)
+    at = app({"dataset": krenn_id, "n_max": "9000"})
+    assert any("n = 9,000 is outside 1 to 5,102" in plain(w.value) for w in at.warning)
 
 
 def test_widgets_set_by_key_change_the_view(krenn_id):

@@ -80,7 +80,9 @@ def test_pages_start_from_the_measures_ranked_by_average_precision(krenn_id):
     legend = [t.name for t in figure(at).data if t.name in BEST4]
     assert legend == BEST4  # the first figure shows the four best, not freq, MI, Dice, z.score
     go(at, "pages/significance.py")
-    assert (at.selectbox(key="w_a").value, at.selectbox(key="w_b").value) == ("log.like", "Fisher")
+    # the first two that differ enough for Fisher's test to reach alpha (log.like and Fisher differ by at most 4
+    # candidates each side from n = 100 to 2,000: issue 30)
+    assert (at.selectbox(key="w_a").value, at.selectbox(key="w_b").value) == ("log.like", "t.score")
     go(at, "pages/threshold.py")
     assert at.selectbox(key="w_threshold_measure").value == "log.like"
 

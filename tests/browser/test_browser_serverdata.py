@@ -5,7 +5,7 @@ moves them; the link reopens the view in a fresh session (the counts come back a
 
 The figure of such a set over every n (chunk by chunk, thinned, every extreme and significance boundary kept) is
 checked against every point of its curves in tests/test_engines.py and bench/bench_serverdata.py; the page's
-default range of n is short. ``EVALCORE_BROWSER_SERVER_ROWS`` (a multiple of 1,000) sets another size
+default range of n is the paper's, 100 to 2,000, as for a small set (issue 30). ``EVALCORE_BROWSER_SERVER_ROWS`` (a multiple of 1,000) sets another size
 (``bench/bench_serverdata.py --browser`` times the test at its ``--rows``).
 
 A hostile file in the same folder (a truncated Parquet file: a copy in progress) opened by a link gives a message
@@ -29,8 +29,8 @@ from playwright.sync_api import expect
 
 from ui.serverdata import THIN_ABOVE
 
-from test_browser import (click_for_run, go_to, metric, param, press, settled_link, slider_thumb, slider_values,
-                          wait_for_app, wait_for_figure, wait_for_figures)
+from test_browser import (click_for_run, figure, go_to, metric, param, press, settled_link, slider_thumb,
+                          slider_values, wait_for_app, wait_for_figure, wait_for_figures)
 
 # this folder's conftest by its path (the name "conftest" may be the tests folder's in sys.modules)
 _spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
@@ -107,9 +107,14 @@ def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_
         expect(page).to_have_url(param("dataset", "server%3Abig.parquet"))
         expect(page).to_have_url(param("ties", "hash"))  # said on the page: the engines' random order
         expect(page.get_by_text("instead of 'random order'")).to_be_visible()
+        # the Data page says which set is loaded now (main still named the one before: issue 30)
+        expect(page.get_by_text("Loaded: big.parquet (on the server)")).to_be_visible()
 
         go_to(page, "Confidence")
         wait_for_figures(page, timeout=COUNTING_MS)
+        # the paper's range, as for a small set (main opened on one n: 2,000 to 2,000 in steps of 2,000)
+        expect(slider_values(page, "Range of n (n-best list size)")).to_have_text(["100", "2,000"])
+        assert figure(page)["xrange"] == [100, 2000]
         level = slider_thumb(page, "Confidence level")
         press(page, level, "ArrowLeft")
         expect(page).to_have_url(param("level", "0.949"))
