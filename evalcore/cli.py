@@ -371,7 +371,7 @@ def _curves_from_sample(args) -> None:
     from . import estimates
     from .nspec import parse_n_spec
 
-    if args.pool or args.pool_sample is not None:
+    if args.pool or args.pool_sample is not None or args.strata or args.strata_sample is not None:
         return pool_cli.curves(args)
     if args.kind != "precision":
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
@@ -398,7 +398,7 @@ def _compare_from_sample(args) -> None:
     from .compare import significant_up_to
     from .nspec import parse_n_spec
 
-    if args.pool or args.pool_sample is not None:
+    if args.pool or args.pool_sample is not None or args.strata or args.strata_sample is not None:
         return pool_cli.compare(args)
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
@@ -644,7 +644,8 @@ def _cmd_systems(args) -> None:
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
             "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
             "simulate": _cmd_simulate, "power": _cmd_power, "report": _cmd_report, "reproduce": _cmd_reproduce,
-            "systems": _cmd_systems, "pool-plan": pool_cli.cmd_pool_plan}
+            "systems": _cmd_systems, "pool-plan": pool_cli.cmd_pool_plan,
+            "strata-plan": pool_cli.stratified_cli.cmd_strata_plan}
 
 
 def run(argv: Sequence[str] | None = None) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Callable
 
+from . import stratified_cli  # (argparse only: --strata, strata-plan)
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``--pool`` and ``--pool-sample`` beside the sample options of ``curves`` and ``compare``."""
@@ -20,6 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pool-sample", type=int, metavar="M",
                    help="with --pool: the annotated candidates outside the pool are a simple random sample of M of "
                         "them (a pool + sample design: estimates for every n, unbiased beyond the pool)")
+    stratified_cli.add_arguments(p)  # --strata, --strata-sample (issue 33)
 
 
 def add_parser(sub, data_arguments: Callable, ranking_arguments: Callable) -> None:
@@ -39,10 +42,13 @@ def add_parser(sub, data_arguments: Callable, ranking_arguments: Callable) -> No
                         "baseline of a fully labelled file)")
     p.add_argument("--table", action="store_true", help="write every depth considered, not only the plan")
     ranking_arguments(p)
+    stratified_cli.add_parser(sub, data_arguments, ranking_arguments)  # strata-plan (issue 33)
 
 
 def _check(args, measures) -> None:
     from ..errors import ParameterError
+
+    stratified_cli.check(args)
 
     if args.pool_sample is not None and not args.pool:
         raise ParameterError("--pool-sample needs --pool (the pool whose rest the sample is of)")
@@ -75,7 +81,9 @@ def design(args, measures):
 
 def _strata(args, sample, rankings):
     """The design over the candidates, with notes on the pool and its sample; raises while the pool is
-    incomplete."""
+    incomplete. A stratified design (--strata): :func:`evalcore.pooling.stratified_cli.strata`."""
+    if getattr(args, "strata", None):
+        return stratified_cli.strata(args, sample, rankings)
     from .. import cli_steps as steps
     from .estimators import PoolIncomplete
     from .strata import Strata
@@ -117,15 +125,20 @@ def curves(args) -> None:
     table = pd.concat([strata.precision(r, sizes, confidence_level=args.confidence_level,
                                         interval=args.sample_interval) for r in rankings], ignore_index=True)
     exact = table["regime"] == "exact"
-    steps.note(f"{int(exact.sum())} rows are n-best lists inside the pool (exact); "
-               f"{int((table['regime'] == 'estimated').sum())} reach beyond it (the rest estimated from the "
-               f"sample); {int((~table['in_frame']).sum())} are not estimated")
+    if strata.stratified:
+        counts = table["regime"].astype(str).value_counts()
+        steps.note("rows by regime: " + "; ".join(f"{name} {int(counts.get(name, 0))}" for name in
+                                                   ("exact", "estimated", "band ratio", "uncovered")))
+    else:
+        steps.note(f"{int(exact.sum())} rows are n-best lists inside the pool (exact); "
+                   f"{int((table['regime'] == 'estimated').sum())} reach beyond it (the rest estimated from the "
+                   f"sample); {int((~table['in_frame']).sum())} are not estimated")
     steps.write(table, args.out)
 
 
 def compare(args) -> None:
     """``compare --annotated-sample --pool ...``: Fisher's test from the pooled design, with the difference
-    interval chosen."""
+    interval chosen (``--strata``: the score test on the effective counts)."""
     from .. import cli_steps as steps
     from ..compare import significant_up_to
     from ..errors import ParameterError
@@ -133,7 +146,9 @@ def compare(args) -> None:
 
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
-                             "default) runs on the pooled and sampled candidates of D1 and D2")
+                             "default) runs on the pooled and sampled candidates of D1 and D2"
+                             + ("; with --strata the test is the score test on the regions' effective counts"
+                                if getattr(args, "strata", None) else ""))
     sample = steps.annotated_sample(args, frame=False)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
     a, b = steps.rankings_of(sample.candidates, args.measure, args)
@@ -142,6 +157,14 @@ def compare(args) -> None:
     table = strata.with_difference(table, args.confidence_level, args.difference_interval)
     tested = steps.adjust_in_frame(table, args)
     regimes = table["regime"].value_counts()
+    if strata.stratified:
+        steps.note(f"{a.measure} vs {b.measure} from the stratified design (the score test on the effective counts "
+                   f"of D1 and D2, Rao & Scott 1992; Pearson's chi-square on the full counts where both are "
+                   f"annotated whole, {int(regimes.get('exact', 0))} n; correction {args.correction}): significant at "
+                   f"{int(tested['significant'].sum())} of {len(tested)} list sizes; at every tested n up to "
+                   f"{significant_up_to(tested) if len(tested) else 0}")
+        steps.write(table, args.out)
+        return
     steps.note(f"{a.measure} vs {b.measure} from the pooled design (Fisher's exact test on D1/D2: on the full "
                f"counts inside the pool, {int(regimes.get('exact', 0))} n; on the effective counts of the pool and "
                f"the sample beyond it, {int(regimes.get('estimated', 0))} n; correction {args.correction}): "

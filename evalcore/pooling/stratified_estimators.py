@@ -37,9 +37,11 @@ Intervals
   test is the two-sample score test (Pearson's chi-square without continuity correction) on the effective counts:
   Rao & Scott's (1992) adjustment of the chi-square test by each group's design effect. Fisher's test on the raw
   annotated counts would be wrong here: D1 and D2 draw from bands sampled at different rates. The interval of the
-  difference is the chosen one (Newcombe's hybrid score interval, or Agresti-Caffo) on the effective counts. Where
-  D1 and D2 are annotated whole, the effective counts are the full counts: the test is Pearson's chi-square test
-  on the full data, the interval the full data's.
+  difference is the chosen one (Newcombe's hybrid score interval, or Agresti-Caffo) on the effective counts,
+  widened where needed to the MOVER of the two regions' own intervals (as for precision, in whole TPs), so that it
+  also covers this candidate set's difference where a region holds a few unannotated candidates (a region of one
+  candidate is 0 or 1, not a rate). Where D1 and D2 are annotated whole, the effective counts are the full counts:
+  the test is Pearson's chi-square test on the full data, the interval the full data's.
 
 References
 ----------
@@ -49,11 +51,15 @@ Korn, E. L. & Graubard, B. I. (1998). Confidence intervals for proportions with 
 counts estimated from survey data. Survey Methodology 24(2), 193-201.
 Franco, C., Little, R. J. A., Louis, T. A. & Slud, E. V. (2019). Comparative study of confidence intervals for
 proportions in complex sample surveys. Journal of Survey Statistics and Methodology 7(3), 334-364.
+Newcombe, R. G. (1998). Interval estimation for the difference between independent proportions: comparison of
+eleven methods. Statistics in Medicine 17(8), 873-890.
 Newcombe, R. G. (2016). MOVER-R confidence intervals for ratios and products of two independently estimated
 quantities. Statistical Methods in Medical Research 25(5), 1774-1778.
 Rao, J. N. K. & Scott, A. J. (1992). A simple method for the analysis of clustered binary data. Biometrics 48(2),
 577-585.
 Särndal, C.-E., Swensson, B. & Wretman, J. (1992). Model Assisted Survey Sampling. Springer.
+Zou, G. Y. & Donner, A. (2008). Construction of confidence limits about effect measures: a general approach.
+Statistics in Medicine 27(10), 1693-1702.
 """
 
 from __future__ import annotations
@@ -84,7 +90,9 @@ REGIMES = {
 STRATIFIED_COLUMNS = ESTIMATE_COLUMNS + ("effective", "regime")
 STRATIFIED_COMPARE_COLUMNS = ("n", "size_d", "m_d1", "k_d1", "m_d2", "k_d2", "annotated", "estimate_d1",
                               "estimate_d2", "statistic", "p_value", "log10_p", "significant", "in_frame", "enough",
-                              "effective_d1", "effective_tp_d1", "effective_d2", "effective_tp_d2", "regime")
+                              "effective_d1", "effective_tp_d1", "effective_d2", "effective_tp_d2", "lower_d1",
+                              "upper_d1", "lower_d2", "upper_d2", "regime")
+SMALL_REGION = 10  # regions smaller than this: the difference's own part is the span of the regions' intervals
 TEST_NAME = "the score test on effective counts (Rao & Scott 1992)"
 INTERVAL_NAME = "Clopper-Pearson at the effective sample size (Korn & Graubard 1998)"
 
@@ -245,10 +253,52 @@ def effective_clopper_pearson(estimate, effective, confidence_level: float = 0.9
     return low, high
 
 
+def effective_wilson(estimate, effective, confidence_level: float = 0.95,
+                     alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray]:
+    """Wilson's score interval at the effective sample size (Kish's n*; compared in the simulation, not used)."""
+    level = check_confidence_level(confidence_level)
+    check_alternative(alternative)
+    p, ne = np.broadcast_arrays(np.asarray(estimate, dtype=float), np.asarray(effective, dtype=float))
+    z = special.ndtri(1 - ((1 - level) / 2 if alternative == "two-sided" else 1 - level))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        den = 1 + z * z / ne
+        centre = (p + z * z / (2 * ne)) / den
+        half = z * np.sqrt(p * (1 - p) / ne + z * z / (4 * ne * ne)) / den
+    low, high = np.where(np.isinf(ne), p, np.clip(centre - half, 0, 1)), np.where(np.isinf(ne), p,
+                                                                                  np.clip(centre + half, 0, 1))
+    return (np.zeros_like(low) if alternative == "less" else low,
+            np.ones_like(high) if alternative == "greater" else high)
+
+
+def effective_jeffreys(estimate, effective, confidence_level: float = 0.95,
+                       alternative: str = "two-sided") -> tuple[np.ndarray, np.ndarray]:
+    """Jeffreys' interval at the effective sample size (compared in the simulation, not used)."""
+    level = check_confidence_level(confidence_level)
+    check_alternative(alternative)
+    p, ne = np.broadcast_arrays(np.asarray(estimate, dtype=float), np.asarray(effective, dtype=float))
+    tail = (1 - level) / 2 if alternative == "two-sided" else 1 - level
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        nn = np.where(np.isinf(ne), 1.0, ne)
+        x = np.clip(np.nan_to_num(p) * nn, 0, nn)
+        low = np.where(x > 0, special.betaincinv(x + 0.5, nn - x + 0.5, tail), 0.0)
+        high = np.where(x < nn, special.betaincinv(x + 0.5, nn - x + 0.5, 1 - tail), 1.0)
+    low, high = np.where(np.isinf(ne), p, low), np.where(np.isinf(ne), p, high)
+    return (np.zeros_like(low) if alternative == "less" else low,
+            np.ones_like(high) if alternative == "greater" else high)
+
+
+#: Intervals of a proportion at the effective sample size; the estimators use "korn_graubard" (chosen by its
+#: coverage in bench/bench_strata.py), the others are there to be compared with it.
+PROPORTION_INTERVALS = {"korn_graubard": effective_clopper_pearson, "wilson": effective_wilson,
+                        "jeffreys": effective_jeffreys}
+
+
 def total_bounds(Nc, mc, kc, Nh, mh, kh, *, confidence_level: float = 0.95, interval: str = "hypergeometric",
-                 alternative: str = "two-sided", prior_weight: float = PRIOR_WEIGHT):
-    """A set's estimated TPs and their interval (counts): Korn & Graubard's interval at the effective sample size,
-    or the one partly annotated cell's exact interval (``interval``) where the others are annotated whole.
+                 alternative: str = "two-sided", prior_weight: float = PRIOR_WEIGHT,
+                 method: str = "korn_graubard"):
+    """A set's estimated TPs and their interval (counts): Korn & Graubard's interval at the effective sample size
+    (its bounds on the TPs rounded outward to whole numbers: the set's TPs are one), or the one partly annotated
+    cell's exact interval (``interval``) where the others are annotated whole.
 
     Returns
     -------
@@ -258,9 +308,13 @@ def total_bounds(Nc, mc, kc, Nh, mh, kh, *, confidence_level: float = 0.95, inte
     """
     level = check_confidence_level(confidence_level)
     Nc, mc, kc = (np.asarray(x, dtype=np.int64) for x in (Nc, mc, kc))
+    if method not in PROPORTION_INTERVALS:
+        raise ParameterError(f"`method` must be one of {', '.join(PROPORTION_INTERVALS)}; got {method!r}")
     cells = cell_totals(Nc, mc, kc, Nh, mh, kh, finite=True, prior_weight=prior_weight)
-    low, high = effective_clopper_pearson(cells.estimate, cells.effective, level, alternative)
-    low, high = low * cells.size, high * cells.size
+    low, high = PROPORTION_INTERVALS[method](cells.estimate, cells.effective, level, alternative)
+    with np.errstate(invalid="ignore"):  # the set's TPs are a whole number: bounds on them lose nothing outward
+        low = np.floor(low * cells.size + 1e-9 * np.maximum(cells.size, 1))
+        high = np.ceil(high * cells.size - 1e-9 * np.maximum(cells.size, 1))
     if cells.single.any():
         rows, lo, hi = _bounds_of_single(Nc, mc, kc, cells, level, interval, alternative)
         low, high = low.copy().ravel(), high.copy().ravel()
@@ -569,14 +623,15 @@ def stratified_compare(a: Ranking, b: Ranking, n=None, *, bands, n_bands: int | 
     mh = np.bincount(band[idx], minlength=H).astype(np.int64)
     kh = np.bincount(band[tp_idx], minlength=H).astype(np.int64)
 
-    def region(first: Ranking, second: Ranking) -> CellTotals:
+    def region(first: Ranking, second: Ranking):
         fr, sr = first.ranks, second.ranks
         Nc = region_cells(fr, sr, band, H, sizes)
         mc = region_cells(fr[idx], sr[idx], band[idx], H, sizes)
         kc = region_cells(fr[tp_idx], sr[tp_idx], band[tp_idx], H, sizes)
-        return cell_totals(Nc, mc, kc, Nh, mh, kh, finite=False)
+        _, low, high = total_bounds(Nc, mc, kc, Nh, mh, kh, confidence_level=level)
+        return cell_totals(Nc, mc, kc, Nh, mh, kh, finite=False), low, high
 
-    d1, d2 = region(a, b), region(b, a)
+    (d1, low1, high1), (d2, low2, high2) = region(a, b), region(b, a)
     size_d = d1.size
     e1, e2 = d1.estimate, d2.estimate
     covered = (d1.regime != 3) & (d2.regime != 3)
@@ -601,20 +656,64 @@ def stratified_compare(a: Ranking, b: Ranking, n=None, *, bands, n_bands: int | 
         "effective_tp_d1": np.where(covered, np.nan_to_num(e1) * d1.effective, np.nan),
         "effective_d2": np.where(covered, d2.effective, np.nan),
         "effective_tp_d2": np.where(covered, np.nan_to_num(e2) * d2.effective, np.nan),
+        "lower_d1": np.where(covered & (size_d > 0), low1 / np.maximum(size_d, 1), np.nan),
+        "upper_d1": np.where(covered & (size_d > 0), high1 / np.maximum(size_d, 1), np.nan),
+        "lower_d2": np.where(covered & (size_d > 0), low2 / np.maximum(size_d, 1), np.nan),
+        "upper_d2": np.where(covered & (size_d > 0), high2 / np.maximum(size_d, 1), np.nan),
         "regime": _regime(regime)})
+
+
+def difference_bounds(e1, n1, e2, n2, low1, high1, low2, high2, confidence_level: float = 0.95,
+                      method: str = "newcombe", size=None) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of ``e1 - e2`` that covers both the regions' TP rates under the binomial model and this candidate
+    set's own regions: the hull of ``method`` on the effective counts (``e_i n_i`` of ``n_i``) and of the MOVER
+    (Newcombe's method 10, applied to the regions' own intervals ``[low_i, high_i]``).
+
+    Notes
+    -----
+    The MOVER of a difference: ``d - sqrt((e1 - low1)^2 + (high2 - e2)^2)`` and ``d + sqrt((high1 - e1)^2 + (e2 -
+    low2)^2)``, with d = e1 - e2 (Newcombe 1998; Zou & Donner 2008). Where the regions hold fewer than
+    :data:`SMALL_REGION` candidates each (``size``), their differences are a few points of a coarse lattice (a region
+    of one candidate is 0 or 1, and two unannotated ones may well be a TP and an FP): there the second part is the
+    span ``[low1 - high2, high1 - low2]`` of the regions' own intervals instead of the MOVER's quadrature.
+    """
+    if method not in DIFFERENCE_METHODS:
+        raise ParameterError(f"`method` must be one of {', '.join(DIFFERENCE_METHODS)}; got {method!r}")
+    e1, n1, e2, n2, low1, high1, low2, high2 = (np.asarray(x, dtype=float) for x in (e1, n1, e2, n2, low1, high1,
+                                                                                      low2, high2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        model_low, model_high = DIFFERENCE_METHODS[method](e1 * n1, n1, e2 * n2, n2, confidence_level)
+        d = e1 - e2
+        own_low = d - np.sqrt((e1 - low1) ** 2 + (high2 - e2) ** 2)
+        own_high = d + np.sqrt((high1 - e1) ** 2 + (e2 - low2) ** 2)
+        if size is not None:
+            small = np.asarray(size) < SMALL_REGION
+            own_low = np.where(small, low1 - high2, own_low)
+            own_high = np.where(small, high1 - low2, own_high)
+    return np.clip(np.fmin(model_low, own_low), -1, 1), np.clip(np.fmax(model_high, own_high), -1, 1)
 
 
 def stratified_difference_interval(comparison: pd.DataFrame, confidence_level: float = 0.95,
                                    method: str = "newcombe") -> pd.DataFrame:
     """:func:`stratified_compare`'s table with ``difference`` (``estimate_d1 - estimate_d2``) and its interval
-    ``difference_low, difference_high`` by ``method`` on the effective counts (the full data's interval where D1
-    and D2 are annotated whole); NaN where not covered, [0, 0] where the regions are empty."""
-    from .estimators import pooled_difference_interval
-
-    return pooled_difference_interval(comparison, confidence_level, method)
+    ``difference_low, difference_high`` (:func:`difference_bounds`: ``method`` on the effective counts, the full
+    data's interval where D1 and D2 are annotated whole, widened where needed to the MOVER of the regions' own
+    intervals); NaN where not covered, [0, 0] where the regions are empty."""
+    level = check_confidence_level(confidence_level)
+    cols = ("estimate_d1", "effective_d1", "estimate_d2", "effective_d2", "lower_d1", "upper_d1", "lower_d2",
+            "upper_d2")
+    low, high = difference_bounds(*(comparison[c].to_numpy(float) for c in cols), level, method,
+                                  size=comparison["size_d"].to_numpy())
+    empty = comparison["size_d"].to_numpy() == 0
+    covered = comparison["in_frame"].to_numpy(bool)
+    difference = np.where(empty, 0.0, comparison["estimate_d1"] - comparison["estimate_d2"])
+    return comparison.assign(difference=np.where(covered, difference, np.nan),
+                             difference_low=np.where(covered, np.where(empty, 0.0, low), np.nan),
+                             difference_high=np.where(covered, np.where(empty, 0.0, high), np.nan))
 
 
 __all__ = ["REGIMES", "STRATIFIED_COLUMNS", "STRATIFIED_COMPARE_COLUMNS", "TEST_NAME", "INTERVAL_NAME", "CellTotals",
            "cell_totals", "total_bounds", "effective_clopper_pearson", "mover_share", "score_test",
            "stratified_precision", "stratified_acceptance", "stratified_baseline", "stratified_recall",
-           "stratified_compare", "stratified_difference_interval", "DIFFERENCE_METHODS"]
+           "stratified_compare", "stratified_difference_interval", "difference_bounds", "DIFFERENCE_METHODS",
+           "PROPORTION_INTERVALS"]

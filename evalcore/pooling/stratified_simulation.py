@@ -30,7 +30,7 @@ from ..stats.intervals import check_confidence_level
 from .estimators import DIFFERENCE_METHODS
 from .simulation import count_bounds
 from .stratified import Bands, StratifiedDesign, draw_stratified
-from .stratified_estimators import cell_totals, mover_share, score_test, total_bounds
+from .stratified_estimators import cell_totals, difference_bounds, mover_share, score_test, total_bounds
 
 SUMMARY_COLUMNS = ("what", "measure", "n", "design", "seeds", "coverage", "mean_width", "median_width")
 DECLINING_MEASURES = {"sharp": 0.35, "good": 0.7, "fair": 1.0, "weak": 2.0}  # noise sd around the latent score
@@ -81,8 +81,8 @@ def stratified_simulation(labels: np.ndarray, rankings: Mapping[str, Ranking] | 
                           design: StratifiedDesign, bands: Bands, seeds: Iterable[int], sizes, *,
                           random_size: int | None = None, pairs: Sequence[tuple[str, str]] = (),
                           confidence_level: float = 0.95, interval: str = "hypergeometric",
-                          difference_method: str = "newcombe", recall: bool = True) -> tuple[pd.DataFrame,
-                                                                                            pd.DataFrame]:
+                          difference_method: str = "newcombe", recall: bool = True,
+                          methods: Sequence[str] = ("korn_graubard",)) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Coverage and width of a stratified design's intervals over many seeds, against a random sample.
 
     Parameters
@@ -107,12 +107,16 @@ def stratified_simulation(labels: np.ndarray, rankings: Mapping[str, Ranking] | 
         As :func:`evalcore.pooling.stratified_estimators.stratified_precision`.
     recall : bool
         Also recall (MOVER-R), against the full data's recall.
+    methods : sequence of str
+        Intervals of a proportion at the effective sample size
+        (:data:`~evalcore.pooling.stratified_estimators.PROPORTION_INTERVALS`): the first is the design's
+        ("stratified"), the others are reported as "stratified:<name>" for precision, to compare them.
 
     Returns
     -------
     summary : DataFrame
         :data:`SUMMARY_COLUMNS`: per ``what`` ("precision", "recall", "difference"), measure (or pair "A|B"), n
-        and design ("stratified", "random"; the random sample for precision only).
+        and design ("stratified", "random"; the random sample and the other ``methods`` for precision only).
     per_seed : DataFrame
         ``what, measure, n, seed, design, width, covers`` for every seed.
     """
@@ -156,16 +160,23 @@ def stratified_simulation(labels: np.ndarray, rankings: Mapping[str, Ranking] | 
             Nc = np.bincount(band_in_order[:n], minlength=H)
             mc, kc = _cells(ranks_s, n, band_s, lab_s, H)
             NcD = np.broadcast_to(Nc, mc.shape)
-            found, low, high = total_bounds(NcD, mc, kc, Nh, mh, kh, confidence_level=level, interval=interval)
+            found, low, high = total_bounds(NcD, mc, kc, Nh, mh, kh, confidence_level=level, interval=interval,
+                                            method=methods[0])
             tp = truth[n]
             record("precision", r.measure, n, "stratified", (low <= tp + tol) & (tp <= high + tol),
                    (high - low) / n)
+            for other in methods[1:]:
+                _, lo2, hi2 = total_bounds(NcD, mc, kc, Nh, mh, kh, confidence_level=level, interval=interval,
+                                           method=other)
+                record("precision", r.measure, n, f"stratified:{other}", (lo2 <= tp + tol) & (tp <= hi2 + tol),
+                       (hi2 - lo2) / n)
             inside = rranks <= n
             m, k = inside.sum(1), (inside & rlab).sum(1)
             rl, rh = count_bounds(k, m, n, level, interval)
             record("precision", r.measure, n, "random", (rl <= tp + tol) & (tp <= rh + tol), (rh - rl) / n)
             if recall:
-                outside, l2, u2 = total_bounds(Nh - NcD, mh - mc, kh - kc, Nh, mh, kh, confidence_level=level)
+                outside, l2, u2 = total_bounds(Nh - NcD, mh - mc, kh - kc, Nh, mh, kh, confidence_level=level,
+                                               method=methods[0])
                 lo, hi = mover_share(found.total, low, high, outside.total, l2, u2)
                 known = (found.regime == 0) & (outside.regime == 0)
                 with np.errstate(invalid="ignore", divide="ignore"):
@@ -185,16 +196,15 @@ def stratified_simulation(labels: np.ndarray, rankings: Mapping[str, Ranking] | 
             truth = labels[d1_all].mean() - labels[d2_all].mean()
             counts = []
             for region, in_s in ((d1_all, (ra_s <= n) & (rb_s > n)), (d2_all, (rb_s <= n) & (ra_s > n))):
-                Nc = np.bincount(bands.band[region], minlength=H)
+                Nc = np.broadcast_to(np.bincount(bands.band[region], minlength=H), mh.shape)
                 mc = np.stack([(in_s & (band_s == h)).sum(1) for h in range(H)], axis=1)
                 kc = np.stack([(in_s & (band_s == h) & lab_s).sum(1) for h in range(H)], axis=1)
-                cells = cell_totals(np.broadcast_to(Nc, mc.shape), mc, kc, Nh, mh, kh, finite=False)
-                counts.append(cells)
-            c1, c2 = counts
+                _, low, high = total_bounds(Nc, mc, kc, Nh, mh, kh, confidence_level=level)
+                counts.append((cell_totals(Nc, mc, kc, Nh, mh, kh, finite=False), low / d, high / d))
+            (c1, l1, u1), (c2, l2, u2) = counts
             e1, e2 = c1.estimate, c2.estimate
-            with np.errstate(invalid="ignore", divide="ignore"):
-                lo, hi = DIFFERENCE_METHODS[difference_method](e1 * c1.effective, c1.effective, e2 * c2.effective,
-                                                               c2.effective, level)
+            lo, hi = difference_bounds(e1, c1.effective, e2, c2.effective, l1, u1, l2, u2, level, difference_method,
+                                       size=d)
             record("difference", f"{a_name}|{b_name}", n, "stratified",
                    (lo <= truth + tol) & (truth <= hi + tol), hi - lo)
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS)), pd.concat(per_seed, ignore_index=True)
@@ -202,7 +212,7 @@ def stratified_simulation(labels: np.ndarray, rankings: Mapping[str, Ranking] | 
 
 def width_ratios(per_seed: pd.DataFrame) -> pd.DataFrame:
     """Per measure and n (precision): the stratified design's median width, the random sample's, their ratio."""
-    p = per_seed[per_seed["what"] == "precision"]
+    p = per_seed[(per_seed["what"] == "precision") & per_seed["design"].isin(["stratified", "random"])]
     out = p.pivot_table(index=["measure", "n"], columns="design", values="width", aggfunc="median", sort=False)
     out = out.rename(columns={"stratified": "stratified_median", "random": "random_median"}).reset_index()
     out.columns.name = None
