@@ -106,6 +106,9 @@ def test_the_command_line_report_of_a_stratified_design_reproduces(hidden_tsv, t
     assert "a stratified sample with seed 33, the candidates cut into 4 bands by the rank of log.like" in methods
     assert "100 of 100, 75 of 400, 130 of 1,500 and 195 of 3,102 drawn" in methods
     assert "Korn, E. L. and Graubard, B. I. (1998)" in methods and "Rao, J. N. K. and Scott, A. J. (1992)" in methods
+    assert "the stratified estimator of a domain [@cochran1977]" in methods
+    assert "Cochran, W. G. (1977). *Sampling Techniques*" in methods
+    assert "Newcombe, R. G. (1998). Interval estimation for the difference between independent proportions" in methods
     assert "@article{raoscott1992" in archive.read("references.bib").decode()
     data = json.loads(archive.read("data.json"))
     assert data["numbers"]["data"]["design"] == {"kind": "stratified", "measures": ["log.like"],

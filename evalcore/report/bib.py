@@ -314,6 +314,12 @@ BIBLIOGRAPHY.update({e.key: e for e in (
     # stratified designs (issue 33): the interval, the test, and recall's MOVER-R. Korn & Graubard's journal gave no
     # DOIs in 1998 and its archive's address could not be checked here: no link (the volume is 24, of 1998; R's
     # survey documentation prints 23)
+    # the estimator: each band's part of a list by the ratio of its sampled candidates (a domain of a stratified
+    # random sample), weighted by the band's size; its variance with the finite population correction
+    _entry("cochran1977", "book", "Cochran 1977",
+           "Cochran, W. G. (1977). *Sampling Techniques*, 3rd edition. Wiley, New York.",
+           author="Cochran, William G.", title="Sampling Techniques", edition="Third", publisher="Wiley",
+           address="New York", year="1977"),
     _entry("korngraubard1998", "article", "Korn & Graubard 1998",
            "Korn, E. L. and Graubard, B. I. (1998). Confidence intervals for proportions with small expected number "
            "of positive counts estimated from survey data. *Survey Methodology* 24(2), 193–201.",

@@ -224,9 +224,10 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
     elif s.design.stratified:
         parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " estimated band by "
                      + "band: the n-best list's part of each band by the true-positive rate of its annotated "
-                     + "candidates (by the band's rate where that part holds none), exact where every candidate of "
-                     + "the list is annotated, with " + level_text(s.level) + " confidence intervals by Korn and "
-                     + "Graubard's method, the Clopper-Pearson interval at the effective sample size of the "
+                     + "candidates (by the band's rate where that part holds none), weighted by the band's size, "
+                     + "the stratified estimator of a domain" + cite("cochran1977") + ", exact where every "
+                     + "candidate of the list is annotated, with " + level_text(s.level) + " confidence intervals "
+                     + "by Korn and Graubard's method, the Clopper-Pearson interval at the effective sample size of the "
                      + "stratified variance" + cite("korngraubard1998") + " (the "
                      + SAMPLE_INTERVAL_PHRASES[s.design.interval](s) + " interval of the one band a list reaches "
                      + "beyond those annotated whole).")
@@ -280,7 +281,8 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
         parts.append(table_ref("pairwise") + " also gives the difference of the regions' true-positive rates with "
                      + "its " + level_text(s.level) + " interval by " + DIFFERENCE_PHRASES[s.difference_interval](s)
                      + " on the same effective counts, widened where needed to cover this candidate set's own "
-                     + "difference (the regions' own intervals combined as in Newcombe's method).")
+                     + "difference (the regions' own intervals combined as in Newcombe's method"
+                     + cite("newcombe1998b") + ").")
     elif s.design.pooled:
         parts.append("Two n-best lists of the same size are compared with a two-sided Fisher's exact test"
                      + cite_method("test", "fisher") + " on their difference regions " + DIFFERENCE_REGIONS
