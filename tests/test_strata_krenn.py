@@ -7,7 +7,8 @@ generated declining set, budget 500, planned from a 100-candidate random pilot (
 * The design-based test's rejection rate for two exchangeable measures: at most alpha plus three standard errors of
   its repetitions (the bench: alpha + 1 point).
 * Widths: the planner's design is no wider than the random sample of 500 (today's hypergeometric interval) at every
-  n for the bands' measure and two others, and at most half of it at n = 100 for the bands' measure.
+  n for the bands' measure and two others, and at most half of it at n = 100 for the bands' measure (at the bench's
+  2,000 draws: precision alone takes seconds).
 * The simulation counts what the estimators count: for a few seeds its widths are those of Strata on the drawn set.
 """
 
@@ -85,10 +86,14 @@ def test_the_coverage_check_fails_an_interval_that_is_too_narrow(planned):
     assert summary[summary["design"] == "stratified"]["coverage"].min() < FLOOR
 
 
-def test_the_planned_design_is_narrower_than_a_random_sample(planned, simulated):
+def test_the_planned_design_is_narrower_than_a_random_sample(planned):
+    """The issue's widths at the bench's 2,000 draws (seeds 0-1,999; precision only, the three measures: seconds):
+    the median of a few hundred draws moves by a lattice step of the exact intervals (the declining set's bands'
+    measure at n = 100 is 0.500 at these draws, 0.508 at the 300 draws of the coverage checks)."""
     name, c, full, design, plan = planned
-    _, per_seed = simulated
     measure, others, _ = SETS[name]
+    _, per_seed = stratified_simulation(c.labels, {m: full[m] for m in (measure, *others)}, design,
+                                        design.bands(c, full), range(2000), SIZES, random_size=500, recall=False)
     ratios = width_ratios(per_seed).set_index(["measure", "n"])["ratio"]
     for m in (measure, *others):
         for n in SIZES:
