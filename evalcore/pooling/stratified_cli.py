@@ -186,5 +186,7 @@ def cmd_strata_plan(args) -> None:
     rows = [{"band": h + 1, "ranks": plan.design(measures, ties=args.ties).band_label(h), "candidates": n,
              "sample_size": s, "rate_assumed": p, "rate_from": plan.source}
             for h, (n, s, p) in enumerate(zip(plan.counts, plan.sizes, plan.band_rates))]
-    steps.note("--strata-sample " + ",".join(map(str, plan.sizes)) + " draws this allocation")
+    sizes = ",".join(map(str, plan.sizes))
+    steps.note(f"draw this allocation on the Annotate page (sample size of each band: {sizes}); --strata-sample "
+               f"{sizes} names it on curves, compare and report")
     steps.write(pd.DataFrame(rows), args.out)
