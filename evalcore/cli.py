@@ -652,7 +652,8 @@ def _cmd_systems(args) -> None:
 COMMANDS = {"curves": _cmd_curves, "compare": _cmd_compare, "auc-test": _cmd_auc_test, "accept": _cmd_accept,
             "summary": _cmd_summary, "validate": _cmd_validate, "across": _cmd_across, "uir": _cmd_uir,
             "simulate": _cmd_simulate, "power": _cmd_power, "report": _cmd_report, "reproduce": _cmd_reproduce,
-            "systems": _cmd_systems, "pool-plan": pool_cli.cmd_pool_plan}
+            "systems": _cmd_systems, "pool-plan": pool_cli.cmd_pool_plan,
+            "strata-plan": pool_cli.stratified_cli.cmd_strata_plan}
 
 
 def run(argv: Sequence[str] | None = None) -> None:

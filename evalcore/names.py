@@ -127,5 +127,6 @@ ANNOTATION_DESIGNS = {
     "sample": "a random sample",
     "pool": "the pool (the union of the top-K lists, annotated whole)",
     "pool+sample": "the pool and a random sample of the rest",
+    "stratified": "rank bands, each a random sample of its own size",
 }
 ALTERNATIVES = ("two-sided", "less", "greater")

@@ -105,7 +105,8 @@ MAX_DISPLAY_CHARS = 40               # a display name's length
 CURVE_KINDS = ("roc", "det", "pr")
 AUC_METHODS = ("delong", "bootstrap")
 ANN_RULES = ("annotator", "majority", "agreed")
-ANN_DESIGNS = ("sample", "pool", "pool+sample")  # evalcore.pooling.DESIGN_KINDS (kept here free of numpy)
+ANN_DESIGNS = ("sample", "pool", "pool+sample", "stratified")  # evalcore.pooling.DESIGN_KINDS (free of numpy)
+_STRATA_TEXT = re.compile(r"[0-9A-Za-z., ]{0,200}")  # band widths, sizes, list sizes, rates as typed (parsed later)
 KINDS = ("str", "int", "float", "bool", "list")
 
 
@@ -602,6 +603,13 @@ class AnnotateView(Group):
     ann_plan_n: int = setting(500, "ann_plan_n", "int", clamp=(1, 10**9), what="n of the plan")
     ann_guess: float = setting(0.1, "ann_guess", "float", clamp=(0.0, 1.0), what="TP rate assumed")
     ann_measures: tuple[str, ...] = setting((), "ann_m", "list", measure="all", data=True)
+    # a stratified design (issue 33, evalcore.pooling.stratified): the widths of the bands of ann_measures' (best)
+    # rank, the last the rest, and the sample size of each band ("all": the band whole); its planner's list sizes
+    # and, where nothing is annotated, the TP rate assumed in each band (empty: ann_guess in every band)
+    ann_bands: str = setting("100,400,1500,rest", "ann_bands", "str", what="band widths")
+    ann_band_sizes: str = setting("", "ann_bsizes", "str", what="band sample sizes")
+    ann_plan_ns: str = setting("100,500,1000,2000,5000", "ann_plan_ns", "str", what="list sizes of the plan")
+    ann_band_guess: str = setting("", "ann_bguess", "str", what="TP rate of each band")
     ann_context: str | None = setting(None, "ann_context", "str", data=True)  # a column shown beside the keys
     ann_rule: str = setting("majority", "ann_rule", "str", choices=ANN_RULES, what="way of combining annotators")
     # estimates from a sample (every page that uses one): the interval, and the fewest annotated candidates behind
@@ -624,6 +632,12 @@ class AnnotateView(Group):
             problems.append(f"A sample of {self.ann_size} from the top {self.ann_k} is not possible; using the "
                             "defaults.")
             changes["ann_size"], changes["ann_k"] = 100, 0
+        for name in ("ann_bands", "ann_band_sizes", "ann_plan_ns", "ann_band_guess"):
+            value = getattr(self, name)
+            if not _STRATA_TEXT.fullmatch(value):
+                problems.append(f"The link's {name.replace('ann_', '').replace('_', ' ')} {_shown(value)} are not "
+                                "numbers separated by commas; using the default.")
+                changes[name] = type(self).__dataclass_fields__[name].default
         return changes
 
     def _check_data(self, facts, problems):

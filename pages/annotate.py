@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS
 from evalcore.pooling import DESIGN_KINDS
 from evalcore.ranking import resolve_seed
-from ui import annotate, cached, common, sample, uploads, widgets
+from ui import annotate, cached, common, sample, strata, uploads, widgets
 
 common.ensure_router()
 
@@ -32,16 +32,28 @@ with st.expander("Sample to annotate", expanded=v.ann_sample is None):
     widgets.bound(st.radio, "Design", "ann_design", options=list(DESIGN_KINDS), format_func=DESIGN_KINDS.get,
                   horizontal=True, help="A pool is the union of the top-K lists of the measures below, annotated "
                   "whole: exact for every n <= K. Pool and sample adds a random sample of the other candidates "
-                  "(its size: 'Candidates to annotate'): exact inside the pool, unbiased beyond.")
+                  "(its size: 'Candidates to annotate'): exact inside the pool, unbiased beyond. Rank bands cut the "
+                  "candidates by the measures' rank and sample each band at its own size (plan them below).")
     c1, c2, c3 = st.columns(3)
+    stratified = common.view().ann_design == "stratified"
     with c1:
-        widgets.bound(st.number_input, "Candidates to annotate", "ann_size", min_value=1,
-                      max_value=candidates.n_candidates, step=10, convert=int)
+        if stratified:
+            widgets.bound(st.text_input, "Band widths in ranks (the last band: the rest)", "ann_bands", max_chars=200,
+                          help="e.g. 100,400,1500,rest: ranks 1-100, 101-500, 501-2,000 and the rest")
+        else:
+            widgets.bound(st.number_input, "Candidates to annotate", "ann_size", min_value=1,
+                          max_value=candidates.n_candidates, step=10, convert=int)
         widgets.bound(st.number_input, "Seed", "ann_seed", min_value=0, max_value=2**32 - 1, step=1, convert=int)
     with c2:
-        widgets.bound(st.number_input, "Draw from the top K of the measures (0: the whole set)", "ann_k",
-                      min_value=0, max_value=candidates.n_candidates, step=100, convert=int)
-        if v.ann_k:
+        if stratified:
+            widgets.bound(st.text_input, "Sample size of each band ('all': the band whole)", "ann_band_sizes",
+                          max_chars=200, help="e.g. 50,75,180,195; the planner below proposes them")
+            widgets.bound(st.multiselect, "Measures whose (best) rank makes the bands", "ann_measures",
+                          options=list(candidates.measures))
+        else:
+            widgets.bound(st.number_input, "Draw from the top K of the measures (0: the whole set)", "ann_k",
+                          min_value=0, max_value=candidates.n_candidates, step=100, convert=int)
+        if v.ann_k and not stratified:
             widgets.bound(st.multiselect, "Measures whose top K make up the frame", "ann_measures",
                           options=list(candidates.measures))
     with c3:
@@ -54,7 +66,13 @@ with st.expander("Sample to annotate", expanded=v.ann_sample is None):
     annotate.design_caption(common.view(), candidates)
     st.button("Draw the sample", key="draw_sample", type="primary", on_click=annotate.draw_clicked, args=(v,))
 v = common.view()
-if v.ann_design != "sample":
+if v.ann_design == "stratified":  # (its planner: ui/strata.py)
+    widgets.bound(st.toggle, "Plan the bands: the sample size of each for a budget", "ann_plan")
+    if common.view().ann_plan:
+        with st.container(border=True):
+            strata.planner(common.view(), candidates)
+    v = common.view()
+elif v.ann_design != "sample":
     # (computed only when asked for: with the annotations so far as its pilot it would be planned anew at every mark)
     widgets.bound(st.toggle, "Plan the pooled design: depth K and sample size m for a budget", "ann_plan")
     if common.view().ann_plan:

@@ -72,8 +72,9 @@ def test_each_entry_has_the_tables_title_year_pages_and_doi(key):
     assert str(entry.reference).startswith(entry.label.split()[0].rstrip(","))  # the list line names the author
     if row["doi"]:
         assert entry.link.startswith("https://doi.org/10.") and "<" not in entry.link and ";" not in entry.link
-    # every work with a DOI has it; the others have a stable URL (except two printed books)
-    assert entry.link is not None or key in ("krenn2000", "noreen1989")
+    # every work with a DOI has it; the others have a stable URL (except three printed books, and a 1998 journal
+    # article without a DOI whose archive's address could not be checked: evalcore.report.bib)
+    assert entry.link is not None or key in ("krenn2000", "noreen1989", "cochran1977", "korngraubard1998")
 
 
 def test_the_two_newcombe_papers_are_different_works():
@@ -96,7 +97,7 @@ CORE = {
     "interval": tuple(INTERVAL_METHODS), "difference": tuple(DIFFERENCE_METHODS), "test": tuple(PAIR_TESTS),
     "correction": tuple(CORRECTIONS), "sample_interval": tuple(names.SAMPLE_INTERVAL_LABELS),
     "auc": tuple(names.AUC_INTERVAL_LABELS), "kappa": ("cohen", "fleiss"), "power": tuple(names.POWER_TESTS),
-    "design": ("sample", "pool", "pool+sample"),  # evalcore.pooling.design.DESIGN_KINDS (issue 22)
+    "design": ("sample", "pool", "pool+sample", "stratified"),  # evalcore.pooling.design.DESIGN_KINDS (issues 22, 33)
 }
 
 

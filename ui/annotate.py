@@ -132,6 +132,10 @@ def draw(v: ViewSettings, candidates: CandidateSet):
     """Draw (or extend) the seeded sample the view describes and store it; its SampleInfo. A pooled design is
     stored in annotation order (the pool, then the sample of the rest: :func:`evalcore.pooling.draw_design`) with
     its kind and its pool's size in the sample's design record; the same seed and a larger m extend it."""
+    if v.ann_design == "stratified":  # (rank bands: ui/strata.py)
+        from ui import strata
+
+        return strata.draw(v, candidates)
     design = design_of(v)
     if not design.pooled:
         frame = design.frame
@@ -419,6 +423,10 @@ def design_caption(v: ViewSettings, candidates: CandidateSet) -> None:
 
     if v.ann_design == "sample":
         return
+    if v.ann_design == "stratified":  # (rank bands: ui/strata.py)
+        from ui import strata
+
+        return strata.caption(v, candidates)
     try:
         design = design_of(v)
     except EvalcoreError as exc:
@@ -437,6 +445,10 @@ def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.Data
     from evalcore.pooling import pool_progress
 
     design = stored_design(info)
+    if design.stratified:  # (rank bands: ui/strata.py)
+        from ui import strata
+
+        return strata.status(v, info, design, candidates, labels)
     if not design.pooled:
         st.text(f"Sample {info.name}: {info.size:,} candidates, seed {info.seed}, {info.frame.describe()}.")
         return

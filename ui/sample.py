@@ -291,6 +291,11 @@ class Sample:
     def pooled(self) -> bool:
         return self.design.pooled
 
+    @property
+    def stratified(self) -> bool:
+        """A stratified design (rank bands, issue 33): estimated band by band."""
+        return self.design.stratified
+
     def ranking(self, measure: str) -> Ranking:
         return _ranking(self.view.data, self.labels, measure, self.view.ranking)
 
@@ -315,12 +320,27 @@ class Sample:
         if self.pooled:
             self.pooled_note()
             return
+        if self.stratified:
+            self.stratified_note()
+            return
         st.warning("Estimates from a random sample: the annotated candidates are taken as a simple random sample of "
                    "the candidates (or of the part they were drawn from, below); the intervals ("
                    f"{esc(SAMPLE_INTERVAL_LABELS[self.view.sample_interval])}) hold under that assumption only.",
                    icon=":material/info:")
         st.text(f"Estimated from {self.source}: {c.n_annotated:,} candidates annotated TP or FP "
                 f"({int(c.labels.sum()):,} TPs) of {c.n_candidates:,}, taken as {self.frame.describe()}.")
+
+    def stratified_note(self) -> None:
+        """A stratified design's note: how the estimates are made, and the design (as text)."""
+        c = self.candidates
+        st.info("Estimates from a stratified design: each n-best list is estimated band by band from the annotated "
+                "candidates of its part of each band (taken as a random sample of the band), exact where every "
+                "candidate of the list is annotated; the intervals are Korn and Graubard's (Clopper-Pearson at the "
+                "effective sample size). The tables say each n's regime: exact, estimated, by a band's rate (a "
+                "part of a band with none annotated) or not estimated (a band with none annotated).",
+                icon=":material/info:")
+        st.text(f"Estimated from {self.source}: {c.n_annotated:,} candidates annotated TP or FP "
+                f"({int(c.labels.sum()):,} TPs) of {c.n_candidates:,}; the design: {self.strata.describe()}.")
 
     def pooled_note(self) -> None:
         """A pooled design's note: what is exact, what is estimated, and the regime of each n (as text)."""
@@ -376,6 +396,13 @@ def report_parts(v: ViewSettings):
             names = annotator_names(v)
             who = f"{annotator_by_token(names, v.ann_of) or names[0]}'s labels"
         annotations = f"{v.ann_sample} ({who})"
+    if pooled.stratified:  # (rank bands: their widths and sizes; the frame names the measures, ties and seed)
+        design = SampleDesign(frame=frame.measures, frame_k=frame.k, frame_ties=frame.ties,
+                              frame_seed=frame.seed if frame.ties in ("random", "hash") else None,
+                              interval=v.sample_interval, min_annotated=v.min_annotated, draw_seed=seed,
+                              annotations=annotations, kind="stratified", bands=pooled.widths,
+                              band_sizes=pooled.sizes)
+        return candidates, frame, design
     design = SampleDesign(frame=frame.measures, frame_k=frame.k, frame_ties=frame.ties if frame.measures else None,
                           frame_seed=frame.seed if frame.measures and frame.ties == "random" else None,
                           interval=v.sample_interval, min_annotated=v.min_annotated, draw_seed=seed,
@@ -509,6 +536,10 @@ def how_many_more(s: Sample, measures, n: int) -> pd.DataFrame:
 
 def how_many_more_section(s: Sample, measures, n: int) -> None:
     st.subheader("How many more to annotate")
+    if s.stratified:
+        st.info("A stratified design: plan the sample size of each band, with the expected widths at the n that "
+                "matter, with the planner on the Annotate page.", icon=":material/info:")
+        return
     if s.pooled:
         st.info("A pooled design: plan its depth K and the size of the sample of the rest with the planner on the "
                 "Annotate page.", icon=":material/info:")

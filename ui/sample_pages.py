@@ -83,7 +83,11 @@ def curves_section(page: str) -> None:
                                     method_label=f"{SAMPLE_INTERVAL_LABELS[v.sample_interval]}, from the sample")
     st.plotly_chart(fig, key=f"{page}_estimates_chart", theme=None)
     present.downloads(fig, table, f"{page}_estimates")
-    if s.pooled:
+    if s.stratified:
+        st.text(f"Baseline from the stratified design ({baseline.k:,} TPs among {baseline.m:,} annotated, estimated "
+                "band by band): " + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
+                                                                None if baseline.m else "no candidate is annotated"))
+    elif s.pooled:
         st.text(f"Baseline from the pooled design ({baseline.k:,} TPs among {baseline.m:,} annotated, the pool's "
                 "known and the sample's a sample of the rest): "
                 + fmt.estimate_with_interval(baseline.estimate, baseline.lower, baseline.upper,
@@ -102,10 +106,15 @@ def curves_section(page: str) -> None:
                                convert=int))
     else:
         at = n_max
-    strata = ["pooled", "pooled_tp", "rest", "rest_m", "rest_k", "regime"] if s.pooled else []
+    strata = (["pooled", "pooled_tp", "rest", "rest_m", "rest_k", "regime"] if s.pooled else
+              ["effective", "regime"] if s.stratified else [])
     rows = table[table["n"] == at][["measure", "n", "m", "k", "estimate", "lower", "upper", "enough", "in_frame"]
                                    + strata]
     rows = rows.assign(why=fmt.estimate_notes(rows)).drop(columns="in_frame")
+    if s.stratified:
+        st.caption("effective: the effective sample size of the list's estimate (Kish; 'inf' where the list is known "
+                   "exactly); regime: exact, estimated band by band, by a band's rate where the list's part of a band "
+                   "holds none annotated, or not estimated where a band has none annotated.")
     if s.pooled:
         st.caption("pooled / pooled_tp: the list's candidates in the pool and their TPs (known); rest / rest_m / "
                    "rest_k: its candidates outside the pool, the sampled ones and their TPs; regime: exact (the list "
@@ -191,7 +200,7 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     annotated candidates), the view's interval of the difference of the regions' TP rates."""
     v = s.view
     sizes = np.arange(n_range[0], n_range[1] + 1)
-    if s.pooled:  # the pooled counts with the sampled stratum (evalcore.pooling.pooled_compare), tested as above
+    if s.pooled or s.stratified:  # the design's own test (pooled_compare, stratified_compare), corrected as above
         from evalcore.stats.multitest import adjust_pvalues
 
         table = s.strata.with_difference(s.strata.compare(s.ranking(a), s.ranking(b), sizes, confidence_level=v.level,
@@ -237,11 +246,14 @@ def significance_section() -> None:
                       options=list(DIFFERENCE_INTERVALS), format_func=DIFFERENCE_INTERVALS.get)
     s = _refresh(s)
     v = s.view
-    if v.test != "fisher":
-        st.info(f"With a sample of annotations the test is Fisher's exact test on the annotated candidates of D1 and "
-                f"D2, the one test that needs only a random sample of each region; the chosen test "
-                f"({esc(PAIR_TESTS[v.test])}) needs every candidate annotated and is used on the full data. The "
-                "report and the downloads of this page record Fisher's test.", icon=":material/info:")
+    test_name = ("the score test on the effective counts of D1 and D2 (Rao and Scott's design-effect adjustment; the "
+                 "bands are sampled at different rates, so Fisher's test on the annotated counts would not hold)"
+                 if s.stratified else "Fisher's exact test on the annotated candidates of D1 and D2")
+    if v.test != "fisher" or s.stratified:
+        st.info(f"With a sample of annotations the test is {test_name}, which needs only a sample of each region; "
+                + (f"the chosen test ({esc(PAIR_TESTS[v.test])}) needs every candidate annotated and is used on the "
+                   "full data. " if v.test != "fisher" else "")
+                + "The report and the downloads of this page record the test used.", icon=":material/info:")
     table = comparison(s, a, b, (n_min, n_max))
     name_a, name_b = v.display.of(a), v.display.of(b)
     s.note()
@@ -249,8 +261,9 @@ def significance_section() -> None:
     marked = table
     up_to = significant_up_to(marked)
     correction = "" if v.correction == "none" else f" after the {CORRECTIONS[v.correction]} correction over them"
-    st.markdown(f"Fisher's exact test (two-sided) on the annotated candidates of D1 = A \\ B and D2 = B \\ A: "
-                f"significant{correction} at **{int(tested['significant'].sum()):,} of {len(tested):,}** n tested "
+    st.markdown(("The score test (two-sided) on the effective counts of D1 = A \\ B and D2 = B \\ A: "
+                 if s.stratified else "Fisher's exact test (two-sided) on the annotated candidates of D1 = A \\ B "
+                 "and D2 = B \\ A: ") + f"significant{correction} at **{int(tested['significant'].sum()):,} of {len(tested):,}** n tested "
                 f"(n from {n_min:,} to {n_max:,}); {len(table) - len(tested):,} n are greyed out and not tested, with "
                 f"fewer than {v.min_annotated} annotated candidates in D1 or D2 (or outside the sampling frame).")
     curves = s.curves((a, b), (n_min, n_max))
@@ -263,10 +276,10 @@ def significance_section() -> None:
                                       alpha=1 - v.level)
     _grey_runs(fig, table["n"].to_numpy(), table["enough"].to_numpy(bool))
     st.plotly_chart(fig, key="significance_sample_chart", theme=None)
-    present.downloads(fig, table.assign(test="fisher", correction=v.correction,
+    present.downloads(fig, table.assign(test="score_effective" if s.stratified else "fisher", correction=v.correction,
                                         difference_interval=v.difference_method), "significance_sample")
     at = widgets.look_n_slider(n_min, n_max, up_to)
-    _look_at(table[table["n"] == at].iloc[0], v, name_a, name_b)
+    _look_at(table[table["n"] == at].iloc[0], v, name_a, name_b, s.stratified)
     grid = [n for n in n_options(s.candidates.n_candidates) if n_min <= n <= n_max]
     rows = table[table["n"].isin(grid)].drop(columns=["log10_p"])
     rows = rows.assign(why=fmt.comparison_notes(rows, v.min_annotated))
@@ -275,9 +288,12 @@ def significance_section() -> None:
     st.dataframe(_greyed(rows), hide_index=True, column_config=_percent(rows), height=300)
 
 
-def _look_at(row, v, name_a: str, name_b: str) -> None:
+def _look_at(row, v, name_a: str, name_b: str, stratified: bool = False) -> None:
     """The 2x2 table of the annotated candidates at one n, its p-value and the effect sizes on the same counts; where
-    a number cannot be computed, why in words."""
+    a number cannot be computed, why in words. A stratified design: the regions' effective counts and the score
+    test (:func:`_look_at_strata`)."""
+    if stratified:
+        return _look_at_strata(row, v, name_a, name_b)
     k1, m1, k2, m2 = (int(row[c]) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
     n = int(row["n"])
     t1, t2 = st.columns([1, 2])
@@ -310,3 +326,35 @@ def _look_at(row, v, name_a: str, name_b: str) -> None:
             odds = f"cannot be estimated: {empty or why}"
         st.text(f"pi_D1 - pi_D2 = {difference} ({method}); odds ratio {odds} (conditional, as Fisher's test), "
                 f"{fmt.level(v.level)} intervals.")
+
+
+def _look_at_strata(row, v, name_a: str, name_b: str) -> None:
+    """A stratified design at one n: the annotated and effective counts of D1 and D2, the score test's p-value and the
+    difference of the regions' estimated TP rates with its interval; where a number cannot be computed, why."""
+    k1, m1, k2, m2 = (int(row[c]) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
+    n = int(row["n"])
+    t1, t2 = st.columns([1, 2])
+    with t1:
+        st.dataframe({"": [f"D1: only {name_a}", f"D2: only {name_b}"], "in the region": [int(row["size_d"])] * 2,
+                      "annotated": [m1, m2], "TPs": [k1, k2],
+                      "estimated TP rate": [fmt.percent(row["estimate_d1"]), fmt.percent(row["estimate_d2"])],
+                      "effective count": [f"{row['effective_d1']:.1f}", f"{row['effective_d2']:.1f}"]},
+                     hide_index=True)
+    with t2:
+        why = fmt.comparison_reason(row, v.min_annotated)
+        if not row["in_frame"]:
+            st.text(f"At n = {n:,} there is no test: {why}.")
+        else:
+            adjusted = "" if v.correction == "none" or np.isnan(row["p_adjusted"]) else \
+                f" (adjusted {fmt.p_value(row['p_adjusted'])})"
+            verdict = (f"not tested: {why}" if not row["enough"] else
+                       ("significant" if row["significant"] else "not significant") + f" at alpha = {1 - v.level:.3g}")
+            st.text(f"At n = {n:,} the score test on the effective counts of D1 and D2 ({m1:,} and {m2:,} annotated): "
+                    f"{fmt.p_statement(row['p_value'], row['log10_p'])}{adjusted}, {verdict}.")
+        difference = fmt.estimate_with_interval(row["difference"], row["difference_low"], row["difference_high"],
+                                                None if row["in_frame"] else why, kind="points")
+        if not difference.startswith("cannot"):
+            difference += " points"
+        method = DIFFERENCE_INTERVALS[v.difference_method].split(" (")[0].split(":")[0]
+        st.text(f"pi_D1 - pi_D2 = {difference} ({method} on the effective counts), {fmt.level(v.level)} interval; no "
+                "odds ratio: the annotated counts of D1 and D2 come from bands sampled at different rates.")

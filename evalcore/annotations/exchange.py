@@ -267,6 +267,21 @@ def _check_design(record, where: str) -> dict:
     return out
 
 
+def _check_kind(record: dict, size: int, label: str) -> None:
+    """A design record that names a kind (a pooled or stratified design) is read as the design it says, with the
+    sample's size: a record it cannot be (an unknown kind, a pool larger than the sample, band sizes that do not add
+    up to it, widths that are not whole numbers) is refused here, before anything is stored."""
+    design = record.get("design") or {}
+    if "kind" not in design:
+        return
+    from ..pooling.design import Design
+
+    try:
+        Design.from_record(record.get("frame"), design, record.get("seed"), size)
+    except EvalcoreError as exc:
+        raise refuse(f"{label}: {exc}") from None
+
+
 def _upper_bound(expected_rows: int | None, source_bytes: int | None) -> int | None:
     if expected_rows is None:
         return None
@@ -462,6 +477,7 @@ def read_export(data: bytes, fmt: str, *, expected_rows: int | None = None, sour
                         else "a label for a candidate outside the sample")
                 raise refuse(f"{label}: column {shown(column)} holds {what} in data row {row + 1}.")
             rows.append((int(cand), who, value))
+    _check_kind(record, int(in_sample.sum()), label)
     table = frame.drop(columns=[c for c in frame.columns if is_bookkeeping(c, legacy=legacy)])
     table = table.iloc[np.argsort(candidate, kind="stable")]
     table.index = pd.RangeIndex(1, n + 1, name="row")

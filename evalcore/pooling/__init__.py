@@ -11,6 +11,12 @@ module                        what it does
 :mod:`.planning`              the depth K and sample size m that spend a budget of annotations best at a chosen n
 :mod:`.exported`              the design an export carries in its evalcore: columns, checked against its labels
 :mod:`.simulation`            coverage and width over many seeds, against a random sample of the same budget
+:mod:`.stratified`            the stratified design: rank bands of chosen measures, each sampled at its own size
+:mod:`.stratified_estimators` its estimates, cell by cell: precision (Korn & Graubard's interval at the effective
+                              sample size), recall (MOVER-R), the design-based test of two measures (Rao & Scott)
+:mod:`.stratified_planning`   the allocation of a budget over the bands from a pilot or a guess, and its expected
+                              widths against a random sample
+:mod:`.stratified_simulation` its coverage, widths and the test's level over many seeds
 ============================  =========================================================================================
 
 Pooling is how information retrieval evaluates with incomplete judgments (TREC's pools; Yilmaz & Aslam 2006,
@@ -27,6 +33,9 @@ _NAMES = {
                    "pooled_acceptance", "pooled_baseline", "pooled_compare", "pooled_difference_interval",
                    "pooled_precision", "pooled_recall"),
     "strata": ("Strata",),
+    "stratified": ("StratifiedDesign", "Bands", "draw_stratified", "parse_widths", "parse_sizes"),
+    "stratified_estimators": ("stratified_precision", "stratified_recall", "stratified_compare",
+                              "stratified_acceptance", "stratified_baseline"),
     "planning": ("Plan", "PilotStrata", "plan_pool"),
     "exported": ("ExportedDesign", "check_annotated", "design_of_export"),
 }

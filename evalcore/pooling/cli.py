@@ -11,6 +11,7 @@ import argparse
 from typing import Callable
 
 from ..text import cut, listed, shown
+from . import stratified_cli  # (argparse only: --strata, strata-plan)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -22,6 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pool-sample", type=int, metavar="M",
                    help="with --pool: the annotated candidates outside the pool are a simple random sample of M of "
                         "them (a pool + sample design: estimates for every n, unbiased beyond the pool)")
+    stratified_cli.add_arguments(p)  # --strata, --strata-sample (issue 33)
 
 
 def add_parser(sub, data_arguments: Callable, ranking_arguments: Callable) -> None:
@@ -41,10 +43,13 @@ def add_parser(sub, data_arguments: Callable, ranking_arguments: Callable) -> No
                         "baseline of a fully labelled file)")
     p.add_argument("--table", action="store_true", help="write every depth considered, not only the plan")
     ranking_arguments(p)
+    stratified_cli.add_parser(sub, data_arguments, ranking_arguments)  # strata-plan (issue 33)
 
 
 def _check(args, measures) -> None:
     from ..errors import ParameterError
+
+    stratified_cli.check(args)
 
     if args.pool_sample is not None and not args.pool:
         raise ParameterError("--pool-sample needs --pool (the pool whose rest the sample is of)")
@@ -67,8 +72,11 @@ def read(args):
 
 
 def pooled(args, exported) -> bool:
-    """Whether the run is of a pooled design: stated (``--pool``), or carried by the export read."""
-    return bool(args.pool) or args.pool_sample is not None or (exported is not None and exported.design.pooled)
+    """Whether the run is of a pooled or stratified design: stated (``--pool``, ``--strata``), or carried by the
+    export read."""
+    return (bool(args.pool) or args.pool_sample is not None or bool(getattr(args, "strata", None))
+            or getattr(args, "strata_sample", None) is not None
+            or (exported is not None and exported.design.pooled))
 
 
 def design(args, measures, exported=None):
@@ -127,6 +135,9 @@ def pool_measures(args, exported) -> tuple[str, ...]:
 
     if exported is not None and exported.design.pooled:
         return tuple(exported.design.frame.measures)
+    if getattr(args, "strata", None):  # (the bands' measures: --strata M1,M2:widths)
+        listed = str(args.strata).rpartition(":")[0]
+        return tuple(m.strip() for m in listed.split(",") if m.strip())
     return parse_pool(args.pool)[0] if args.pool else ()
 
 
@@ -144,7 +155,10 @@ def _sample(args, table, exported):
 
 def _strata(args, sample, rankings, exported):
     """The design over the candidates, with notes on the pool and its sample; raises where the annotated set does
-    not match the design (:func:`~evalcore.pooling.exported.check_annotated`) or while the pool is incomplete."""
+    not match the design (:func:`~evalcore.pooling.exported.check_annotated`) or while the pool is incomplete.
+    A stratified design (--strata): :func:`evalcore.pooling.stratified_cli.strata`."""
+    if getattr(args, "strata", None):
+        return stratified_cli.strata(args, sample, rankings)
     from .. import cli_steps as steps
     from .estimators import PoolIncomplete
     from .exported import check_annotated
@@ -198,15 +212,20 @@ def curves(args, table=None, exported=None) -> None:
     table = pd.concat([strata.precision(r, sizes, confidence_level=args.confidence_level,
                                         interval=args.sample_interval) for r in rankings], ignore_index=True)
     exact = table["regime"] == "exact"
-    steps.note(f"{int(exact.sum())} rows are n-best lists inside the pool (exact); "
-               f"{int((table['regime'] == 'estimated').sum())} reach beyond it (the rest estimated from the "
-               f"sample); {int((~table['in_frame']).sum())} are not estimated")
+    if strata.stratified:
+        counts = table["regime"].astype(str).value_counts()
+        steps.note("rows by regime: " + "; ".join(f"{name} {int(counts.get(name, 0))}" for name in
+                                                   ("exact", "estimated", "band ratio", "uncovered")))
+    else:
+        steps.note(f"{int(exact.sum())} rows are n-best lists inside the pool (exact); "
+                   f"{int((table['regime'] == 'estimated').sum())} reach beyond it (the rest estimated from the "
+                   f"sample); {int((~table['in_frame']).sum())} are not estimated")
     steps.write(table, args.out)
 
 
 def compare(args, table=None, exported=None) -> None:
     """``compare --annotated-sample --pool ...`` (or of an export of a pooled design): Fisher's test from the pooled
-    design, with the difference interval chosen."""
+    design, with the difference interval chosen (``--strata``: the score test on the effective counts)."""
     from .. import cli_steps as steps
     from ..compare import significant_up_to
     from ..errors import ParameterError
@@ -214,7 +233,9 @@ def compare(args, table=None, exported=None) -> None:
 
     if args.test != "fisher":
         raise ParameterError(f"--test {args.test} is not available with --annotated-sample; Fisher's test (the "
-                             "default) runs on the pooled and sampled candidates of D1 and D2")
+                             "default) runs on the pooled and sampled candidates of D1 and D2"
+                             + ("; with --strata the test is the score test on the regions' effective counts"
+                                if getattr(args, "strata", None) else ""))
     if table is None:
         table, exported = read(args)
     sample = _sample(args, table, exported)
@@ -225,6 +246,14 @@ def compare(args, table=None, exported=None) -> None:
     table = strata.with_difference(table, args.confidence_level, args.difference_interval)
     tested = steps.adjust_in_frame(table, args)
     regimes = table["regime"].value_counts()
+    if strata.stratified:
+        steps.note(f"{a.measure} vs {b.measure} from the stratified design (the score test on the effective counts "
+                   f"of D1 and D2, Rao & Scott 1992; Pearson's chi-square on the full counts where both are "
+                   f"annotated whole, {int(regimes.get('exact', 0))} n; correction {args.correction}): significant at "
+                   f"{int(tested['significant'].sum())} of {len(tested)} list sizes; at every tested n up to "
+                   f"{significant_up_to(tested) if len(tested) else 0}")
+        steps.write(table, args.out)
+        return
     steps.note(f"{a.measure} vs {b.measure} from the pooled design (Fisher's exact test on D1/D2: on the full "
                f"counts inside the pool, {int(regimes.get('exact', 0))} n; on the effective counts of the pool and "
                f"the sample beyond it, {int(regimes.get('estimated', 0))} n; correction {args.correction}): "

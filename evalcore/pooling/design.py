@@ -9,6 +9,8 @@ kind               what is annotated
                    every n-best list of a pooled measure with n <= K is known exactly
 ``pool+sample``    the pool, and a seeded simple random sample of m candidates from outside it: exact
                    inside the pool, unbiased beyond it (two strata, one of them complete)
+``stratified``     rank bands of chosen measures, each a seeded simple random sample of its own size
+                   (:mod:`.stratified`: its own class, :class:`~.stratified.StratifiedDesign`)
 =================  ===========================================================================================
 
 A design is stored with its sample in the annotation database: its frame (the pool of a pooled design) as the
@@ -38,6 +40,7 @@ DESIGN_KINDS = {
     "sample": "a random sample",
     "pool": "the pool (the union of the top-K lists, annotated whole)",
     "pool+sample": "the pool and a random sample of the rest",
+    "stratified": "rank bands, each a random sample of its own size",
 }
 POOLED = ("pool", "pool+sample")
 _POOL_STREAM = 0x9001  # the pool's order comes from its own stream of the seed (the rest's is draw_sample's)
@@ -69,6 +72,9 @@ class Design:
     seed: int | None = 0
 
     def __post_init__(self) -> None:
+        if self.kind == "stratified":
+            raise ParameterError("`kind` 'stratified' is a StratifiedDesign (evalcore.pooling.stratified), with its "
+                                 "bands and their sizes; Design holds the other kinds")
         if self.kind not in DESIGN_KINDS:
             raise ParameterError(f"`kind` of a design must be one of {', '.join(DESIGN_KINDS)}; got {self.kind!r}")
         if not isinstance(self.frame, SamplingFrame):
@@ -92,6 +98,11 @@ class Design:
     def pooled(self) -> bool:
         """True for ``pool`` and ``pool+sample``: a stratum annotated whole."""
         return self.kind in POOLED
+
+    @property
+    def stratified(self) -> bool:
+        """False: a stratified design is a :class:`~.stratified.StratifiedDesign`."""
+        return False
 
     @property
     def rest_sampled(self) -> bool:
@@ -178,6 +189,10 @@ class Design:
         if kind not in DESIGN_KINDS:
             raise ParameterError(f"the sample's design names the kind {shown(kind, 40)}; evalcore knows "
                                  f"{', '.join(DESIGN_KINDS)}")
+        if kind == "stratified":
+            from .stratified import StratifiedDesign
+
+            return StratifiedDesign.from_record(frame, design, seed, size)
         size = int(size or 0)
         seed = None if seed is None else int(seed)  # (a sample imported without a seed: unknown, not 0)
         if kind == "sample":
@@ -195,6 +210,10 @@ class Design:
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "Design":
+        if data.get("kind") == "stratified":
+            from .stratified import StratifiedDesign
+
+            return StratifiedDesign.from_dict(data)
         return cls(kind=data.get("kind", "sample"), frame=SamplingFrame.from_dict(data.get("frame", {})),
                    size=int(data.get("size", 0)), seed=None if data.get("seed", 0) is None else int(data["seed"]))
 

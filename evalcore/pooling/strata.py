@@ -1,8 +1,9 @@
 """One design laid over one candidate set: where its strata lie, and its estimates whatever its kind.
 
 :class:`Strata` is what the pages, the report and the command line hold: a ``sample`` design gives the estimates of
-:mod:`evalcore.estimates` (a random sample of its frame), a pooled design those of :mod:`.estimators`. Every method
-returns the same columns for both (the pooled ones add theirs), so a page draws either without asking which.
+:mod:`evalcore.estimates` (a random sample of its frame), a pooled design those of :mod:`.estimators`, a stratified
+design those of :mod:`.stratified_estimators`. Every method returns the same columns for all (the pooled and
+stratified ones add theirs), so a page draws any without asking which.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from ..candidates import CandidateSet
 from ..estimates import MIN_ANNOTATED, BaselineEstimate
 from ..ranking import Ranking
 from .design import Design, PoolProgress, pool_progress
+from .stratified import Bands
 from .estimators import (DIFFERENCE_METHODS, pooled_acceptance, pooled_baseline, pooled_compare,
                          pooled_difference_interval, pooled_precision, pooled_recall)
+from .stratified_estimators import (stratified_acceptance, stratified_baseline, stratified_compare,
+                                    stratified_difference_interval, stratified_precision, stratified_recall)
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,20 +37,38 @@ class Strata:
         The pool (pooled kinds).
     frame : ndarray of bool or None
         The sampling frame of a ``sample`` design (None: the whole set, or a pooled kind).
+    bands : Bands or None
+        A stratified design's bands over the candidates (None for the other kinds).
     """
 
     design: Design
     pool: np.ndarray | None
     frame: np.ndarray | None
+    bands: Bands | None = None
 
     @classmethod
     def of(cls, design: Design, candidates: CandidateSet, rankings: Mapping[str, Ranking] | None = None) -> "Strata":
+        if design.stratified:
+            return cls(design=design, pool=None, frame=None, bands=design.bands(candidates, rankings))
         return cls(design=design, pool=design.pool_mask(candidates, rankings),
                    frame=design.frame_mask(candidates, rankings))
 
     @property
     def pooled(self) -> bool:
         return self.design.pooled
+
+    @property
+    def stratified(self) -> bool:
+        return self.bands is not None
+
+    def describe(self) -> str:
+        """The design in words, with its pool's size or its bands' candidates."""
+        if self.stratified:
+            return self.design.describe(self.bands.counts)
+        return self.design.describe(self.pool_size if self.pooled else None)
+
+    def _band_args(self) -> dict:
+        return {"bands": self.bands.band, "n_bands": self.bands.n_bands}
 
     @property
     def pool_size(self) -> int:
@@ -63,8 +85,8 @@ class Strata:
         return n_candidates if self.frame is None else int(self.frame.sum())
 
     def limit(self, ranking: Ranking) -> int:
-        """The largest n whose n-best list the design covers (every list for ``pool+sample``)."""
-        if self.design.rest_sampled:
+        """The largest n whose n-best list the design covers (every list for ``pool+sample`` and ``stratified``)."""
+        if self.design.rest_sampled or self.stratified:
             return ranking.n_candidates
         return estimates.frame_limit(ranking, self.pool if self.pooled else self.frame)
 
@@ -74,6 +96,9 @@ class Strata:
     # ------------------------------------------------------------------------------------ estimates
     def precision(self, ranking: Ranking, n=None, *, confidence_level: float = 0.95, interval: str = "hypergeometric",
                   min_annotated: int = MIN_ANNOTATED) -> pd.DataFrame:
+        if self.stratified:
+            return stratified_precision(ranking, n, confidence_level=confidence_level, interval=interval,
+                                        min_annotated=min_annotated, **self._band_args())
         if self.pooled:
             return pooled_precision(ranking, n, confidence_level=confidence_level, interval=interval,
                                     min_annotated=min_annotated, **self._pool_args())
@@ -82,6 +107,9 @@ class Strata:
 
     def acceptance(self, ranking: Ranking, gamma, *, confidence_level: float = 0.95, interval: str = "hypergeometric",
                    min_annotated: int = MIN_ANNOTATED) -> pd.DataFrame:
+        if self.stratified:
+            return stratified_acceptance(ranking, gamma, confidence_level=confidence_level, interval=interval,
+                                         min_annotated=min_annotated, **self._band_args())
         if self.pooled:
             return pooled_acceptance(ranking, gamma, confidence_level=confidence_level, interval=interval,
                                      min_annotated=min_annotated, **self._pool_args())
@@ -90,6 +118,9 @@ class Strata:
 
     def baseline(self, ranking: Ranking, *, confidence_level: float = 0.95,
                  interval: str = "hypergeometric") -> BaselineEstimate:
+        if self.stratified:
+            return stratified_baseline(ranking, confidence_level=confidence_level, interval=interval,
+                                       **self._band_args())
         if self.pooled:
             return pooled_baseline(ranking, confidence_level=confidence_level, interval=interval, **self._pool_args())
         return estimates.baseline_estimate(ranking, frame=self.frame, confidence_level=confidence_level,
@@ -97,6 +128,8 @@ class Strata:
 
     def recall(self, ranking: Ranking, n=None, *, confidence_level: float = 0.95, draws: int = 4000,
                seed: int = 0) -> pd.DataFrame:
+        if self.stratified:  # (MOVER-R from the cells: no posterior draws)
+            return stratified_recall(ranking, n, confidence_level=confidence_level, **self._band_args())
         if self.pooled:
             return pooled_recall(ranking, n, confidence_level=confidence_level, draws=draws, seed=seed,
                                  **self._pool_args())
@@ -105,6 +138,9 @@ class Strata:
 
     def compare(self, a: Ranking, b: Ranking, n=None, *, confidence_level: float = 0.95,
                 alternative: str = "two-sided", min_annotated: int = MIN_ANNOTATED) -> pd.DataFrame:
+        if self.stratified:
+            return stratified_compare(a, b, n, confidence_level=confidence_level, alternative=alternative,
+                                      min_annotated=min_annotated, **self._band_args())
         if self.pooled:
             return pooled_compare(a, b, n, confidence_level=confidence_level, alternative=alternative,
                                   min_annotated=min_annotated, **self._pool_args())
@@ -114,7 +150,12 @@ class Strata:
     def with_difference(self, comparison: pd.DataFrame, confidence_level: float = 0.95,
                         method: str = "newcombe") -> pd.DataFrame:
         """The comparison with ``difference, difference_low, difference_high`` (pi_D1 - pi_D2) by the chosen
-        method: on the annotated counts of D1 and D2 (``sample``), on the effective counts (pooled kinds)."""
+        method: on the annotated counts of D1 and D2 (``sample``), on the effective counts (pooled and stratified
+        kinds; a stratified design's widened where needed to cover the candidate set's own difference:
+        :func:`~evalcore.pooling.stratified_estimators.stratified_difference_interval`, the interval whose coverage
+        ``bench/bench_strata.py`` measures)."""
+        if self.stratified:
+            return stratified_difference_interval(comparison, confidence_level, method)
         if self.pooled:
             return pooled_difference_interval(comparison, confidence_level, method)
         k1, m1, k2, m2 = (comparison[c].to_numpy(float) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))

@@ -332,6 +332,34 @@ BIBLIOGRAPHY.update({e.key: e for e in (
            booktitle="Proceedings of the 15th ACM International Conference on Information and Knowledge Management "
                      "(CIKM 2006)",
            pages="102--111", year="2006", doi="10.1145/1183614.1183633"),
+    # stratified designs (issue 33): the interval, the test, and recall's MOVER-R. Korn & Graubard's journal gave no
+    # DOIs in 1998 and its archive's address could not be checked here: no link (the volume is 24, of 1998; R's
+    # survey documentation prints 23)
+    # the estimator: each band's part of a list by the ratio of its sampled candidates (a domain of a stratified
+    # random sample), weighted by the band's size; its variance with the finite population correction
+    _entry("cochran1977", "book", "Cochran 1977",
+           "Cochran, W. G. (1977). *Sampling Techniques*, 3rd edition. Wiley, New York.",
+           author="Cochran, William G.", title="Sampling Techniques", edition="Third", publisher="Wiley",
+           address="New York", year="1977"),
+    _entry("korngraubard1998", "article", "Korn & Graubard 1998",
+           "Korn, E. L. and Graubard, B. I. (1998). Confidence intervals for proportions with small expected number "
+           "of positive counts estimated from survey data. *Survey Methodology* 24(2), 193–201.",
+           author="Korn, Edward L. and Graubard, Barry I.",
+           title="Confidence Intervals for Proportions with Small Expected Number of Positive Counts Estimated from "
+                 "Survey Data",
+           journal="Survey Methodology", volume="24", number="2", pages="193--201", year="1998"),
+    _entry("raoscott1992", "article", "Rao & Scott 1992",
+           "Rao, J. N. K. and Scott, A. J. (1992). A simple method for the analysis of clustered binary data. "
+           "*Biometrics* 48(2), 577–585.",
+           author="Rao, J. N. K. and Scott, A. J.", title="A Simple Method for the Analysis of Clustered Binary Data",
+           journal="Biometrics", volume="48", number="2", pages="577--585", year="1992", doi="10.2307/2532311"),
+    _entry("newcombe2016", "article", "Newcombe 2016",
+           "Newcombe, R. G. (2016). MOVER-R confidence intervals for ratios and products of two independently "
+           "estimated quantities. *Statistical Methods in Medical Research* 25(5), 1774–1778.",
+           author="Newcombe, Robert G.",
+           title="{MOVER-R} Confidence Intervals for Ratios and Products of Two Independently Estimated Quantities",
+           journal="Statistical Methods in Medical Research", volume="25", number="5", pages="1774--1778",
+           year="2016", doi="10.1177/0962280213502144"),
     # (the paper's own DOI was not verifiable here; the URL is the DOI of the SIGIR 2006 proceedings that hold it)
     _entry("aslam2006", "inproceedings", "Aslam, Pavlu & Yilmaz 2006",
            "Aslam, J. A., Pavlu, V. and Yilmaz, E. (2006). A statistical method for system evaluation using incomplete "

@@ -34,7 +34,7 @@ from ..stats.pairtests import PAIR_TESTS
 from ..viewstate import default_n_range
 from .build import build_report, share_link
 from .results import report_results, results_digest
-from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names,
+from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names, parse_strata_spec,
                        settings_from_signature)
 from .signature import Signature, compare_signatures, evalcore_version, file_sha256, numbers_digest, parse_signature
 from .parsers import SIGNATURE_HELP, TABLE_COMMANDS, add_parsers
@@ -185,6 +185,8 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
     given = [o for o, v in (("--sample-frame", args.sample_frame), ("--sample-seed", args.sample_seed),
                             ("--pool", getattr(args, "pool", None)),
                             ("--pool-sample", getattr(args, "pool_sample", None) is not None),
+                            ("--strata", getattr(args, "strata", None)),
+                            ("--strata-sample", getattr(args, "strata_sample", None) is not None),
                             ("--sample-interval", args.sample_interval != "hypergeometric"),
                             ("--min-annotated", args.min_annotated != 10)) if v]
     if not args.annotated_sample:
@@ -201,6 +203,22 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
         raise ParameterError(f"{', '.join(unused)} change(s) no number of a report from an annotated sample: its "
                              "precision intervals are chosen with --sample-interval, its test is Fisher's exact test "
                              "on the annotated candidates of D1 and D2, and it gives no minimum detectable difference")
+    strata, strata_sample = getattr(args, "strata", None), getattr(args, "strata_sample", None)
+    if strata or strata_sample is not None:  # a stratified design (evalcore.pooling.stratified, issue 33)
+        from ..pooling import stratified_cli
+
+        stratified_cli.check(args)
+        measures, widths = parse_strata_spec(strata)
+        sizes = None
+        if strata_sample:
+            items = [x.strip() for x in strata_sample.split(",") if x.strip()]
+            if not all(x.isdigit() for x in items):
+                raise ParameterError(f"--strata-sample on a report: the sample size of each band as a whole number "
+                                     f"(a band sampled whole: its number of candidates); got {strata_sample[:80]!r}")
+            sizes = tuple(int(x) for x in items)
+        return SampleDesign(frame=measures, frame_k=sum(widths), interval=args.sample_interval,
+                            min_annotated=args.min_annotated, draw_seed=args.sample_seed, kind="stratified",
+                            bands=widths, band_sizes=sizes)
     pool, pool_sample = getattr(args, "pool", None), getattr(args, "pool_sample", None)
     if pool or pool_sample is not None:  # a pooled design (evalcore.pooling): the pool annotated whole
         from ..pooling import cli as pool_cli

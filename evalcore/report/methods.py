@@ -77,6 +77,8 @@ def _sample_design(results: ReportResults, shown: list[Rich], how_many: str) -> 
     sample = results.sample
     if d.pooled:
         return _pooled_design(results, shown, how_many)
+    if d.stratified:
+        return _stratified_design(results, shown, how_many)
     if d.frame:
         frame = ("the union of the top " + plain(number(d.frame_k)) + " candidates of " + and_list(
             [plain(m) for m in d.frame]) + " (" + plain(number(sample.frame_size)) + " candidates)")
@@ -123,6 +125,33 @@ def _pooled_design(results: ReportResults, shown: list[Rich], how_many: str) -> 
             + plain(number(results.n_candidates)) + " candidates, of which " + plain(number(sample.m))
             + " were annotated" + source + ": " + design + ". " + plain(number(sample.k))
             + " of the annotated candidates are true positives" + base + ".")
+
+
+def _stratified_design(results: ReportResults, shown: list[Rich], how_many: str) -> Rich:
+    """The first sentences with a stratified design (issue 33): the bands (measures, widths, their candidates), each
+    band's sample and annotated candidates, the seed, and the baseline."""
+    s = results.settings
+    d = s.design
+    sample = results.sample
+    strata = results.strata
+    design = strata.design
+    counts = [int(x) for x in strata.bands.counts]
+    by = ("the rank of " + plain(d.frame[0]) if len(d.frame) == 1 else
+          "the best rank over " + and_list([plain(m) for m in d.frame]))
+    bands = and_list([plain(design.band_label(h)) for h in range(design.n_bands)])
+    sizes = and_list([plain(f"{number(size)} of {number(count)}") for size, count in zip(design.sizes, counts)])
+    drawn = plain(f" with seed {d.draw_seed}") if d.draw_seed is not None else plain("")
+    source = (plain(", as annotated in the annotation sample " + d.annotations) if d.annotations is not None
+              else plain(" (the rows of the column " + s.label + " that hold a label)"))
+    what = "drawn" if d.band_sizes is not None else "annotated"
+    return ("We compare " + plain(how_many) + " ranking methods (" + and_list(shown)
+            + ") by the precision of their n-best lists" + cite("evert2004") + " on "
+            + plain(number(results.n_candidates)) + " candidates, of which " + plain(number(sample.m))
+            + " were annotated" + source + ": a stratified sample" + drawn + ", the candidates cut into "
+            + plain(number(design.n_bands)) + " bands by " + by + " (" + bands + ") and each band sampled at "
+            + "random without replacement at its own size (" + sizes + " " + plain(what) + "). "
+            + plain(number(sample.k)) + " of the annotated candidates are true positives, an estimated baseline of "
+            + percent(sample.estimate) + " [" + percent(sample.lower) + ", " + percent(sample.upper) + "].")
 
 
 def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = None, *, signature: str,
@@ -192,6 +221,16 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
                      + "sample of the candidates outside the pool (unbiased), with " + level_text(s.level) + " "
                      + SAMPLE_INTERVAL_PHRASES[s.design.interval](s) + " confidence intervals from the sampled "
                      + "stratum alone.")
+    elif s.design.stratified:
+        parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + " estimated band by "
+                     + "band: the n-best list's part of each band by the true-positive rate of its annotated "
+                     + "candidates (by the band's rate where that part holds none), weighted by the band's size, "
+                     + "the stratified estimator of a domain" + cite("cochran1977") + ", exact where every "
+                     + "candidate of the list is annotated, with " + level_text(s.level) + " confidence intervals "
+                     + "by Korn and Graubard's method, the Clopper-Pearson interval at the effective sample size of the "
+                     + "stratified variance" + cite("korngraubard1998") + " (the "
+                     + SAMPLE_INTERVAL_PHRASES[s.design.interval](s) + " interval of the one band a list reaches "
+                     + "beyond those annotated whole).")
     elif s.design.kind == "pool":
         parts.append(table_ref("precision") + " gives the precision at " + _sizes(s.sizes) + ": exact where the "
                      + "n-best list lies inside the pool (every label known), and none beyond it (the rest is not "
@@ -227,6 +266,23 @@ def methods_paragraph(results: ReportResults, names: Mapping[str, str] | None = 
                      + "that " + plain(POWER_NAMES[s.power_test]) + " finds with " + power_text(s.power) + " power at "
                      + alpha_text(s.alpha) + " for the size and the pooled precision of the difference regions "
                      + "observed at each n.")
+    elif s.design.stratified:
+        parts.append("Two n-best lists of the same size are compared with a two-sided score test on the effective "
+                     + "counts of their difference regions " + DIFFERENCE_REGIONS + cite("evert2004") + ": each "
+                     + "region's true-positive rate estimated band by band and its counts scaled by its design "
+                     + "effect" + cite("raoscott1992") + " (Pearson's chi-square test on the full counts where both "
+                     + "regions are annotated whole; Fisher's test on the annotated counts would not hold, the bands "
+                     + "being sampled at different rates), at " + alpha_text(s.alpha) + ", "
+                     + CORRECTION_PHRASES[s.correction](s) + family + "; an n is tested where each region holds at "
+                     + "least " + plain(number(s.design.min_annotated)) + " annotated candidates: every pair of "
+                     + "measures at these n (" + table_ref("pairwise") + ", " + plain(number(results.n_tests))
+                     + " tests) and " + name[a] + " against " + name[b] + " " + every_n + " (" + where
+                     + plain(number(results.n_figure_tests)) + " tests).")
+        parts.append(table_ref("pairwise") + " also gives the difference of the regions' true-positive rates with "
+                     + "its " + level_text(s.level) + " interval by " + DIFFERENCE_PHRASES[s.difference_interval](s)
+                     + " on the same effective counts, widened where needed to cover this candidate set's own "
+                     + "difference (the regions' own intervals combined as in Newcombe's method"
+                     + cite("newcombe1998b") + ").")
     elif s.design.pooled:
         parts.append("Two n-best lists of the same size are compared with a two-sided Fisher's exact test"
                      + cite_method("test", "fisher") + " on their difference regions " + DIFFERENCE_REGIONS

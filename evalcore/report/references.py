@@ -61,8 +61,11 @@ METHOD_REFERENCES: dict[str, dict[str, tuple[str, ...]]] = {
     "kappa": {"cohen": ("cohen1960",), "fleiss": ("fleiss1971",)},
     "power": {"fisher": ("fisher1922",), "mcnemar": ("mcnemar1947",)},
     # annotation designs (issue 22): a random sample; the pool annotated whole (exact: no estimator to cite); the
-    # pool and a random sample beyond it, as IR's sampling-based evaluation with incomplete judgments
-    "design": {"sample": ("evert2005",), "pool": (), "pool+sample": ("yilmaz2006", "aslam2006")},
+    # pool and a random sample beyond it, as IR's sampling-based evaluation with incomplete judgments; rank bands
+    # (issue 33): the stratified estimator of a domain (Cochran), Korn & Graubard's interval at the effective sample
+    # size, Rao & Scott's test on effective counts
+    "design": {"sample": ("evert2005",), "pool": (), "pool+sample": ("yilmaz2006", "aslam2006"),
+               "stratified": ("cochran1977", "korngraubard1998", "raoscott1992")},
 }
 
 

@@ -284,6 +284,9 @@ def _sample_results(candidates: CandidateSet, settings: ReportSettings, rankings
 
     d = settings.design
     frame = design_frame(settings) if frame is None else frame
+    if d.stratified:
+        return _pooled_results(candidates, settings, rankings, frame, None,
+                               strata=stratified_strata(settings, candidates, rankings, frame))
     mask = frame.mask(candidates, rankings)
     if d.pooled:
         return _pooled_results(candidates, settings, rankings, frame, mask)
@@ -322,14 +325,37 @@ def pooled_design(settings: ReportSettings, frame):
     return Design(d.kind, frame, size=d.pool_sample or 0, seed=d.draw_seed)  # (None: the seed is not known)
 
 
+def stratified_strata(settings: ReportSettings, candidates: CandidateSet, rankings: Mapping, frame=None):
+    """A stratified design over the candidates (:class:`evalcore.pooling.Strata`): its bands cut by the frame's
+    measures, ties and seed (the design's, else the report's), its band sizes the design's, else the annotated
+    candidates of each band."""
+    from ..estimates import SamplingFrame
+    from ..pooling.strata import Strata
+    from ..pooling.stratified import Bands, StratifiedDesign, best_rank
+    from ..ranking import SEEDED_TIES
+
+    d = settings.design
+    if frame is None or frame.whole:
+        ties = d.frame_ties or settings.ties
+        seed = d.frame_seed if d.frame_ties is not None else settings.seed
+        frame = SamplingFrame(measures=d.frame, k=d.frame_k, ties=ties, seed=seed if ties in SEEDED_TIES else None)
+    probe = StratifiedDesign(frame=frame, widths=d.bands, sizes=(1,) * (len(d.bands) + 1), seed=d.draw_seed or 0)
+    bands = Bands.of(best_rank(probe.rankings(candidates, rankings)), d.bands)
+    annotated = np.ones(candidates.n_candidates, bool) if candidates.annotated is None else candidates.annotated
+    sizes = d.band_sizes or tuple(int(x) for x in np.bincount(bands.band[annotated], minlength=bands.n_bands))
+    design = StratifiedDesign(frame=frame, widths=d.bands, sizes=sizes, seed=d.draw_seed or 0)
+    return Strata(design=design, pool=None, frame=None, bands=bands)
+
+
 def _pooled_results(candidates: CandidateSet, settings: ReportSettings, rankings: Mapping, frame,
-                    pool: np.ndarray) -> ReportResults:
-    """A pooled design's numbers: the estimates of :class:`evalcore.pooling.Strata`, the ones the pages show
-    (exact inside the pool; beyond it the pooled counts plus the sampled stratum)."""
+                    pool: np.ndarray | None, strata=None) -> ReportResults:
+    """A pooled (or stratified: ``strata``) design's numbers: the estimates of :class:`evalcore.pooling.Strata`, the
+    ones the pages show (exact inside the pool; beyond it the pooled counts plus the sampled stratum)."""
     from ..pooling.strata import Strata
 
     d = settings.design
-    strata = Strata(design=pooled_design(settings, frame), pool=pool, frame=None)
+    if strata is None:
+        strata = Strata(design=pooled_design(settings, frame), pool=pool, frame=None)
     sizes = np.array(settings.sizes, dtype=np.int64)
     level = settings.level
     precision = pd.concat([strata.precision(rankings[m], sizes, confidence_level=level, interval=d.interval,
@@ -350,7 +376,7 @@ def _pooled_results(candidates: CandidateSet, settings: ReportSettings, rankings
     comparison = tested(*settings.pair, grid_sizes(settings.n_range, settings.n_step))
     _correct(comparison, settings)
     base = strata.baseline(rankings[settings.measures[0]], confidence_level=level, interval=d.interval)
-    summary = SampleSummary(frame_size=base.population, frame=strata.design.describe(strata.pool_size), m=base.m,
+    summary = SampleSummary(frame_size=base.population, frame=strata.describe(), m=base.m,
                             k=base.k, estimate=base.estimate, lower=base.lower, upper=base.upper)
     return ReportResults(settings=settings, n_candidates=candidates.n_candidates, n_tp=base.k,
                          excluded_unlabelled=candidates.excluded_unlabelled, precision=precision, pairs=pairs,
@@ -416,7 +442,13 @@ def report_numbers(results: ReportResults) -> dict[str, object]:
         data = {"candidates": results.n_candidates, "frame": sample.frame_size, "annotated": sample.m,
                 "annotated_true_positives": sample.k, "baseline": sample.estimate,
                 "baseline_lower": sample.lower, "baseline_upper": sample.upper}
-        if results.strata is not None:  # the pooled design: kind, measures, depth K, pool size, m, seed
+        if results.strata is not None and results.strata.stratified:  # bands, their candidates, sizes, annotated
+            strata = results.strata
+            design = strata.design
+            data["design"] = {"kind": design.kind, "measures": list(design.frame.measures),
+                              "bands": list(design.widths), "band_candidates": [int(x) for x in strata.bands.counts],
+                              "band_sizes": list(design.sizes), "seed": results.settings.design.draw_seed}
+        elif results.strata is not None:  # the pooled design: kind, measures, depth K, pool size, m, seed
             design = results.strata.design
             data["design"] = {"kind": design.kind, "measures": list(design.frame.measures), "depth": design.depth,
                               "pool_size": results.strata.pool_size, "sample_size": design.size,

@@ -21,7 +21,8 @@ from ..stats.multitest import check_correction
 from ..stats.pairtests import check_test
 
 __all__ = ["ReportSettings", "SampleDesign", "RESAMPLING_TESTS", "default_sizes", "display_names", "parse_names",
-           "settings_from_signature", "frame_spec", "parse_frame_spec", "SIGNATURE_READERS"]
+           "settings_from_signature", "frame_spec", "parse_frame_spec", "strata_spec", "parse_strata_spec",
+           "SIGNATURE_READERS"]
 
 RESAMPLING_TESTS = ("bootstrap", "randomization")
 DEFAULT_RESAMPLES = 1000
@@ -53,6 +54,25 @@ def parse_frame_spec(text: str) -> tuple[tuple[str, ...], int]:
     return chosen, k_value
 
 
+def strata_spec(measures, widths) -> str:
+    """A stratified design's bands as the command line writes them: ``log.like:100,400,1500,rest``."""
+    return f"{','.join(measures)}:{','.join(str(int(w)) for w in widths)},rest"
+
+
+def parse_strata_spec(text: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """``M1,M2:W1,W2,...,rest`` -> ((M1, M2), (W1, W2, ...)); the inverse of :func:`strata_spec` (no numpy here:
+    the command line's parser reads it)."""
+    measures, sep, spec = str(text).rpartition(":")
+    chosen = tuple(m for m in measures.split(",") if m)
+    items = [x.strip() for x in spec.split(",") if x.strip()]
+    if items and items[-1].lower() == "rest":
+        items = items[:-1]
+    if not sep or not chosen or not items or not all(x.isdigit() and int(x) >= 1 for x in items):
+        raise ParameterError(f"a stratified design's bands are MEASURE[,MEASURE...]:W1,W2,...,rest with widths >= 1, "
+                             f"e.g. log.like:100,400,1500,rest; got {str(text)[:80]!r}")
+    return chosen, tuple(int(x) for x in items)
+
+
 @dataclass(frozen=True)
 class SampleDesign:
     """How a partly annotated candidate set was sampled and is estimated from (Evert & Krenn 2005).
@@ -78,14 +98,21 @@ class SampleDesign:
     annotations : str or None
         The annotation sample of the dashboard's database the labels come from (None: the data file's labels);
         such labels are not in the data file, so ``evalcore reproduce`` cannot recompute them from it.
-    kind : {"sample", "pool", "pool+sample"}
+    kind : {"sample", "pool", "pool+sample", "stratified"}
         The design (:data:`evalcore.names.ANNOTATION_DESIGNS`, issue 22): ``sample`` as above; ``pool``: the union
         of the top ``frame_k`` candidates of ``frame`` (the pool) is annotated whole, estimates exact inside it;
         ``pool+sample``: the pool, and a simple random sample of the other candidates (estimates for every n,
-        exact inside the pool, unbiased beyond it; :class:`evalcore.pooling.Strata`).
+        exact inside the pool, unbiased beyond it; :class:`evalcore.pooling.Strata`); ``stratified`` (issue 33):
+        rank bands of ``frame``'s (best) rank of widths ``bands`` (the last band the rest; ``frame_k`` their
+        sum), each band's annotated candidates a simple random sample of it.
     pool_sample : int or None
         ``pool+sample``: m, the size of the random sample of the rest as drawn (the estimates use the annotated
         candidates outside the pool, whatever their number); None for the other kinds.
+    bands : tuple of int
+        ``stratified``: the bands' widths but the last; () for the other kinds.
+    band_sizes : tuple of int or None
+        ``stratified``: the sample size drawn in each band, where known (the estimates use the annotated
+        candidates of each band, whatever their number); None for the other kinds.
     """
 
     frame: tuple[str, ...] = ()
@@ -98,8 +125,32 @@ class SampleDesign:
     annotations: str | None = None
     kind: str = "sample"
     pool_sample: int | None = None
+    bands: tuple[int, ...] = ()
+    band_sizes: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "bands", tuple(self.bands))
+        if self.band_sizes is not None:
+            object.__setattr__(self, "band_sizes", tuple(self.band_sizes))
+        if (self.kind == "stratified") != bool(self.bands) or (self.band_sizes is not None
+                                                               and self.kind != "stratified"):
+            raise ParameterError(f"band widths and sizes belong to a 'stratified' design and it needs its widths; "
+                                 f"got kind {self.kind!r} and bands {list(self.bands)[:10]}")
+        if self.kind == "stratified":
+            for w in self.bands:
+                _whole(w, "bands", 1)
+            if self.frame_k != sum(self.bands):
+                raise ParameterError(f"a stratified design cuts {sum(self.bands):,} ranks into bands (frame_k); got "
+                                     f"{self.frame_k!r}")
+            if self.band_sizes is not None:
+                if len(self.band_sizes) != len(self.bands) + 1:
+                    raise ParameterError(f"give one sample size per band: {len(self.bands) + 1} bands, "
+                                         f"{len(self.band_sizes)} sizes")
+                for size in self.band_sizes:
+                    _whole(size, "band_sizes")
+            if self.frame_ties is not None and self.frame_ties not in ("stable", "random", "hash"):
+                raise ParameterError(f"a stratified design's bands are cut with ties stable, random or hash; got "
+                                     f"{self.frame_ties!r}")
         if self.kind not in method_names.ANNOTATION_DESIGNS:
             raise ParameterError(f"`kind` of an annotation design must be one of "
                                  f"{', '.join(method_names.ANNOTATION_DESIGNS)}; got {shown(self.kind)}")
@@ -132,7 +183,12 @@ class SampleDesign:
     @property
     def pooled(self) -> bool:
         """True for ``pool`` and ``pool+sample``: the pool is annotated whole."""
-        return self.kind != "sample"
+        return self.kind in ("pool", "pool+sample")
+
+    @property
+    def stratified(self) -> bool:
+        """True for ``stratified``: rank bands, each a random sample of its own size."""
+        return self.kind == "stratified"
 
 
 def _names(value, what: str) -> tuple[str, ...]:
@@ -345,11 +401,16 @@ class ReportSettings:
             return tuple(fields)
         fields += [("annotated-sample", ("yes",)), ("sample-interval", (d.interval,)),
                    ("diff-ci", (self.difference_interval,)), ("min-annotated", (str(d.min_annotated),))]
-        if d.frame:
+        if d.stratified:  # (--strata and --strata-sample, as curves/compare)
+            fields.append(("strata", (*d.frame[:-1], f"{d.frame[-1]}:{d.bands[0]}", *map(str, d.bands[1:]), "rest")))
+            if d.band_sizes is not None:
+                fields.append(("strata-sample", tuple(map(str, d.band_sizes))))
+        if d.frame and not d.stratified:
             key = "pool" if d.pooled else "sample-frame"  # (a pooled design: --pool, as curves/compare)
             fields.append((key, (*d.frame[:-1], frame_spec(d.frame[-1:], d.frame_k))))
             if d.pool_sample is not None:
                 fields.append(("pool-sample", (str(d.pool_sample),)))
+        if d.frame:
             if d.frame_ties is not None:
                 fields.append(("frame-ties", (d.frame_ties,)))
             if d.frame_seed is not None:
@@ -412,6 +473,12 @@ def _pool(items: tuple[str, ...]) -> dict:
     return {"design.frame": measures, "design.frame_k": k, "design.kind": "pool"}
 
 
+def _strata(items: tuple[str, ...]) -> dict:
+    measures, widths = parse_strata_spec(",".join(items))
+    return {"design.frame": measures, "design.frame_k": sum(widths), "design.bands": widths,
+            "design.kind": "stratified"}
+
+
 def _field(name: str, reader):
     return lambda items: {name: reader(items)}
 
@@ -450,6 +517,8 @@ SIGNATURE_READERS = {
     "annotations": _field("design.annotations", lambda v: _one(v, "annotations")),
     "pool": _pool,
     "pool-sample": _field("design.pool_sample", lambda v: _integer(_one(v, "pool-sample"), "pool-sample")),
+    "strata": _strata,
+    "strata-sample": _field("design.band_sizes", lambda v: tuple(_integer(x, "strata-sample") for x in v)),
 }
 
 
@@ -478,9 +547,9 @@ def settings_from_signature(settings: Mapping[str, tuple[str, ...]] | Sequence) 
     design = {k.removeprefix("design."): v for k, v in values.items() if k.startswith("design.")}
     values = {k: v for k, v in values.items() if not k.startswith("design.")}
     marked = design.pop("", False)
-    if "pool" in mapping and "sample-frame" in mapping:
-        raise ParameterError("the signature names both a sampling frame ('sample-frame') and a pool ('pool'); a "
-                             "report has one design")
+    if sum(key in mapping for key in ("pool", "sample-frame", "strata")) > 1:
+        raise ParameterError("the signature names more than one of a sampling frame ('sample-frame'), a pool "
+                             "('pool') and strata ('strata'); a report has one design")
     if "pool_sample" in design:  # (a sample of the rest: the pool + sample design)
         design["kind"] = "pool+sample"
     if design and not marked:

@@ -182,7 +182,7 @@ def precision_table(results: ReportResults, names: Mapping[str, str] | None = No
         def cell(row, c):
             r = by_key[(row["measure"], n)]
             if results.sample is not None:
-                text = _estimate_cell(r)
+                text = _estimate_cell(r, results.settings.design.stratified)
             else:
                 numbers = f"{100 * r.precision:.1f} [{100 * r.lower:.1f}, {100 * r.upper:.1f}]"
                 text = sym(numbers, numbers)
@@ -208,11 +208,13 @@ def precision_table(results: ReportResults, names: Mapping[str, str] | None = No
     return Table(PRECISION_LABEL, table_number, caption, columns, rows)
 
 
-def _estimate_cell(r) -> Rich:
+def _estimate_cell(r, stratified: bool = False) -> Rich:
     """An estimated precision ``44.4 [24.0, 67.0] (8/18)`` in percent, with k TPs of m annotated; where there is no
     estimate, why, in words."""
     regime = getattr(r, "regime", None)  # (a pooled design: exact inside the pool, estimated beyond it)
     if not r.in_frame:
+        if stratified:
+            return plain("a band with none annotated")
         return plain("beyond the pool" if regime is not None else "outside the frame")
     if regime == "exact":
         return plain(f"{100 * r.estimate:.1f} exact ({int(r.k)}/{int(r.m)})")
@@ -226,6 +228,16 @@ def _sample_precision_caption(results: ReportResults) -> Rich:
     s = results.settings
     d = s.design
     sample = results.sample
+    if d.stratified:
+        return ("Precision (%) of the n-best lists from " + plain(sample.frame) + " (" + plain(number(sample.m))
+                + " annotated of " + plain(number(results.n_candidates)) + " candidates, " + plain(number(sample.k))
+                + " true positives among them), estimated band by band: 'exact' where every candidate of the list is "
+                + "annotated, else with " + level_text(s.level) + " Korn-Graubard confidence intervals (Clopper-"
+                + "Pearson at the effective sample size) in brackets; in parentheses the TPs among the list's "
+                + "annotated candidates (k/m); 'a band with none annotated': the list reaches a band of which no "
+                + "candidate is annotated. A superscript letter names each measure that this measure is "
+                + "significantly better than at the same n (the score test on the regions' effective counts, "
+                + alpha_text(s.alpha) + ", " + _correction_words(results) + ").")
     if d.pooled:
         return ("Precision (%) of the n-best lists from " + plain(sample.frame) + " (" + plain(number(sample.m))
                 + " annotated of " + plain(number(results.n_candidates)) + " candidates, " + plain(number(sample.k))
@@ -302,6 +314,8 @@ PAIR_COLUMNS: tuple[Column, ...] = (
 def _not_tested(row, c: TableContext) -> Rich:
     """Why a sample comparison at an n was not tested, in words."""
     if not row["in_frame"]:
+        if c.results.settings.design.stratified:
+            return plain("a band with none annotated")
         return plain("beyond the pool" if "regime" in row.index else "outside the frame")
     return plain(f"too few annotated (< {c.results.settings.design.min_annotated})")
 
@@ -378,7 +392,18 @@ def pairwise_table(results: ReportResults, names: Mapping[str, str] | None = Non
             previous = (row["a"], row["b"])
         rows.append(tuple(col.cell(row, ctx) for col in columns))
     marked = "an adjusted p" if s.correction != "none" else "p"
-    if sample and s.design.pooled:
+    if sample and s.design.stratified:
+        caption = ("The score test on the effective counts of the difference regions (Rao and Scott's design-effect "
+                   + "adjustment) for every pair of measures A and B at each n, from the stratified design: the "
+                   + "annotated TPs among the annotated candidates only in A's n-best list (D1) and only in B's (D2), "
+                   + "and the p-value (Pearson's chi-square on the full counts where both regions are annotated "
+                   + "whole), where each region holds at least " + plain(number(s.design.min_annotated))
+                   + " annotated candidates (the n tested). " + DAGGER + " marks " + plain(marked) + " below "
+                   + alpha_text(s.alpha) + " (" + _correction_words(results) + "). Δ TP rate: the difference of the "
+                   + "regions' estimated TP rates in percentage points, with its " + level_text(s.level) + " "
+                   + plain(DIFFERENCE_NAMES[s.difference_interval]) + " interval on the effective counts (widened "
+                   + "where needed to cover this candidate set's own difference).")
+    elif sample and s.design.pooled:
         caption = (capitalized(TEST_NAMES[s.test](s)) + " for every pair of measures A and B at each n, from the "
                    + "pooled design: the annotated TPs among the annotated candidates only in A's n-best list (D1) and "
                    + "only in B's (D2), pooled and sampled, and the p-value (on the full counts where both regions lie "
