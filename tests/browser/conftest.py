@@ -196,7 +196,8 @@ def new_page(browser, app_url):
         if on_websocket is not None:
             page.on("websocket", on_websocket)
         pages.append(page)
-        page.goto(path if path.startswith("http") else app_url + path)
+        # (on a loaded machine the page itself can take more than Playwright's 30 s: issue 30's runs at load 40)
+        page.goto(path if path.startswith("http") else app_url + path, timeout=120_000)
         return page
 
     yield open_page

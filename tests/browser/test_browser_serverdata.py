@@ -27,7 +27,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from ui.serverdata import THIN_ABOVE
+from evalcore.ranking import data_seed
+from ui.serverdata import THIN_ABOVE, content_id, identity
 
 from test_browser import (click_for_run, figure, go_to, metric, param, press, settled_link, slider_thumb,
                           slider_values, wait_for_app, wait_for_figure, wait_for_figures)
@@ -92,14 +93,19 @@ def fresh_page(browser, url: str):
         context.close()
 
 
-def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_url):
+def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_url, server_data):
     assert CHROMIUM.exists(), MISSING_CHROMIUM
     assert ROWS > THIN_ABOVE and ROWS % 1000 == 0
     if browser is None:
         pytest.fail(MISSING_CHROMIUM, pytrace=False)
     url, store = server_url
+    # the set's own seed: of the identity its count tables are keyed by (issue 30)
+    own_seed = data_seed(content_id("server:big.parquet", identity(server_data / "big.parquet")))
     with fresh_page(browser, url + "/") as page:
         wait_for_app(page)
+        click_for_run(page, page.get_by_role("button", name="Use this sample"))  # a sample first, as in the issue
+        expect(metric(page, "Candidates N")).to_have_text("6,348", timeout=COUNTING_MS)
+        expect(page.get_by_text("Loaded: sample collocations_sim")).to_be_visible()
         page.get_by_text("Large data sets on this server (2)").click()
         click_for_run(page, page.get_by_role("button", name="Open this data set"), timeout=COUNTING_MS)
         expect(metric(page, "Candidates N")).to_have_text(f"{ROWS:,}", timeout=COUNTING_MS)
@@ -109,6 +115,8 @@ def test_open_a_large_server_data_set_and_move_the_level_slider(browser, server_
         expect(page.get_by_text("instead of 'random order'")).to_be_visible()
         # the Data page says which set is loaded now (main still named the one before: issue 30)
         expect(page.get_by_text("Loaded: big.parquet (on the server)")).to_be_visible()
+        expect(page.get_by_text("Loaded: sample collocations_sim")).to_have_count(0)
+        expect(page).to_have_url(param("seed", str(own_seed)))  # not the sample's: the set's own
 
         go_to(page, "Confidence")
         wait_for_figures(page, timeout=COUNTING_MS)
