@@ -146,8 +146,11 @@ def _sample(args, table, exported):
     from .. import cli_steps as steps
 
     extra = [m for m in pool_measures(args, exported) if args.measure and m not in args.measure]
+    if getattr(args, "strata", None):  # (a band's measure that is no column: --strata's own message says so)
+        extra = [m for m in extra if m in getattr(table, "columns", ())]
     if extra:
-        steps.note(f"the pool's measures {', '.join(extra)} are read to find the pool (--measure does not name "
+        what = "bands" if getattr(args, "strata", None) else "pool"
+        steps.note(f"the {what}'s measures {', '.join(extra)} are read to find the {what} (--measure does not name "
                    "them; their estimates are not written)")
     scores = [*args.measure, *extra] if args.measure else None
     return steps.annotated_sample(args, frame=False, table=table, scores=scores)
