@@ -16,7 +16,17 @@ Steps (the paper's data set from ../shared, 5,102 candidates; and 1,000,000 synt
 * upload -> the Data page's summary shown (a new file each time, so nothing is cached);
 * first visit to a fresh server (a link to the Significance page).
 
+What a person feels first (issue 34), with ``--felt``: each against the floor app in the same run, for the
+dashboard of this tree and of each ``--root NAME=DIR`` (e.g. main's code, ``git archive main | tar -x -C DIR``),
+each in turn with keys on the floor app so that both meet the same load:
+
+* first visit to a fresh server started as ``./dev run`` starts it (``python -m ui.serve``, the sample data set as
+  the default; the Data page) -> ratio to the floor's first visit to a fresh server;
+* upload of Krenn's file (and of 1,000,000 generated rows) -> its summary shown, then the switch to Precision right
+  after it (the page's first run on the new data) -> ratios to the floor's keys pressed in turn with them.
+
 Usage: python bench/bench_browser.py [--repeat 5] [--no-million]
+       python bench/bench_browser.py --felt [--repeat 5] [--no-million] [--root main=/tmp/i34-visits-main]
 """
 
 from __future__ import annotations
@@ -116,14 +126,20 @@ class Server:
     """``streamlit run`` of a script on a free port, with its own dataset store; the dashboard is started
     as ``./dev run`` does, through ``python -m ui.serve`` (warmed before it accepts anyone)."""
 
-    def __init__(self, script: Path, store: Path, cwd: Path = ROOT):
+    def __init__(self, script: Path, store: Path, cwd: Path = ROOT, env: dict | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        extra = env or {}
         env = {**os.environ, "EVALCORE_STORE": str(store), "PYTHONUNBUFFERED": "1"}
         env.pop("EVALCORE_DEFAULT_DATASET", None)
-        streamlit = Path(sys.executable).with_name("streamlit")
-        launcher = [sys.executable, "-m", "ui.serve"] if script == ROOT / "app.py" else [str(streamlit), "run",
-                                                                                        str(script)]
+        env.update(extra)
+        dashboard = script.name == "app.py" and (script.parent / "ui" / "serve.py").exists()
+        if dashboard:  # (another tree's dashboard: its own evalcore and ui/ first on the path)
+            env["PYTHONPATH"] = str(script.parent)
+            cwd = script.parent
+        # (streamlit through this interpreter: the .venv/bin/streamlit script's first line may name another checkout)
+        launcher = [sys.executable, "-m", "ui.serve"] if dashboard else [sys.executable, "-m", "streamlit", "run",
+                                                                         str(script)]
         self.proc = subprocess.Popen(
             [*launcher, "--server.headless", "true", "--server.port", str(self.port),
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
@@ -287,11 +303,71 @@ def median(values) -> float:
     return statistics.median(values)
 
 
+def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[float], roots: list[tuple[str, Path]],
+         repeat: int, million: bool) -> list[tuple]:
+    """What a person feels first (see the module's docstring), for each tree in ``roots``."""
+    rows = []
+    files = [("Krenn, 5,102", KRENN.read_bytes(), ".tsv")]
+    if million:
+        labels, a, b = synthetic(1_000_000)
+        buffer = io.BytesIO()
+        pd.DataFrame({"id": np.arange(1_000_000), "tp": labels, "score_a": a, "score_b": b}).to_parquet(
+            buffer, index=False)
+        files.append(("1,000,000", buffer.getvalue(), ".parquet"))
+    floor_first = median(floor_first_visits)
+    for name, root in roots:
+        firsts = []
+        for i in range(repeat):  # a fresh server each time, started as ./dev run starts it
+            server = Server(root / "app.py", tmp / f"store_first_{name}_{i}",
+                            env={"EVALCORE_DEFAULT_DATASET": "sample:collocations_sim"})
+            page, first = open_page(browser, server.url + "/")
+            firsts.append(first)
+            page.context.close()
+            server.stop()
+        rows.append((f"[{name}] first visit to a fresh server (./dev run, /)", median(firsts),
+                     median(firsts) / floor_first))
+        server = Server(root / "app.py", tmp / f"store_up_{name}")
+        for title, data, suffix in files:
+            ups, switches, floors = [], [], []
+            for i in range(repeat):
+                path = tmp / f"upload_{name}_{i}{suffix}"  # a new file each time: no cache answers
+                if suffix == ".parquet":
+                    frame = pd.read_parquet(io.BytesIO(data))
+                    frame[f"copy_{i}"] = i
+                    frame.to_parquet(path, index=False)
+                else:
+                    frame = pd.read_csv(io.BytesIO(data), sep="\t")
+                    frame[f"copy_{i}"] = i
+                    frame.to_csv(path, sep="\t", index=False)
+                floors.append(floor_key.press(repeat))
+                page, _ = open_page(browser, server.url + "/")
+                settle(page)
+                uploader = page.get_by_test_id("stFileUploader").locator("input[type=file]")
+                ups.append(timed(page, lambda: uploader.set_input_files(str(path)), done=SUMMARY_SHOWN))
+                settle(page)
+                floors.append(floor_key.press(repeat))
+                nav = page.get_by_test_id("stSidebarNav")
+                switches.append(timed(page, lambda: nav.get_by_role("link", name="Precision").click(),
+                                      timeout_ms=300_000))
+                page.context.close()
+            floor = median(floors)
+            rows.append((f"[{name}] {title}: upload -> summary shown", median(ups), median(ups) / floor))
+            rows.append((f"[{name}] {title}: switch to Precision after the upload", median(switches),
+                         median(switches) / floor))
+            rows.append((f"[{name}] {title}:   (floor's keys in turn with them)", floor, 1.0))
+        server.stop()
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-million", action="store_true")
+    parser.add_argument("--felt", action="store_true", help="only what a person feels first (issue 34)")
+    parser.add_argument("--root", action="append", default=[], metavar="NAME=DIR",
+                        help="with --felt: also the dashboard of the tree DIR (e.g. main's code), named NAME")
     args = parser.parse_args()
+    roots = [("this tree", ROOT)] + [(n, Path(d).resolve()) for n, _, d in (r.partition("=") for r in args.root)]
     from playwright.sync_api import sync_playwright
 
     rows = []
@@ -310,10 +386,23 @@ def main() -> None:
         floor = median(slider_steps(floor_page, "Points", args.repeat))
         floor_key.bytes.clear()
         rows.append(("floor: slider key -> figure redrawn", floor, 1.0))
+        if args.felt:  # the floor's first visit to a fresh server, several times (a median, as the dashboard's)
+            firsts = [floor_first]
+            for i in range(args.repeat - 1):
+                again = Server(floor_script, tmp / f"floor_store_{i}", cwd=tmp)
+                page, first = open_page(browser, again.url + "/")
+                firsts.append(first)
+                page.context.close()
+                again.stop()
+            floor_first = median(firsts)
         rows.append(("floor: first visit to a fresh server", floor_first, 1.0))
+        if args.felt:
+            rows += felt(browser, tmp, floor_key, firsts, roots, args.repeat, not args.no_million)
+            data_sets = []
 
-        data_sets = [("Krenn, 5,102", KRENN.read_bytes(), "krenn_ppv.tsv", "log.like", "chisq")]
-        if not args.no_million:
+        else:
+            data_sets = [("Krenn, 5,102", KRENN.read_bytes(), "krenn_ppv.tsv", "log.like", "chisq")]
+        if not args.no_million and not args.felt:
             labels, a, b = synthetic(1_000_000)
             buffer = io.BytesIO()
             pd.DataFrame({"id": np.arange(1_000_000), "tp": labels, "score_a": a, "score_b": b}).to_parquet(

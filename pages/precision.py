@@ -31,7 +31,7 @@ table = cached.curves(data, v.ranking, v.display, measures, (n_min, n_max), v.le
 fig = figures.precision_figure(table, baseline=candidates.baseline, show_recall=v.show_recall, show_f=v.show_f,
                                beta=v.beta, n_range=(n_min, n_max))
 st.plotly_chart(fig, key="precision_chart", theme=None)
-present.downloads(fig, table, "precision")
+present.downloads(fig, table, "precision", shows=measures, beta=v.beta)
 
 if v.n_at is None:
     common.update(n_at=n_max)

@@ -90,7 +90,7 @@ fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, 
 table = figcache.memo(result, lambda: result.table().assign(difference_interval=v.difference_method,
                                                            mdd_power=result.power), "table", v.difference_method)
 plot.chart(fig, key="significance_chart")
-present.downloads(fig, table, "significance")
+present.downloads(fig, table, "significance", shows=(a, b))
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"
 st.markdown(f"**How big:** Π\\_A − Π\\_B with its {100 * v.level:g}% interval "
             f"({DIFFERENCE_SHORT[v.difference_method]}), and the smallest "
@@ -107,7 +107,7 @@ diff_fig = figcache.memo(result, lambda: figures.difference_figure(
     power=result.power, up_to=result.up_to, interval_label=DIFFERENCE_SHORT[v.difference_method]),
     "difference", v.level, name_a, name_b, v.difference_method)
 plot.chart(diff_fig, key="difference_chart")
-present.downloads(diff_fig, table, "difference")
+present.downloads(diff_fig, table, "difference", shows=(a, b))
 st.caption("\n\n".join([esc(names.INTERVAL_AND_TEST_NOTE), esc(names.OBSERVED_POWER_NOTE),  # (one element)
                           "Where a difference is not marked and lies well inside ±MDD the lists perform alike; where "
                           "the MDD is large there are too few candidates in D1 and D2 to tell."]))

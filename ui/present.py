@@ -106,11 +106,13 @@ def for_export(fig, stem: str):
     return figures.captioned(fig, caption_text(stem))
 
 
-def downloads(fig, table, stem: str) -> None:
-    """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with the current
-    view's signature where it has one, else plain (:func:`ui.report.downloads`, the one row of them).
+def downloads(fig, table, stem: str, shows=(), beta: float = 1.0) -> None:
+    """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with its own
+    signature (the view's settings and a digest of ``table``; ``shows`` names the measures it shows, ``beta`` the
+    F-beta of a Precision table) where the view has one, else plain (:func:`ui.report.downloads`, the one row of
+    them).
 
     Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
     spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
     """
-    report.downloads(fig, table, stem, image=for_export(fig, stem))  # PNG and SVG: with a caption if asked for
+    report.downloads(fig, table, stem, image=for_export(fig, stem), shows=shows, beta=beta)  # PNG and SVG: with a caption if asked for

@@ -5,10 +5,13 @@ The report covers the view's analysis of one candidate set (the pooled samples, 
 Precision page's measures (the first four by default) with the compared pair added, the pair of the
 Significance page for Figures 2 and 3, the view's n range (tables at both ends and 1, 5, 10, 50, ... between
 them), ties and seed, test, correction, level and interval. The settings come from the view
-(:func:`report_settings`); the signature needs only the tables' numbers and Figure 3's tests, on the pages' cached
-rankings (the figures' curves are computed when the ZIP is built).
+(:func:`report_settings`). The sidebar's signature names them and the data, without numbers: a visit computes
+none of the report's numbers, which are computed when the report's ZIP is asked for (on the pages' cached
+rankings).
 
-Downloads: PNG, SVG and HTML carry the signature inside (a PNG text chunk, an SVG ``<desc>``, an HTML
+Downloads carry a signature of their own (:mod:`evalcore.report.parts`): the view's settings, which download it
+is, and a digest of that download's table (the figure's numbers), made when the download is clicked. PNG, SVG and
+HTML carry it inside (a PNG text chunk, an SVG ``<desc>``, an HTML
 ``<meta>``). A CSV does not: a comment line would break ``pandas.read_csv`` and every spreadsheet's default
 reading (it becomes the header row, and the signature's commas split it into columns), so the signature
 comes as a sidecar, ``<name>.signature.txt``, from the button next to the CSV's.
@@ -25,9 +28,9 @@ from evalcore.errors import EvalcoreError
 from evalcore.text import markdown_text, shown, spreadsheet_csv
 from evalcore.figures import style as figures
 from evalcore.report import ReportSettings, build_report, default_sizes, report_results
-from evalcore.report.build import report_signature
 from evalcore.report.embed import embed_signature, sidecar_name
-from evalcore.report.signature import file_sha256
+from evalcore.report.parts import Part, part_signature
+from evalcore.report.signature import Signature, evalcore_version, file_sha256
 from evalcore.viewstate import DEFAULT_MEASURES, SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
 from ui import cached, common, sample
 
@@ -36,7 +39,9 @@ REPORT_FILE = "evalcore-report.zip"
 
 @dataclass(frozen=True)
 class CurrentReport:
-    """What the sidebar and the downloads need: the settings, the data's hash and the signature."""
+    """What the sidebar and the downloads need: the settings, the data's hash and the view's signature (its settings
+    and data, without numbers: the report's numbers are computed when the report is asked for, a download's digest
+    when that download is)."""
 
     settings: ReportSettings
     data_sha256: str
@@ -98,8 +103,9 @@ def results(data: cached.Loaded, settings: ReportSettings, ranking: RankingChoic
 
 
 def current() -> tuple[CurrentReport | None, str]:
-    """The report of the current view, or None and why there is none (worked out once per view: the sidebar and
-    every download of a page ask for it; with a sample, once per view and state of its labels)."""
+    """The view's report settings and signature, or None and why there is none (worked out once per view: the
+    sidebar and every download of a page ask for it). It computes no number: the report's are computed when its
+    ZIP is asked for, a download's digest when that download is (:func:`downloads`)."""
     v = common.view()
     if v.dataset is not None and sample.mode(v) == "sample":
         return _current_sample(v, sample.labels_key(v))
@@ -108,19 +114,28 @@ def current() -> tuple[CurrentReport | None, str]:
 
 def sample_results(v: ViewSettings, labels: tuple):
     """The candidates and the report's numbers of a view that estimates from a sample (ui/sample.py)."""
+    candidates, frame, settings = _sample_settings(v)
+    return candidates, sample.report_numbers(v.data, labels, v.ranking, settings, candidates, frame)
+
+
+def _sample_settings(v: ViewSettings):
     candidates, frame, design = sample.report_parts(v)
     if len(candidates.measures) < 2:
         raise EvalcoreError("A report compares at least two measures; choose more score columns on the Data page.")
-    settings = report_settings(v, candidates, design)
-    return candidates, sample.report_numbers(v.data, labels, v.ranking, settings, candidates, frame)
+    return candidates, frame, report_settings(v, candidates, design)
+
+
+def _view_signature(settings: ReportSettings, sha: str) -> str:
+    """The view's signature: version, data and every setting, no ``numbers`` (see :func:`current`)."""
+    return str(Signature(evalcore_version(), "report", (sha,), settings.signature_settings()))
 
 
 @functools.lru_cache(maxsize=64)
 def _current_sample(v: ViewSettings, labels: tuple) -> tuple[CurrentReport | None, str]:
     try:
-        candidates, results_ = sample_results(v, labels)
+        _, _, settings = _sample_settings(v)
         sha = data_sha256(v.dataset)
-        return CurrentReport(results_.settings, sha, str(report_signature(results_, sha))), ""
+        return CurrentReport(settings, sha, _view_signature(settings, sha)), ""
     except EvalcoreError as exc:
         return None, f"No report for these settings: {exc}"
 
@@ -134,9 +149,8 @@ def _current(v: ViewSettings) -> tuple[CurrentReport | None, str]:
         if len(data.candidates.measures) < 2:
             return None, "A report compares at least two measures; choose more score columns on the Data page."
         settings = report_settings(v, data)
-        numbers = results(data, settings, v.ranking)
         sha = data_sha256(v.dataset)
-        return CurrentReport(settings, sha, str(report_signature(numbers, sha))), ""
+        return CurrentReport(settings, sha, _view_signature(settings, sha)), ""
     except EvalcoreError as exc:
         return None, f"No report for these settings: {exc}"
 
@@ -166,8 +180,8 @@ def sidebar() -> None:
         st.caption(markdown_text(why))  # it quotes link values and names
         return
     st.text(report.signature)
-    st.caption("It names the evalcore version, the data's SHA-256 and every setting; the command evalcore reproduce checks "
-               "the numbers with it.")
+    st.caption("It names the evalcore version, the data's SHA-256 and every setting. The report and each download "
+               "carry it with a digest of their own numbers, which the command evalcore reproduce checks.")
     v = common.view()
     link = common.share_link()
     st.download_button("Report (ZIP)", data=lambda: _zip(v.data, report.settings, v.ranking, v.display.mapping,
@@ -178,18 +192,31 @@ def sidebar() -> None:
                             "with references, the signature and every number, in one ZIP.")
 
 
-def downloads(fig, table, stem: str, image=None) -> None:
-    """Download buttons in one row: the figure as PNG, SVG and HTML with the signature inside, the table as CSV with
-    the signature as a sidecar file; without a report (no signature for this view: :func:`current`), the same
-    buttons plain and no sidecar. Images are rendered only when clicked (deferred data); PNG and SVG draw ``image``
-    (the figure with a caption, ui/present.py) where given."""
+def download_signature(report: CurrentReport, table, stem: str, shows=(), beta: float = 1.0) -> str:
+    """The signature of one download (:func:`evalcore.report.parts.part_signature`): the view's settings, which
+    download it is, the measures it shows and a digest of its table alone (the figure is drawn from it)."""
+    names = common.view().display.mapping
+    part = Part(stem, tuple(shows), beta, tuple((m, names[m]) for m in shows if m in names))
+    return str(part_signature(report.settings, report.data_sha256, part, table))
+
+
+def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0) -> None:
+    """Download buttons in one row: the figure as PNG, SVG and HTML with the download's signature inside, the table
+    as CSV with the signature as a sidecar file; without a report (no signature for this view: :func:`current`),
+    the same buttons plain and no sidecar. Images and the signature are made only when clicked (deferred data):
+    the signature's digest is of ``table``, the numbers this download shows (``shows``: the measures it shows, by
+    their own names; ``beta``: the F-beta of a Precision table). PNG and SVG draw ``image`` (the figure with a
+    caption, ui/present.py) where given."""
     report, _ = current()
-    signature = report.signature if report else None
+
+    @functools.cache
+    def signature() -> str | None:  # (once per run, whichever button asks first)
+        return download_signature(report, table, stem, shows, beta) if report else None
 
     def signed(fmt: str):
         def data() -> bytes:
             raw = figures.export(image if image is not None and fmt in ("png", "svg") else fig, fmt)
-            return embed_signature(raw, fmt, signature) if signature else raw
+            return embed_signature(raw, fmt, signature()) if report else raw
         return data
 
     row = st.container(horizontal=True)  # one block: the buttons side by side
@@ -201,7 +228,7 @@ def downloads(fig, table, stem: str, image=None) -> None:
                         on_click="ignore", key=f"dl_html_{stem}")
     row.download_button("Table as CSV", data=lambda: spreadsheet_csv(table), file_name=f"{stem}.csv",
                         mime="text/csv", on_click="ignore", key=f"dl_csv_{stem}")
-    if signature:
-        row.download_button("Signature (.txt)", data=signature + "\n", file_name=sidecar_name(f"{stem}.csv"),
+    if report:
+        row.download_button("Signature (.txt)", data=lambda: signature() + "\n", file_name=sidecar_name(f"{stem}.csv"),
                             mime="text/plain", on_click="ignore", key=f"dl_sig_{stem}",
                             help="The signature of these numbers, to keep beside the CSV")

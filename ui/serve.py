@@ -4,7 +4,9 @@
 visitor waits for the imports and the compiled kernels (several seconds). This loads them in the
 server process first (:func:`evalcore.warm.warm`), then starts Streamlit's server on app.py in
 the same process, where the first run finds everything loaded, and shows the app's own navigation
-from the first moment (not Streamlit's list of the files in pages/). It also puts the upload guard
+from the first moment (not Streamlit's list of the files in pages/). The app's own modules (ui/ and what app.py and
+the pages import: :func:`import_app`) are imported here too: on a fresh server they took the first visitor's run
+several seconds (ui.cached, ui.present, ui.systems, ui.annotate, ui.tables; issue 34). It also puts the upload guard
 (:mod:`ui.uploads`) around Streamlit's server before it starts: with sign-in on, no byte of an upload
 from anyone but a signed-in member, and no session holding more than the upload limit. ``streamlit run
 app.py`` serves the app without that guard.
@@ -12,11 +14,62 @@ app.py`` serves the app without that guard.
 
 from __future__ import annotations
 
+import ast
 import gc
+import importlib
+import importlib.util
+import logging
+import pkgutil
 import sys
+import time
 from pathlib import Path
 
 APP = Path(__file__).resolve().parents[1] / "app.py"
+
+
+def _imported_by(script: Path) -> list[str]:
+    """The modules a script imports at its top level (``from a import b`` gives ``a`` and, where it is a module,
+    ``a.b``), in order."""
+    names = []
+    for node in ast.parse(script.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names += [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+    return names
+
+
+class _Outside(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "missing ScriptRunContext" not in record.getMessage()
+
+
+def import_app(app: Path = APP) -> float:
+    """Import every module of ui/ and every module app.py and the pages import, as their first run would; returns
+    the seconds it took. (A name imported from a module that is not itself a module is skipped.)"""
+    t0 = time.perf_counter()
+    import ui
+
+    names = [f"ui.{m.name}" for m in pkgutil.walk_packages(ui.__path__) if m.name != "serve"]
+    for script in [app, *sorted((app.parent / "pages").glob("*.py"))]:
+        names += _imported_by(script)
+    # (a fragment or component declared at import says "missing ScriptRunContext" outside a run: nothing is missing)
+    from streamlit.runtime.scriptrunner_utils import script_run_context  # (its logger made, with Streamlit's level)
+
+    context_log = logging.getLogger(script_run_context.__name__)
+    quiet = _Outside()  # (a filter: Streamlit sets its loggers' levels again when it reads its config)
+    context_log.addFilter(quiet)
+    try:
+        for name in dict.fromkeys(names):
+            if importlib.util.find_spec(name.rpartition(".")[0] or name) is None:
+                continue
+            try:
+                importlib.import_module(name)
+            except ModuleNotFoundError:  # ``from a import function``: not a module
+                continue
+    finally:
+        context_log.removeFilter(quiet)
+    return time.perf_counter() - t0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
 
     seconds = warm()
     print(f"evalcore: imports and compiled kernels loaded in {seconds:.1f} s", file=sys.stderr)
+    seconds = import_app()
+    print(f"evalcore: the app's modules imported in {seconds:.1f} s", file=sys.stderr)
     # What the warm-up loaded lives as long as the server: keep it out of every later garbage collection (a full
     # collection over it took about 0.15 s).
     from streamlit.runtime.pages_manager import PagesManager

@@ -6,7 +6,8 @@ each option that decides the numbers (under the option's name, ``--confidence-le
 ``--correction`` as ``corr``) and a digest of the table the command wrote (:func:`csv_digest`).
 ``reproduce`` turns a signature back into the same command (:func:`argv_from_signature`), runs it on the
 data file, and compares the digests; for a report it rebuilds :class:`ReportSettings` and recomputes the
-report's numbers.
+report's numbers, and for a download from the dashboard (a signature naming its ``part``) that download's table
+(:mod:`evalcore.report.parts`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .build import build_report, share_link
 from .results import report_results, results_digest
 from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names, parse_strata_spec,
                        settings_from_signature)
+from .parts import part_of, part_table, table_digest
 from .signature import Signature, compare_signatures, evalcore_version, file_sha256, numbers_digest, parse_signature
 from .parsers import SIGNATURE_HELP, TABLE_COMMANDS, add_parsers
 
@@ -373,15 +375,18 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
         with redirect_stderr(io.StringIO()):
             digest = reproduce_digest(signature, files, work_budget=work_budget)
     elif signature.command == "report":
-        settings = settings_from_signature(signature.settings)
+        settings, part = part_of(signature.settings)  # (a download's signature names its part: evalcore.report.parts)
         if settings.design is not None and settings.design.annotations is not None:
             raise ParameterError(f"the signature's labels come from the annotation sample "
                                  f"{settings.design.annotations!r} of a dashboard's database, not from the data file, "
                                  "so they cannot be recomputed from it; export the annotated set on the Annotate page "
                                  "and make the report from that file (evalcore report --annotated-sample)")
         with redirect_stderr(io.StringIO()):
-            results = report_results(load_report_candidates(files[0], settings), settings, budget=work_budget)
-        digest = results_digest(results)
+            candidates = load_report_candidates(files[0], settings)
+            if part is None:
+                digest = results_digest(report_results(candidates, settings, budget=work_budget))
+            else:
+                digest = table_digest(part.stem, part_table(candidates, settings, part, budget=work_budget))
     else:
         args = _parse_command(parser, argv_from_signature(parser, signature, files))
         args.work_budget = work_budget
@@ -398,8 +403,9 @@ def cmd_reproduce(args: argparse.Namespace, *, parser: argparse.ArgumentParser,
                   commands: Mapping[str, Callable]) -> int:
     signature = parse_signature(args.signature_text)
     if signature.numbers is None:
-        raise ParameterError("the signature has no 'numbers' field, so there is nothing to compare; copy the whole "
-                             "signature")
+        raise ParameterError("the signature has no 'numbers' field, so there is nothing to compare: the sidebar's "
+                             "signature names the settings and the data only; reproduce the signature.txt of the "
+                             "report (ZIP) or the signature of a download, which carry the digest of their numbers")
     result = reproduce(signature, args.files, parser=parser, commands=commands, work_budget=args.work_budget)
     for message in result.messages:
         print(message)

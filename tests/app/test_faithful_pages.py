@@ -128,6 +128,18 @@ def test_pairwise_uses_the_chosen_difference_interval():
     assert any("Agresti-Caffo" in c.value for c in at.caption)
 
 
+def _with_report_numbers(signature):
+    """The sidebar's signature (settings, no numbers) with the digest of its report's numbers, as the ZIP has it."""
+    from evalcore.report.commands import load_report_candidates
+    from evalcore.report.results import report_results, results_digest
+    from evalcore.report.settings import settings_from_signature
+
+    assert signature.numbers is None
+    settings = settings_from_signature(signature.settings)
+    return signature.with_numbers(results_digest(report_results(load_report_candidates(str(SAMPLE), settings),
+                                                                settings)))
+
+
 def _signature(at: AppTest) -> str:
     (text,) = [t.value for t in at.sidebar.text]
     return text
@@ -136,7 +148,7 @@ def _signature(at: AppTest) -> str:
 def test_the_signature_names_the_difference_interval_and_the_power(tmp_path):
     at = app({"dataset": "sample:collocations_sim", "ties": "stable", "a": "log_like", "b": "MI",
               "diff_ci": "agresti_caffo", "power": "0.9"}, "pages/significance.py")
-    signature = parse_signature(_signature(at))
+    signature = _with_report_numbers(parse_signature(_signature(at)))
     assert signature.get("diff-ci") == "agresti_caffo" and signature.get("power") == "0.9"
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
@@ -144,7 +156,8 @@ def test_the_signature_names_the_difference_interval_and_the_power(tmp_path):
     assert code == 0, out.getvalue() + err.getvalue()
     other = app({"dataset": "sample:collocations_sim", "ties": "stable", "a": "log_like", "b": "MI"},
                 "pages/significance.py")
-    assert parse_signature(_signature(other)).numbers != signature.numbers  # the setting changes the numbers
+    other = _with_report_numbers(parse_signature(_signature(other)))
+    assert other.numbers != signature.numbers  # the setting changes the numbers
 
 
 def test_the_signature_of_a_sample_names_its_design(krenn_sample):
