@@ -35,8 +35,8 @@ fig = figcache.memo(table, lambda: figures.confidence_figure(table, baseline=can
                                                              method_label=INTERVAL_LABELS[v.interval]),
                     "fig2", candidates.baseline, v.level, v.interval)
 plot.chart(fig, key="confidence_chart")
-widgets.bands_note(data, chosen[:MAX_BANDS], (n_min, n_max))  # two bands on each other: said in words
 present.downloads(fig, table, "confidence", shows=chosen[:MAX_BANDS])
+widgets.bands_note(data, chosen[:MAX_BANDS], (n_min, n_max))  # two bands on each other: said in words
 st.caption("Each band is an interval for the average precision of the acceptance region that holds the n "
            "best candidates here; in a repetition of the experiment that region may hold more or fewer "
            "candidates (Evert 2004, §3.2).")

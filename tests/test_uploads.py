@@ -9,6 +9,7 @@ upload) and tests/browser/test_browser_uploads.py (the bound, and the Data page'
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 
 import pytest
@@ -195,7 +196,9 @@ def _request(guard, method: str, path: str, headers: dict[str, str]):
     guard.app = app
     pairs = headers.items() if isinstance(headers, dict) else headers
     scope = {"type": "http", "method": method, "path": path, "headers": [(k.encode(), v.encode()) for k, v in pairs]}
-    asyncio.run(guard(scope, receive, send))
+    # in a thread of its own: a browser test run before in this worker may leave Playwright's loop running here
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, guard(scope, receive, send)).result()
     return seen["status"], seen["read"], seen["app"]
 
 

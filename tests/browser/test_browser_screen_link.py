@@ -13,6 +13,7 @@ import io
 import json
 import math
 import random
+import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -24,6 +25,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from evalcore.cli import main as evalcore_main
 from evalcore.io.store import DatasetStore
+from evalcore.report.signature import parse_signature
 from test_browser import (FIRST_RUN_MS, PAGES, choose, press, rerun, settled_link, slider_thumb, slider_values,
                           wait_for_app, wait_for_figures)
 
@@ -60,6 +62,8 @@ STILL_SCREEN = f"""() => {{
   still.last = now;
   return still.frames >= {STILL} && grids.every(grid => grid.querySelector('[role="row"]')) ? now : false;
 }}"""
+
+REPORT_MS = 600_000  # the report's numbers and figures, computed when its button is clicked (loaded machine)
 
 
 class SentTables:
@@ -129,6 +133,15 @@ def sidebar_signature(page: Page) -> str:
     text = page.get_by_test_id("stSidebar").get_by_test_id("stText")
     expect(text).to_have_count(1)
     return text.inner_text().strip()
+
+
+def report_signature(page: Page) -> str:
+    """The signature.txt of the report the sidebar's Report (ZIP) downloads (computed when clicked)."""
+    button = page.get_by_test_id("stSidebar").get_by_role("button", name="Report (ZIP)")
+    with page.expect_download(timeout=REPORT_MS) as info:
+        button.click()
+    with zipfile.ZipFile(info.value.path()) as archive:
+        return archive.read("signature.txt").decode().strip()
 
 
 def reproduce(signature: str, path: Path) -> str:
@@ -275,7 +288,11 @@ def test_a_link_reopens_the_screen_and_its_signature_reproduces(new_page, krenn_
     assert sidebar_signature(colleague) == signature
     assert settled_link(colleague) == link
     data = EXPERIMENT if title in EXPERIMENT_PAGES else krenn_tsv
-    assert "reproduced" in reproduce(signature, data).splitlines()[-1]
+    # the sidebar's signature names the settings and the data; the report's numbers are computed when the report
+    # is asked for (issue 34), and its signature.txt (the same line with their digest) reproduces from the file
+    report = parse_signature(report_signature(colleague))
+    assert report.numbers is not None and str(report.with_numbers(None)) == signature
+    assert "reproduced" in reproduce(str(report), data).splitlines()[-1]
 
 
 def test_look_at_n_is_in_the_link_when_the_range_moves(new_page, krenn_id):
