@@ -28,7 +28,15 @@ import streamlit.components.v1 as components
 FRONTEND = Path(__file__).parent / "frontend"
 KEYS = {"t": "TP", "f": "FP", "u": "unsure", "z": "undo"}
 
-_component = components.declare_component("keyqueue", path=str(FRONTEND))
+_declared: list = []
+
+
+def _component(**kwargs):
+    """The component, declared at its first use in a run: Streamlit registers a declared component only where a
+    script runs, so one declared at import by the server's warm-up (ui.serve.import_app) would never be served."""
+    if not _declared:
+        _declared.append(components.declare_component("keyqueue", path=str(FRONTEND)))
+    return _declared[0](**kwargs)
 
 
 def key_queue(items: list[dict], *, recent: list[dict], total: int, done: int, acked: dict, context: str, key: str,

@@ -34,7 +34,16 @@ __all__ = ["chart", "spec_of", "COMPONENT"]
 
 COMPONENT = "evalcore_plot"  # its name in the page's messages (tests/shown_charts.py reads figures by it)
 
-_ASSETS = components_v1.declare_component("plotly_assets", path=str(Path(plotly.__file__).parent / "package_data"))
+_ASSETS: list = []  # plotly.js served as a component's asset, declared at the first figure of a run (see _assets)
+
+
+def _assets():
+    """Streamlit registers a declared (v1) component only where a script runs: one declared at import by the
+    server's warm-up (ui.serve.import_app) would never be served, so it is declared at its first use."""
+    if not _ASSETS:
+        _ASSETS.append(components_v1.declare_component("plotly_assets",
+                                                       path=str(Path(plotly.__file__).parent / "package_data")))
+    return _ASSETS[0]
 _HERE = Path(__file__).parent
 _component = components_v2.component(COMPONENT, js=(_HERE / "plot.js").read_text(),
                                      css=(_HERE / "plot.css").read_text(), isolate_styles=False)
@@ -52,7 +61,7 @@ def spec_of(fig) -> tuple[str, str]:
 
 def _plotly_url() -> str:
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
-    return ("/" + base if base else "") + f"/component/{_ASSETS.name}/plotly.min.js"
+    return ("/" + base if base else "") + f"/component/{_assets().name}/plotly.min.js"
 
 
 def chart(fig, *, key: str) -> None:
