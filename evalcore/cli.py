@@ -223,11 +223,8 @@ def _load(args) -> CandidateSet:
 
 
 def _check_work(estimate, args) -> None:
-    """Refuse work past the budget (``--work-budget``, else ``EVALCORE_WORK_BUDGET``, else 60 s) before it starts."""
-    from .work import check_work
-
-    check_work(estimate, getattr(args, "work_budget", None),
-               how_to_raise="raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET")
+    """Refuse work past the budget (``--work-budget``, else ``EVALCORE_WORK_BUDGET``, else none) before it starts."""
+    steps.check_work(estimate, args)
 
 
 def _cmd_curves(args) -> None:

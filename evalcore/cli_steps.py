@@ -20,6 +20,18 @@ if TYPE_CHECKING:
     from .ranking import Ranking
 
 
+#: How a refusal on the command line says to raise the budget.
+HOW_TO_RAISE = "raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET"
+
+
+def check_work(estimate, args) -> None:
+    """Refuse work past the command line's budget before it starts: ``--work-budget``, else
+    ``EVALCORE_WORK_BUDGET``, else none (:func:`evalcore.work.command_budget`; ``reproduce`` sets one on ``args``)."""
+    from .work import check_work as check, command_budget
+
+    check(estimate, command_budget(getattr(args, "work_budget", None)), how_to_raise=HOW_TO_RAISE)
+
+
 def limits(args):
     """The reading limits, the defaults with the --limit options applied."""
     from .io.limits import parse_limit_options

@@ -201,9 +201,11 @@ def test_the_command_line_refuses_past_the_budget_and_the_flag_raises_it(krenn_t
     assert "more than the 2 seconds one request may use" in err and "What fits: 2,800 resamples; or a step of 5 between the tested n." in err
     code, _, err = run(*argv[:-2], "--n", "1:5102:500", "--out", tmp_path / "t.csv", "--work-budget", "2")
     assert code == 0, err
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")  # (without it or the flag, a command line has no budget)
     code, _, err = run("curves", krenn_tsv, "--label", "is.colloc", "--kind", "auc", "--resamples", "100000",
                        "--out", tmp_path / "auc.csv")
     assert code == 2 and "bootstrap of average precision" in err and "it was not started" in err
+    monkeypatch.delenv("EVALCORE_WORK_BUDGET")
     code, _, err = run("report", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--measure", "chisq",
                        "--test", "randomization", "--resamples", "100000", "--seed", "1", "--no-figures",
                        "--out", tmp_path / "r.zip", "--work-budget", "5")
@@ -225,3 +227,32 @@ def test_a_report_with_a_step_names_it_in_the_signature_and_methods(krenn_tsv, t
     assert code == 0 and out.rstrip().endswith("reproduced")
     code, out, _ = run("reproduce", signature.replace("|step 100|", "|step 50|"), krenn_tsv)
     assert code == 1 and "DO NOT match" in out
+
+
+def test_the_command_line_has_a_budget_only_where_asked_and_reproduce_always(krenn_tsv, tmp_path, monkeypatch):
+    """Issue 29: a command on a user's own machine runs what it is asked (no budget unless --work-budget or
+    EVALCORE_WORK_BUDGET is set: the 10^8 runs of the speed issue must not be refused by default); reproduce always
+    has one (60 s unless set), since a signature may come from anyone. Every estimate is still made and checked:
+    ``observe`` sees the budget each was checked against."""
+    from evalcore.work import command_budget, observe
+
+    monkeypatch.delenv("EVALCORE_WORK_BUDGET", raising=False)
+    assert command_budget() == math.inf and command_budget(always=True) == 60 and command_budget(5.0) == 5
+    argv = ["compare", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--measure", "chisq", "--ties",
+            "stable", "--n", "1:5102:100", "--out", tmp_path / "t.csv", "--signature", tmp_path / "sig.txt"]
+    with observe() as seen:
+        code, _, err = run(*argv)
+    assert code == 0, err
+    assert seen and {budget for _, budget in seen} == {math.inf}
+    signature = (tmp_path / "sig.txt").read_text().strip()
+    with observe() as seen:
+        code, out, err = run("reproduce", signature, krenn_tsv)
+    assert code == 0 and out.rstrip().endswith("reproduced"), err
+    assert seen and {budget for _, budget in seen} == {60.0}
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "90s")
+    with observe() as seen:
+        run(*argv)
+    assert {budget for _, budget in seen} == {90.0}
+    with observe() as seen:
+        run(*argv, "--work-budget", "2min")
+    assert {budget for _, budget in seen} == {120.0}

@@ -31,6 +31,7 @@ from ..stats.intervals import INTERVAL_METHODS
 from ..stats.multitest import CORRECTIONS
 from ..stats.pairtests import PAIR_TESTS
 from ..viewstate import default_n_range
+from ..work import command_budget
 from .build import build_report, share_link
 from .results import report_results, results_digest
 from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names,
@@ -277,7 +278,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     out = args.out or "report.zip"
     sha = file_sha256(args.file)
     if counted is None:
-        results = report_results(candidates, settings, budget=args.work_budget)  # within the work budget, or refused
+        results = report_results(candidates, settings, budget=command_budget(args.work_budget))  # or refused
     else:  # the engine's count tables (out of core; a command line's own work)
         results = report_results(candidates, settings, rankings=counted.rankings)
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
@@ -327,10 +328,12 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
 
     The data must be the same files (their SHA-256 must match the signature's); a different evalcore
     version is named, and the numbers are recomputed all the same, within the work budget (``work_budget``
-    seconds, default :func:`evalcore.work.work_budget`): a signature whose numbers would take longer is refused
+    seconds, else ``EVALCORE_WORK_BUDGET``, else 60: :func:`evalcore.work.command_budget` with ``always``, since a
+    signature may come from anyone): a signature whose numbers would take longer is refused
     before anything is computed. Only the commands that sign their numbers (``report``, ``systems`` and
     :data:`TABLE_COMMANDS`) can be reproduced.
     """
+    work_budget = command_budget(work_budget, always=True)  # (a signature may come from anyone)
     if signature.command not in ("report", "systems", *TABLE_COMMANDS):
         raise ParameterError(f"a signature names the command that computed its numbers: report, systems or one of "
                              f"{', '.join(TABLE_COMMANDS)}; got {signature.command[:40]!r}")

@@ -127,11 +127,11 @@ def run_comparison(args, *, with_curves: bool = False):
                               ter_case_sensitive=args.ter_case_sensitive)
         statistics = text_statistics(data, metric, options, workers=args.workers)
         files, n_refs = refs + hyps, len(refs)
-    from ..work import check_work, systems_estimate
+    from ..cli_steps import check_work
+    from ..work import systems_estimate
 
     check_work(systems_estimate(statistics.n_items, statistics.n_systems, settings.resamples, curves=with_curves),
-               getattr(args, "work_budget", None), how_to_raise="raise it with --work-budget SECONDS or "
-               "EVALCORE_WORK_BUDGET")
+               args)
     result = compare_systems(statistics, settings)
     curves = size_curves(statistics, settings) if with_curves else None
     return statistics, result, curves, files, n_refs

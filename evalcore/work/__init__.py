@@ -1,11 +1,11 @@
 """Work that one request can start, bounded: the estimated cost of the expensive calls (:mod:`.cost`) and the
 host's budget that refuses what is past it, offering what fits (:mod:`.budget`)."""
 
-from .budget import (BUDGET_ENV_VAR, DEFAULT_BUDGET, WorkTooLargeError, check_work, duration_text, parse_budget,
-                     work_budget)
+from .budget import (BUDGET_ENV_VAR, DEFAULT_BUDGET, WorkTooLargeError, check_work, command_budget, duration_text,
+                     observe, parse_budget, work_budget)
 from .cost import (Offer, WorkEstimate, WorkModel, grid_size, mdd_seconds, pair_estimate, report_estimate,
                    roc_estimate, sizes_estimate, systems_estimate)
 
 __all__ = ["BUDGET_ENV_VAR", "DEFAULT_BUDGET", "Offer", "WorkEstimate", "WorkModel", "WorkTooLargeError",
-           "check_work", "duration_text", "grid_size", "mdd_seconds", "pair_estimate", "parse_budget",
+           "check_work", "command_budget", "duration_text", "observe", "grid_size", "mdd_seconds", "pair_estimate", "parse_budget",
            "report_estimate", "roc_estimate", "sizes_estimate", "systems_estimate", "work_budget"]
