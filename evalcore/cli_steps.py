@@ -32,6 +32,21 @@ def check_work(estimate, args) -> None:
     check(estimate, command_budget(getattr(args, "work_budget", None)), how_to_raise=HOW_TO_RAISE)
 
 
+def read(source, args, *, kind: str | None = None) -> None:
+    """Refuse reading ``source`` past the budget (:func:`evalcore.work.commands.reading_estimate`) before it is
+    read."""
+    from .work.commands import reading_estimate
+
+    check_work(reading_estimate(source, kind=kind), args)
+
+
+def sample_work(args, n_candidates: int, measures: int, sizes: int, interval: str) -> None:
+    """Refuse the estimates from an annotated sample past the budget before they are computed."""
+    from .work.commands import sample_estimate
+
+    check_work(sample_estimate(n_candidates, measures, sizes, interval), args)
+
+
 def limits(args):
     """The reading limits, the defaults with the --limit options applied."""
     from .io.limits import parse_limit_options
@@ -78,6 +93,7 @@ def annotated_sample(args, frame: bool = True):
         raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
                              "keeps them as unannotated candidates of a random sample; choose one")
     args.seed = resolve_seed(args.ties, args.seed)
+    read(args.file, args)
     sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
                                    lower_is_better=tuple(args.lower_is_better), min_annotated=1,
                                    encoding=args.encoding, sheet=args.sheet, limits=limits(args), where="cli")

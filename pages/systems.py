@@ -22,6 +22,9 @@ if inp is None:
 v = common.view()
 settings = ui.resampling_of(v)
 try:
+    ui.within_scoring_budget(inp)  # scoring past the work budget: a message, and the page stops before it starts
+    with st.spinner("Scoring every segment of every system ..."):  # (in a child process that a closed tab ends;
+        ui.statistics(inp)  # two pages asking share it)
     ui.within_budget(inp, settings)  # past the work budget: a message and fewer resamples offered, and the page stops
     with jobs.attend(("systems", inp, settings)) as job:  # a closed tab stops it; two pages asking share it
         result = ui.comparison(inp, settings, _progress=job.progress())

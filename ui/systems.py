@@ -6,14 +6,15 @@ Every input file is stored like a candidate set (content-addressed, within the s
 (``sys_ref``, ``sys_hyp`` = ``name=<id>``, ``sys_table``) reopens the same files for anyone on the server. The
 numbers are cached on the files' ids and two small frozen objects (:class:`SystemsInput`: the files, the metric
 and sacrebleu's options; :class:`~evalcore.systems.compare.ResamplingSettings`), so a link opened twice, by anyone,
-computes once. Work per request is bounded: scoring by :func:`check_budget` (past it, the message points to the
-command line); the resampling by the host's work budget (:mod:`evalcore.work`, ``EVALCORE_WORK_BUDGET``, as on the
+computes once. Work per request is bounded: scoring by its estimate (:func:`scoring_work`, per metric from the words
+and characters of the segments: :mod:`evalcore.work.scoring`), run in a child process that a closed tab ends; the
+resampling by the host's work budget (:mod:`evalcore.work`, ``EVALCORE_WORK_BUDGET``, as on the
 other pages): :func:`within_budget` refuses it before it starts and offers fewer resamples that fit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
@@ -31,16 +32,17 @@ from evalcore.systems.names import (MAX_SYSTEMS, METRIC_NAMES, METRICS, RESAMPLE
 from evalcore.systems.report import build_systems_report, systems_signature
 from evalcore.systems.similarity import similarity
 from evalcore.systems.sizes import size_curves
-from evalcore.systems.statistics import ItemStatistics, table_statistics, text_statistics
+from evalcore.systems.statistics import ItemStatistics, table_statistics, text_jobs, text_statistics
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, ViewSettings
-from evalcore.work import check_work, systems_estimate
+from evalcore.work import WorkEstimate, WorkModel, check_work, systems_estimate, work_budget
+from evalcore.work.child import run_stoppable
+from evalcore.work.scoring import scoring_estimate
 from ui import cached, common, figcache, jobs, widgets
 
-#: Work one request may ask of the server: segment-systems to score (about a minute of one core each); the
-#: resampling is bounded by the work budget (evalcore.work.systems_estimate).
-SEGMENT_BUDGET = {"bleu": 1_000_000, "chrf": 200_000, "ter": 40_000, "wer": 1_000_000}
 REPORT_FILE = "evalcore-systems-report.zip"
+#: What the scoring's child processes start with (imported once by their fork server).
+SCORING_MODULES = ("numpy", "sacrebleu", "jiwer", "evalcore.systems.statistics")
 
 
 @dataclass(frozen=True)
@@ -130,12 +132,8 @@ def work_estimate(n_items: int, n_systems: int, settings: ResamplingSettings, cu
 
 def check_budget(inp: SystemsInput, n_items: int, n_systems: int, settings: ResamplingSettings | None = None, *,
                  curves: bool = False) -> None:
-    """Refuse work past what one request may ask of a shared server: scoring past :data:`SEGMENT_BUDGET`, and
-    resampling past the work budget (:class:`evalcore.work.WorkTooLargeError`)."""
-    if inp.mode == "text" and n_items * n_systems > SEGMENT_BUDGET[inp.metric]:
-        raise EvalcoreError(f"{n_systems} systems x {n_items:,} segments is more {METRIC_NAMES[inp.metric]} than the "
-                            f"dashboard computes for one view (up to {SEGMENT_BUDGET[inp.metric]:,} segment-systems); "
-                            "use the command line (python -m evalcore systems), or fewer segments or systems")
+    """Refuse resampling past the work budget (:class:`evalcore.work.WorkTooLargeError`); the scoring has its own
+    estimate (:func:`scoring_work`)."""
     if settings is not None:
         check_work(work_estimate(n_items, n_systems, settings, curves),
                    how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
@@ -149,18 +147,54 @@ def within_budget(inp: SystemsInput, settings: ResamplingSettings, *, curves: bo
                        "systems_curves" if curves else "systems", names={"resamples": "sys_resamples"})
 
 
-@st.cache_resource(max_entries=4, show_spinner="Scoring every segment of every system ...", hash_funcs=_KEYS)
-def statistics(inp: SystemsInput) -> ItemStatistics:
-    if inp.mode == "table":
-        return table_statistics(item_table(inp.table, inp.metric))
+@st.cache_resource(max_entries=4, show_spinner=False, hash_funcs=_KEYS)
+def text_input(inp: SystemsInput) -> sysinputs.TextInput:
+    """The view's text files read (each within its reading estimate: :func:`segments`) and checked together."""
     refs = [segments(i) for i in inp.refs]
     hyps = [(name, segments(i)[1]) for name, i in inp.systems]
-    check_budget(inp, len(refs[0][1]), len(hyps))
-    data = sysinputs.check_text_input([(n, lines) for n, lines in refs],
+    return sysinputs.check_text_input([(n, lines) for n, lines in refs],
                                       [(f"{name} ({segments(i)[0]})", lines) for (name, i), (_, lines)
                                        in zip(inp.systems, hyps)],
                                       inp.metric, names=[name for name, _ in inp.systems])
-    return text_statistics(data, inp.metric, inp.options, workers=1)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False, hash_funcs=_KEYS)
+def scoring_work(inp: SystemsInput) -> WorkEstimate:
+    """What scoring the view's text will cost (:func:`evalcore.work.scoring.scoring_estimate`: per metric, from the
+    words and characters of every segment), before a segment is scored; a table's counts need no scoring."""
+    if inp.mode == "table":
+        return WorkEstimate("reading the per-item table's counts", WorkModel())
+    data = text_input(inp)
+    estimate = scoring_estimate(inp.metric, data.references, data.hypotheses, inp.options,
+                                label=METRIC_NAMES[inp.metric])
+    return replace(estimate, advice="use fewer or shorter segments, or run python -m evalcore systems on your own "
+                                    "machine")
+
+
+def within_scoring_budget(inp: SystemsInput) -> None:
+    """Stop the page where scoring the text is past the work budget, saying what it would cost."""
+    jobs.within_budget(scoring_work(inp), "systems_scoring")
+
+
+@st.cache_resource(max_entries=4, show_spinner=False, hash_funcs=_KEYS)
+def _statistics(inp: SystemsInput, _progress=None) -> ItemStatistics:
+    """The per-item statistics, scored within the work budget in a child process that a closed tab ends
+    (:func:`evalcore.work.child.run_stoppable`; ``_progress``, not in the key: :meth:`ui.jobs.Job.progress`)."""
+    if inp.mode == "table":
+        return table_statistics(item_table(inp.table, inp.metric))
+    estimate = scoring_work(inp)
+    check_work(estimate, how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
+    data = text_input(inp)
+    return run_stoppable(text_statistics, data, inp.metric, inp.options, workers=1, progress=_progress,
+                         total=text_jobs(data), cpu_limit=work_budget(), preload=SCORING_MODULES)
+
+
+def statistics(inp: SystemsInput, show=None) -> ItemStatistics:
+    """The per-item statistics (:func:`_statistics`), computed once for every session that asks for them (a second
+    session waits for the first's), stopped when no session waits any more; ``show(done, total)`` shows the
+    progress in this session."""
+    with jobs.attend(("scoring", inp)) as job:
+        return _statistics(inp, _progress=job.progress(show))
 
 
 @st.cache_resource(max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)

@@ -109,6 +109,8 @@ def curves(args) -> None:
         raise ParameterError(f"--kind {args.kind} is not available with --annotated-sample; use --kind precision")
     sample = steps.annotated_sample(args, frame=False)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
+    steps.sample_work(args, sample.candidates.n_candidates, len(sample.candidates.measures), len(sizes),
+                      args.sample_interval)
     rankings = steps.rankings_of(sample.candidates, sample.candidates.measures, args)
     strata = _strata(args, sample, rankings)
     base = strata.baseline(rankings[0], confidence_level=args.confidence_level, interval=args.sample_interval)
@@ -136,6 +138,7 @@ def compare(args) -> None:
                              "default) runs on the pooled and sampled candidates of D1 and D2")
     sample = steps.annotated_sample(args, frame=False)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
+    steps.sample_work(args, sample.candidates.n_candidates, 2, len(sizes), "fisher")
     a, b = steps.rankings_of(sample.candidates, args.measure, args)
     strata = _strata(args, sample, [a, b])
     table = strata.compare(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
@@ -161,6 +164,7 @@ def cmd_pool_plan(args) -> None:
     from .planning import plan_pool
 
     args.seed = resolve_seed(args.ties, args.seed)
+    steps.read(args.file, args)
     sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
                                    lower_is_better=tuple(args.lower_is_better), encoding=args.encoding,
                                    sheet=args.sheet, limits=steps.limits(args), where="cli")
@@ -171,6 +175,10 @@ def cmd_pool_plan(args) -> None:
     if not pool or unknown:
         raise ParameterError(f"--pool-measures/--target: {', '.join(unknown) or 'none given'} not among the "
                              f"measures {', '.join(c.measures)}")
+    from ..work.commands import ranking_estimate
+
+    steps.check_work(ranking_estimate(c.n_candidates, 4 * len(set(pool) | set(targets)),
+                                      what="planning the pool of"), args)
     rankings = {r.measure: r for r in steps.rankings_of(c, sorted(set(pool) | set(targets)), args)}
     guess = args.guess
     pilot = c.n_annotated > 0 and c.partly_annotated

@@ -217,6 +217,10 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
 
 def _report_settings(args: argparse.Namespace, probe=None) -> tuple[ReportSettings, CandidateSet]:
     design = _design(args)
+    if probe is None:  # (an engine's count tables were estimated by the engine)
+        from ..cli_steps import read
+
+        read(args.file, args)
     if probe is not None:  # an engine's count tables bring their own (evalcore.engines.cli.report)
         pass
     elif design is not None:

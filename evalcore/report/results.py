@@ -244,9 +244,16 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     candidates of D1 and D2 (Evert & Krenn 2005), at the n where both hold at least ``min_annotated``.
     """
     check_candidates(candidates, settings)
+    how = "EVALCORE_WORK_BUDGET, or --work-budget on the command line"
     check_work(report_estimate(candidates.n_candidates, settings.n_range, len(settings.sizes), len(settings.pairs),
-                               settings.test, settings.resamples, settings.n_step), budget,
-               how_to_raise="EVALCORE_WORK_BUDGET, or --work-budget on the command line")
+                               settings.test, settings.resamples, settings.n_step), budget, how_to_raise=how)
+    if settings.design is not None:  # estimates from the sample: the figures' range and the tables' sizes
+        from ..work.commands import sample_estimate
+        from ..work.cost import grid_size
+
+        sizes = grid_size(settings.n_range, settings.n_step) + len(settings.sizes)
+        check_work(sample_estimate(candidates.n_candidates, len(settings.measures) + len(settings.pairs), sizes,
+                                   settings.design.interval), budget, how_to_raise=how)
     if rankings is None:
         rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
     rankings = {m: rankings[m] for m in settings.measures}

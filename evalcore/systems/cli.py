@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 import math
 import sys
 from pathlib import Path
@@ -105,6 +106,10 @@ def run_comparison(args, *, with_curves: bool = False):
     from .sizes import size_curves
     from .statistics import table_statistics, text_statistics
 
+    from ..cli_steps import check_work, read
+    from ..work import systems_estimate
+    from ..work.scoring import scoring_estimate
+
     limits = parse_limit_options(getattr(args, "limit", []) or [])
     settings = ResamplingSettings(resamples=args.resamples, seed=args.seed, rule=args.rule,
                                   level=args.level)
@@ -114,6 +119,7 @@ def run_comparison(args, *, with_curves: bool = False):
             kind = "is a metric of text" if args.metric in METRICS else "is not a metric evalcore knows"
             raise ParameterError(f"--metric {str(args.metric)[:40]} {kind}; a per-item table takes "
                                  f"{', '.join(TABLE_METRICS)}")
+        read(args.table, args)
         table = inputs.read_item_table(args.table, args.metric, name=args.table, limits=limits)
         statistics = table_statistics(table)
         files, n_refs = [args.table], None
@@ -121,15 +127,16 @@ def run_comparison(args, *, with_curves: bool = False):
         metric = args.metric or "bleu"
         if metric in TABLE_METRICS:
             raise ParameterError(f"--metric {metric} takes a per-item table (ITEMS.csv), not text files")
+        for f in refs + hyps:
+            read(f, args, kind="text")
         data = inputs.check_text_input([(f, inputs.read_segments(f, limits=limits)) for f in refs],
                                        [(f, inputs.read_segments(f, limits=limits)) for f in hyps], metric)
         options = TextOptions(tokenize=args.tokenize, lowercase=args.lowercase, chrf_word_order=args.chrf_word_order,
-                              ter_case_sensitive=args.ter_case_sensitive)
+                              ter_case_sensitive=args.ter_case_sensitive).for_metric(metric)
+        estimate = scoring_estimate(metric, data.references, data.hypotheses, options, label=METRICS[metric])
+        check_work(replace(estimate, advice="use fewer or shorter segments"), args)  # before a segment is scored
         statistics = text_statistics(data, metric, options, workers=args.workers)
         files, n_refs = refs + hyps, len(refs)
-    from ..cli_steps import check_work
-    from ..work import systems_estimate
-
     check_work(systems_estimate(statistics.n_items, statistics.n_systems, settings.resamples, curves=with_curves),
                args)
     result = compare_systems(statistics, settings)

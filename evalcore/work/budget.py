@@ -140,7 +140,7 @@ def check_work(estimate: WorkEstimate, budget: float | None = None, *,
     if offers:
         fits = "What fits: " + "; or ".join(o.text for o in offers) + "."
     else:
-        fits = "Nothing smaller of this kind fits; use a smaller candidate set or range of n."
+        fits = f"Nothing smaller of this kind fits; {estimate.advice or 'use a smaller candidate set or range of n'}."
     raise WorkTooLargeError(
         f"This would take about {duration_text(seconds)} of computing ({estimate.what}), more than the "
         f"{duration_text(budget)} one request may use on this server ({how_to_raise}); it was not started. {fits}",

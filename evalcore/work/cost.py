@@ -115,6 +115,7 @@ class WorkEstimate:
     n_step: int = 1
     extra_sizes: int = 0  # list sizes tested besides the range's (the report's tables)
     resample_choices: tuple[int, ...] = ()  # where only these numbers of resamples can be asked for (a page's slider)
+    advice: str = ""  # what makes the work smaller where no offer can (e.g. "use fewer or shorter segments")
 
     @property
     def sizes(self) -> int:
