@@ -76,7 +76,11 @@ def check_work(args, source, *, what: str, measures: int | None = None) -> None:
 
     rows, columns = _shape(source)
     measures = measures or len(args.measure or ()) or max(1, columns - 1)
-    sizes = rows if str(args.n).strip().lower() == "all" else len(parse_n_spec(args.n, max(rows, 1)))
+    spec = getattr(args, "n", "all")
+    if spec is None:  # a report's tables (its --n) and figures (its --range, 100:2000 by default)
+        sizes = min(rows, 2_000)
+    else:
+        sizes = rows if str(spec).strip().lower() == "all" else len(parse_n_spec(spec, max(rows, 1)))
     steps.check_work(engine_estimate(args.engine, rows, measures, sizes, what=what), args)
 
 
