@@ -20,16 +20,14 @@ if TYPE_CHECKING:
     from .ranking import Ranking
 
 
-#: How a refusal on the command line says to raise the budget.
-HOW_TO_RAISE = "raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET"
-
-
 def check_work(estimate, args) -> None:
     """Refuse work past the command line's budget before it starts: ``--work-budget``, else
-    ``EVALCORE_WORK_BUDGET``, else none (:func:`evalcore.work.command_budget`; ``reproduce`` sets one on ``args``)."""
+    ``EVALCORE_WORK_BUDGET``, else none (:func:`evalcore.work.command_budget`; ``reproduce`` sets one on ``args``),
+    in the command line's words (:data:`evalcore.work.budget.ON_THE_COMMAND_LINE`)."""
     from .work import check_work as check, command_budget
+    from .work.budget import ON_THE_COMMAND_LINE
 
-    check(estimate, command_budget(getattr(args, "work_budget", None)), how_to_raise=HOW_TO_RAISE)
+    check(estimate, command_budget(getattr(args, "work_budget", None)), where=ON_THE_COMMAND_LINE)
 
 
 def read(source, args, *, kind: str | None = None) -> None:

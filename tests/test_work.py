@@ -198,7 +198,9 @@ def test_the_command_line_refuses_past_the_budget_and_the_flag_raises_it(krenn_t
             "bootstrap", "--resamples", "5000", "--ties", "stable", "--out", tmp_path / "t.csv"]
     code, _, err = run(*argv, "--work-budget", "2")
     assert code == 2 and len(err.strip().splitlines()) == 1
-    assert "more than the 2 seconds one request may use" in err and "What fits: 2,800 resamples; or a step of 5 between the tested n." in err
+    assert "more than the 2 seconds this command may use (raise it with --work-budget SECONDS or " \
+           "EVALCORE_WORK_BUDGET); it was not started" in err and "on this server" not in err  # (its own words)
+    assert "What fits: 2,800 resamples; or a step of 5 between the tested n." in err
     code, _, err = run(*argv[:-2], "--n", "1:5102:500", "--out", tmp_path / "t.csv", "--work-budget", "2")
     assert code == 0, err
     monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")  # (without it or the flag, a command line has no budget)
@@ -210,6 +212,7 @@ def test_the_command_line_refuses_past_the_budget_and_the_flag_raises_it(krenn_t
                        "--test", "randomization", "--resamples", "100000", "--seed", "1", "--no-figures",
                        "--out", tmp_path / "r.zip", "--work-budget", "5")
     assert code == 2 and "the report's numbers" in err and "What fits" in err and not (tmp_path / "r.zip").exists()
+    assert "this command may use (raise it with --work-budget" in err and "on this server" not in err
 
 
 def test_a_report_with_a_step_names_it_in_the_signature_and_methods(krenn_tsv, tmp_path):

@@ -146,6 +146,7 @@ def test_every_command_is_estimated_and_refused_past_a_set_budget(command, varia
         errors = [line for line in err.splitlines() if line.startswith("evalcore: error: ")]
         assert len(errors) == 1, err  # one sentence, one line (after the notes of what was read)
         assert f"({estimate.what})" in errors[0] and "it was not started" in errors[0], err
+        assert "this command may use (raise it with --work-budget" in errors[0] and "server" not in errors[0], err
         assert not list(tmp_path.iterdir()) and not out.strip()  # nothing written
         largest = estimate.seconds
         refused += 1

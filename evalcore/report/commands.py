@@ -32,6 +32,7 @@ from ..stats.multitest import CORRECTIONS
 from ..stats.pairtests import PAIR_TESTS
 from ..viewstate import default_n_range
 from ..work import command_budget
+from ..work.budget import ON_THE_COMMAND_LINE
 from .build import build_report, share_link
 from .results import report_results, results_digest
 from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names,
@@ -282,7 +283,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     out = args.out or "report.zip"
     sha = file_sha256(args.file)
     if counted is None:
-        results = report_results(candidates, settings, budget=command_budget(args.work_budget))  # or refused
+        results = report_results(candidates, settings, budget=command_budget(args.work_budget),
+                                 where=ON_THE_COMMAND_LINE)  # or refused
     else:  # the engine's count tables (out of core; a command line's own work)
         results = report_results(candidates, settings, rankings=counted.rankings)
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
@@ -368,7 +370,8 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
                                  "so they cannot be recomputed from it; export the annotated set on the Annotate page "
                                  "and make the report from that file (evalcore report --annotated-sample)")
         with redirect_stderr(io.StringIO()):
-            results = report_results(load_report_candidates(files[0], settings), settings, budget=work_budget)
+            results = report_results(load_report_candidates(files[0], settings), settings, budget=work_budget,
+                                     where=ON_THE_COMMAND_LINE)
         digest = results_digest(results)
     else:
         args = _parse_command(parser, argv_from_signature(parser, signature, files))

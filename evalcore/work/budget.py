@@ -26,8 +26,8 @@ from typing import Iterator
 from ..errors import EvalcoreError, ParameterError
 from .cost import Offer, WorkEstimate
 
-__all__ = ["BUDGET_ENV_VAR", "DEFAULT_BUDGET", "WorkTooLargeError", "check_work", "command_budget", "duration_text",
-           "observe", "parse_budget", "work_budget"]
+__all__ = ["BUDGET_ENV_VAR", "DEFAULT_BUDGET", "ON_THE_COMMAND_LINE", "ON_THE_SERVER", "WorkTooLargeError",
+           "check_work", "command_budget", "duration_text", "observe", "parse_budget", "work_budget"]
 
 BUDGET_ENV_VAR = "EVALCORE_WORK_BUDGET"
 DEFAULT_BUDGET = 60.0  # seconds
@@ -109,7 +109,10 @@ def observe() -> Iterator[list[tuple[WorkEstimate, float]]]:
 
 
 def duration_text(seconds: float) -> str:
-    """``seconds`` for people: ``40 seconds``, ``12 minutes``, ``1.7 hours``, ``3.2 days``."""
+    """``seconds`` for people: ``0.083 seconds``, ``40 seconds``, ``12 minutes``, ``1.7 hours``, ``3.2 days``."""
+    if 0 < seconds < 0.95:  # two significant digits, never in exponent form
+        digits = max(1, 1 - math.floor(math.log10(seconds)))
+        return f"{seconds:.{digits}f}".rstrip("0").rstrip(".") + " seconds"
     if seconds < 90:
         whole = max(1, round(seconds))
         return f"{whole:,} second" + ("" if whole == 1 else "s")
@@ -120,16 +123,26 @@ def duration_text(seconds: float) -> str:
     return f"{seconds / 86400:,.1f} days"
 
 
-def check_work(estimate: WorkEstimate, budget: float | None = None, *,
-               how_to_raise: str = f"{BUDGET_ENV_VAR}, set by whoever runs this server") -> None:
+#: Whose budget a refusal names, and how it is raised: on the server (the pages) and on the command line.
+ON_THE_SERVER = ("one request may use on this server", f"{BUDGET_ENV_VAR}, set by whoever runs this server")
+ON_THE_COMMAND_LINE = ("this command may use", f"raise it with --work-budget SECONDS or {BUDGET_ENV_VAR}")
+
+
+def check_work(estimate: WorkEstimate, budget: float | None = None, *, how_to_raise: str | None = None,
+               where: tuple[str, str] = ON_THE_SERVER) -> None:
     """Refuse work whose estimate is over ``budget`` seconds (default :func:`work_budget`).
+
+    ``where`` words the refusal for where it runs: :data:`ON_THE_SERVER` (whose budget, and how it is raised) or
+    :data:`ON_THE_COMMAND_LINE`; ``how_to_raise`` replaces its second part.
 
     Raises
     ------
     WorkTooLargeError
-        One sentence: what the work is and would cost, the budget and how it is set (``how_to_raise``), and
-        what fits (``offers``, also as data on the error).
+        One sentence: what the work is and would cost, the budget and how it is set, and what fits (``offers``,
+        also as data on the error).
     """
+    limit_of, how = where
+    how_to_raise = how if how_to_raise is None else how_to_raise
     budget = work_budget() if budget is None else float(budget)
     seconds = estimate.seconds
     for observer in list(_OBSERVERS):
@@ -143,5 +156,5 @@ def check_work(estimate: WorkEstimate, budget: float | None = None, *,
         fits = f"Nothing smaller of this kind fits; {estimate.advice or 'use a smaller candidate set or range of n'}."
     raise WorkTooLargeError(
         f"This would take about {duration_text(seconds)} of computing ({estimate.what}), more than the "
-        f"{duration_text(budget)} one request may use on this server ({how_to_raise}); it was not started. {fits}",
+        f"{duration_text(budget)} {limit_of} ({how_to_raise}); it was not started. {fits}",
         estimate, budget, offers)
