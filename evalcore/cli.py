@@ -251,7 +251,8 @@ def _cmd_curves(args) -> None:
             _check_work(roc_estimate(candidates.n_candidates, n_measures, args.resamples), args)
         _check_work(table_estimate(candidates.n_candidates, n_measures,
                                    1 if args.kind == "auc" else candidates.n_candidates,
-                                   what=f"the {args.kind} curves" if args.kind != "auc" else "AUC and AP"), args)
+                                   what=f"the {args.kind} curves" if args.kind != "auc" else "AUC and AP",
+                                   chunked=True), args)  # (a row of a ROC table: no interval to compute)
         rankings = {r.measure: r for r in steps.rankings_of(candidates, candidates.measures, args, ties_matter=False)}
         if args.kind == "auc":
             seed = args.seed if args.seed is not None else 0
@@ -367,7 +368,7 @@ def _cmd_auc_test(args) -> None:
     from .work.commands import per_item_estimate
 
     k = len(candidates.measures)
-    _check_work(per_item_estimate(candidates.n_candidates * (k + k * (k - 1) // 2), 1.5e-6,
+    _check_work(per_item_estimate(candidates.n_candidates * (k + k * (k - 1) // 2), 3.5e-7,
                                   what=f"DeLong's test of {k * (k - 1) // 2} pairs of {candidates.n_candidates:,} "
                                        "candidates"), args)
     args.ties, args.seed = "stable", None  # AUCs do not depend on the order within ties
@@ -565,7 +566,7 @@ def _load_experiment(args) -> CandidateSet:
     from .work.commands import ranking_estimate
 
     measures = len(candidates.measures)  # each sample ranked by each measure, the pairs of UIR counted
-    _check_work(ranking_estimate(candidates.n_candidates, 3 * measures + measures * (measures - 1),
+    _check_work(ranking_estimate(candidates.n_candidates, 2 * measures + measures * (measures - 1) // 4,
                                  what=f"the {args.command} of"), args)
     return candidates
 
@@ -662,7 +663,7 @@ def _cmd_simulate(args) -> None:
     from .work.commands import per_item_estimate
 
     _check_work(per_item_estimate(args.k * args.n if args.population is None else args.k * args.n + args.population,
-                                  3e-5, what=f"simulating {args.k:,} samples of {args.n:,} candidates"), args)
+                                  1.8e-5, what=f"simulating {args.k:,} samples of {args.n:,} candidates"), args)
 
     experiment = simulate(k=args.k, n=args.n, baseline=args.baseline, n_sd=args.n_sd, sample_sd=args.sample_sd,
                           population=args.population, seed=args.seed)

@@ -25,7 +25,8 @@ from evalcore.errors import EvalcoreError
 from evalcore.estimates import SamplingFrame
 from evalcore.text import markdown_text
 from evalcore.viewstate import ViewSettings
-from ui import cached
+from evalcore.work import check_work
+from ui import cached, costs
 from ui.components.keyqueue import key_queue, unapplied
 from ui.sample import base, db, db_id  # noqa: F401  (the Annotate page's names for them)
 
@@ -131,6 +132,8 @@ def draw(v: ViewSettings, candidates: CandidateSet):
     stored in annotation order (the pool, then the sample of the rest: :func:`evalcore.pooling.draw_design`) with
     its kind and its pool's size in the sample's design record; the same seed and a larger m extend it."""
     design = design_of(v)
+    pool = design.depth * len(design.frame.measures) if design.pooled else 0  # (at most: the top-K lists' union)
+    check_work(costs.draw(candidates.n_candidates, min(candidates.n_candidates, design.size + pool)))
     if not design.pooled:
         frame = design.frame
         return db().draw(db_id(v.dataset), sample_name(v.ann_seed, frame), candidates, v.ann_size, v.ann_seed, frame)
@@ -420,7 +423,7 @@ def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.Data
         st.caption(markdown_text(progress.describe() + "."))
 
 
-@cached.cache(max_entries=8, show_spinner="Planning ...")
+@cached.cache(work=costs.plan, max_entries=8, show_spinner="Planning ...")
 def _plan(roles, labels: tuple, measures: tuple, ties: str, tie_seed, budget: int, n: int, guess: float):
     from ui.sample import _labelled
     from evalcore.pooling import plan_pool, rankings_for

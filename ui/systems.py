@@ -37,8 +37,9 @@ from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, ViewSettings
 from evalcore.work import WorkEstimate, WorkModel, check_work, systems_estimate, work_budget
 from evalcore.work.child import run_stoppable
+from evalcore.work.commands import reading_estimate
 from evalcore.work.scoring import scoring_estimate
-from ui import cached, common, figcache, jobs, widgets
+from ui import cached, common, costs, figcache, jobs, widgets
 
 REPORT_FILE = "evalcore-systems-report.zip"
 #: What the scoring's child processes start with (imported once by their fork server).
@@ -92,22 +93,33 @@ def open_file(file_id: str):
             "on the Data page", "on this page")) from None
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+def _record(file_id: str):
+    """A stored input file's record (name and size, no bytes read), or a message that says to upload it again."""
+    try:
+        return cached.store().get(file_id)
+    except UnknownDatasetError as exc:
+        raise UnknownDatasetError(str(exc).replace("data set", "file").replace(
+            "on the Data page", "on this page")) from None
+
+
+@jobs.cache(work=costs.segments, max_entries=32, show_spinner=False)
 def segments(file_id: str) -> tuple[str, tuple[str, ...]]:
     """A stored text file's name and segments (read and checked once per file)."""
     stored, data = open_file(file_id)
     return stored.name, tuple(sysinputs.read_segments(data, name=stored.name))
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@jobs.cache(work=costs.item_table, max_entries=8, show_spinner=False)
 def item_table(file_id: str, metric: str | None) -> sysinputs.ItemTable:
     stored, data = open_file(file_id)
     return sysinputs.read_item_table(data, metric, name=stored.name)
 
 
 def store_text(upload) -> str:
-    """Read an uploaded text file (refused with a message unless it reads) and store it; its id."""
+    """Read an uploaded text file (refused with a message unless it reads, or past the work budget) and store it;
+    its id."""
     content = upload.getvalue()
+    check_work(reading_estimate(content, upload.name, kind="text"))
     sysinputs.read_segments(content, name=upload.name)
     return cached.store().put(content, upload.name)
 
@@ -117,6 +129,7 @@ def store_table(upload) -> tuple[str, str | None]:
     from evalcore.io import read_table
 
     content = upload.getvalue()
+    check_work(reading_estimate(content, upload.name))
     frame = read_table(content, name=upload.name)
     if "item" not in [str(c) for c in frame.columns]:
         sysinputs.table_from_frame(frame, None, name=upload.name)  # raises the message naming the column
@@ -147,7 +160,7 @@ def within_budget(inp: SystemsInput, settings: ResamplingSettings, *, curves: bo
                        "systems_curves" if curves else "systems", names={"resamples": "sys_resamples"})
 
 
-@st.cache_resource(max_entries=4, show_spinner=False, hash_funcs=_KEYS)
+@jobs.cache(work=costs.text_input, max_entries=4, show_spinner=False, hash_funcs=_KEYS)
 def text_input(inp: SystemsInput) -> sysinputs.TextInput:
     """The view's text files read (each within its reading estimate: :func:`segments`) and checked together."""
     refs = [segments(i) for i in inp.refs]
@@ -158,7 +171,7 @@ def text_input(inp: SystemsInput) -> sysinputs.TextInput:
                                       inp.metric, names=[name for name, _ in inp.systems])
 
 
-@st.cache_resource(max_entries=8, show_spinner=False, hash_funcs=_KEYS)
+@jobs.cache(work=costs.scoring_work, max_entries=8, show_spinner=False, hash_funcs=_KEYS)
 def scoring_work(inp: SystemsInput) -> WorkEstimate:
     """What scoring the view's text will cost (:func:`evalcore.work.scoring.scoring_estimate`: per metric, from the
     words and characters of every segment), before a segment is scored; a table's counts need no scoring."""
@@ -176,7 +189,7 @@ def within_scoring_budget(inp: SystemsInput) -> None:
     jobs.within_budget(scoring_work(inp), "systems_scoring")
 
 
-@st.cache_resource(max_entries=4, show_spinner=False, hash_funcs=_KEYS)
+@jobs.cache(work=costs.statistics, max_entries=4, show_spinner=False, hash_funcs=_KEYS)
 def _statistics(inp: SystemsInput, _progress=None) -> ItemStatistics:
     """The per-item statistics, scored within the work budget in a child process that a closed tab ends
     (:func:`evalcore.work.child.run_stoppable`; ``_progress``, not in the key: :meth:`ui.jobs.Job.progress`)."""
@@ -197,7 +210,7 @@ def statistics(inp: SystemsInput, show=None) -> ItemStatistics:
         return _statistics(inp, _progress=job.progress(show))
 
 
-@st.cache_resource(max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
+@jobs.cache(work=costs.comparison, max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
 def comparison(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> SystemsComparison:
     """``_progress`` (not in the key): :meth:`ui.jobs.Job.progress`'s callback, which stops work nobody waits for."""
     stats = statistics(inp)
@@ -205,14 +218,15 @@ def comparison(inp: SystemsInput, settings: ResamplingSettings, _progress=None) 
     return compare_systems(stats, settings, progress=_progress)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Resampling test sets of every size ...", hash_funcs=_KEYS)
+@jobs.cache(work=costs.systems_curves, max_entries=8, show_spinner="Resampling test sets of every size ...",
+            hash_funcs=_KEYS)
 def curves(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> pd.DataFrame:
     stats = statistics(inp)
     check_budget(inp, stats.n_items, stats.n_systems, settings, curves=True)
     return size_curves(stats, settings, progress=_progress)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False, hash_funcs=_KEYS)
+@jobs.cache(work=costs.similar, max_entries=8, show_spinner=False, hash_funcs=_KEYS)
 def similar(inp: SystemsInput) -> pd.DataFrame:
     return similarity(statistics(inp))
 
@@ -340,7 +354,7 @@ def settings_section() -> None:
                       max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@jobs.cache(work=costs.table_columns, max_entries=8, show_spinner=False)
 def _table_columns(file_id: str) -> tuple[str, ...]:
     from evalcore.io import read_table
 

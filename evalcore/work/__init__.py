@@ -1,5 +1,7 @@
-"""Work that one request can start, bounded: the estimated cost of the expensive calls (:mod:`.cost`) and the
-host's budget that refuses what is past it, offering what fits (:mod:`.budget`)."""
+"""Work that one request can start, bounded: the estimated cost of everything it can start (:mod:`.cost` for the
+resampling, ROC, reports and systems; :mod:`.commands` for reading, ranking, tables, estimates from a sample and the
+engines; :mod:`.pages` for the dashboard's own computations; :mod:`.scoring` for scoring text) and the host's budget
+that refuses what is past it, offering what fits (:mod:`.budget`)."""
 
 from .budget import (BUDGET_ENV_VAR, DEFAULT_BUDGET, WorkTooLargeError, check_work, command_budget, duration_text,
                      observe, parse_budget, work_budget)

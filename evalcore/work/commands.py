@@ -11,15 +11,16 @@ whose seconds are CPU seconds of the project's reference machine (2 cores, share
 ============================  ==============================================================  ==================
 work                          cost                                                            model
 ============================  ==============================================================  ==================
-reading a file                per byte, by format (text 40 ns, CSV/TSV 250 ns, Parquet 60     :func:`reading_estimate`
-                              ns, Excel 4 us, R 200 ns), compressed files at 20 times their
-                              size (the reading limits stop more)
-ranking                       0.6 us per candidate and measure                                :func:`ranking_estimate`
-a table at every n            60 us per row written (n x measures: the exact decimal           :func:`table_estimate`
+reading a file                per byte, by format (text 12 ns, CSV/TSV 25 ns, Parquet 6 ns,   :func:`reading_estimate`
+                              Excel 5 us, R 200 ns), compressed files at 20 times their
+                              size (the reading limits stop more); and per call 5 ms for a
+                              table (detection, sniffing), 50 us for text lines
+ranking                       0.15 us per candidate and measure                               :func:`ranking_estimate`
+a table at every n            3 us per row written (n x measures: the exact decimal           :func:`table_estimate`
                               numbers and the intervals), 1 us per row computed in chunks
-estimates from a sample       300 us per (n, measure) with the hypergeometric interval, 30      :func:`sample_estimate`
-                              us with Clopper-Pearson; Fisher on the annotated D1, D2: 60 us
-DuckDB, Spark                 0.6 us (DuckDB) or 3 us (Spark) per row and measure counted,      :func:`engine_estimate`
+estimates from a sample       60 us per (n, measure) with the hypergeometric interval, 10     :func:`sample_estimate`
+                              us with Clopper-Pearson; Fisher on the annotated D1, D2: 25 us
+DuckDB, Spark                 0.6 us (DuckDB) or 3 us (Spark) per row and measure counted,    :func:`engine_estimate`
                               and 1 s (DuckDB) or 30 s (Spark: its JVM) to start
 ============================  ==============================================================  ==================
 """
@@ -35,17 +36,20 @@ __all__ = ["reading_estimate", "ranking_estimate", "table_estimate", "sample_est
            "per_item_estimate", "READ_PER_BYTE"]
 
 #: Seconds per byte read, by how the file is read (evalcore.io): text lines, delimited text, Parquet, Excel, R.
-READ_PER_BYTE = {"text": 4e-8, "csv": 2.5e-7, "parquet": 6e-8, "xlsx": 4e-6, "r": 2e-7}
+READ_PER_BYTE = {"text": 1.2e-8, "csv": 2.5e-8, "parquet": 6e-9, "xlsx": 5e-6, "r": 2e-7}
+#: Seconds of one call of the reader whatever the size: a table (the format and encoding detected, the delimiter
+#: sniffed, pandas' or pyarrow's set-up: 4.2 ms measured for a 2-line CSV) and a file of text lines (40 us).
+READ_CALL = {"text": 5e-5, "table": 5e-3}
 #: A compressed file is estimated at this many times its size (real tables compress 3- to 20-fold; the reading
 #: limit ``max_expansion`` stops a file that expands more).
 COMPRESSED_EXPANSION = 20
 _COMPRESSED = (".gz", ".bz2", ".xz")
 _FORMATS = {".parquet": "parquet", ".pq": "parquet", ".xlsx": "xlsx", ".xlsm": "xlsx", ".rda": "r", ".rdata": "r",
             ".rds": "r"}
-RANK_PER_CANDIDATE = 6e-7
-ROW_WRITTEN = 6e-5
+RANK_PER_CANDIDATE = 1.5e-7
+ROW_WRITTEN = 3e-6
 ROW_CHUNKED = 1e-6
-SAMPLE_PER_SIZE = {"hypergeometric": 3e-4, "clopper_pearson": 3e-5, "fisher": 6e-5}
+SAMPLE_PER_SIZE = {"hypergeometric": 6e-5, "clopper_pearson": 1e-5, "fisher": 2.5e-5}
 ENGINE_PER_ROW = {"duckdb": (1.0, 6e-7), "spark": (30.0, 3e-6)}
 
 
@@ -61,11 +65,13 @@ def _size(source) -> int:
         return 0
 
 
-def reading_estimate(source, name: str | None = None, *, kind: str | None = None) -> WorkEstimate:
+def reading_estimate(source, name: str | None = None, *, kind: str | None = None,
+                     size: int | None = None) -> WorkEstimate:
     """The cost of reading ``source`` (a path, a folder of Parquet parts, or bytes) by its size and format.
 
     ``kind``: ``"text"`` for a file of text lines (references, hypotheses); else the format is taken from the
-    name's ending (CSV/TSV by default).
+    name's ending (CSV/TSV by default). ``size``: the bytes, where they are known without looking at ``source``
+    (a stored data set's record; ``source`` is then only named).
 
     Examples
     --------
@@ -73,7 +79,7 @@ def reading_estimate(source, name: str | None = None, *, kind: str | None = None
     'reading a.tsv (1,000,000 bytes)'
     """
     label = name or (str(source) if not isinstance(source, (bytes, bytearray, memoryview)) else "the upload")
-    size = _size(source)
+    size = _size(source) if size is None else int(size)
     lower = str(label).lower()
     compressed = lower.endswith(_COMPRESSED)
     if compressed:
@@ -81,7 +87,8 @@ def reading_estimate(source, name: str | None = None, *, kind: str | None = None
     fmt = kind or _FORMATS.get(os.path.splitext(lower)[1], "csv")
     if isinstance(source, (str, os.PathLike)) and Path(source).is_dir():
         fmt = "parquet"
-    seconds = READ_PER_BYTE.get(fmt, READ_PER_BYTE["csv"]) * size * (COMPRESSED_EXPANSION if compressed else 1)
+    seconds = (READ_CALL["text" if fmt == "text" else "table"]
+               + READ_PER_BYTE.get(fmt, READ_PER_BYTE["csv"]) * size * (COMPRESSED_EXPANSION if compressed else 1))
     return WorkEstimate(f"reading {Path(str(label)).name} ({size:,} bytes)", WorkModel(fixed=seconds),
                         advice="read a smaller file, or raise the budget")
 

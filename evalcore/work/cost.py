@@ -27,10 +27,9 @@ minimum detectable diff.     6e-5 + 1.3e-9 N per list size (the command line's `
                              computes it on a grid of at most 101 n)
 ===========================  =====================================================================  ===========
 
-Checked and left out, because no request can make them expensive beyond the data's size: Fisher's test at every
-n (part of the 1e-5 s per n above: 2 s for 200,000 n); the Unanimous Improvement Ratio (O(samples x measures^2) counts and an F-alpha sweep
-on a fixed grid); the power of the Significance page (a grid of at most 101 n); drawing an annotation sample (at
-most N candidates, written in short transactions: evalcore.annotations).
+The rest of what a request can start has its models beside these: reading, ranking, tables and estimates from a
+sample in :mod:`.commands`, the pages' own computations (the Unanimous Improvement Ratio, validation, an
+annotation draw, ...) in :mod:`.pages`, scoring text in :mod:`.scoring`.
 """
 
 from __future__ import annotations

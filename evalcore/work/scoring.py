@@ -35,8 +35,8 @@ import numpy as np
 
 from .cost import WorkEstimate, WorkModel
 
-__all__ = ["ScoringCost", "SCORING_COSTS", "scoring_estimate", "scoring_jobs", "segment_seconds",
-           "ter_candidates"]
+__all__ = ["ScoringCost", "SCORING_COSTS", "estimating_estimate", "scoring_estimate", "scoring_jobs",
+           "segment_seconds", "ter_candidates"]
 
 #: The most shift candidates sacrebleu's TER tries for one pair (its ``_MAX_SHIFT_CANDIDATES``), and the distance
 #: within which it shifts (``_MAX_SHIFT_DIST``).
@@ -281,4 +281,29 @@ def scoring_estimate(metric: str, references: Sequence[Sequence[str]], hypothese
     return WorkEstimate(what, WorkModel(fixed=float(seconds.sum()) if len(seconds) else 0.0))
 
 
-assert all(math.isfinite(v) for costs in (BLEU_COST, CHRF_COST, TER_COST, WER_COST) for v in costs)
+#: The estimate's own cost (:func:`estimating_estimate`): per output scored, per character of the text, and for
+#: TER per word of each pair (its words matched out of place, found one by one) and per pair of words aligned.
+ESTIMATE_COST = (3e-6, 6.5e-8, 3e-6, 3e-10)
+
+
+def estimating_estimate(metric: str, references: Sequence[Sequence[str]],
+                        hypotheses: Sequence[Sequence[str]]) -> WorkEstimate:
+    """What :func:`scoring_estimate` itself costs: a pass over the text (each output's words and characters), and
+    for TER an alignment of the words of every pair (:func:`ter_candidates`, at most :data:`TER_ALIGN_PAIRS` word
+    pairs each). Linear in the text but for TER's alignments, which the reading limits bound."""
+    each, per_char, per_word, per_pair = ESTIMATE_COST
+    characters = sum(len(t) for lines in (*references, *hypotheses) for t in lines)
+    outputs = sum(len(lines) for lines in hypotheses)
+    seconds = each * outputs + per_char * characters
+    if metric == "ter":
+        ref_words = [[len(r[i].split()) for r in references] for i in range(len(references[0]) if references else 0)]
+        for lines in hypotheses:
+            for i, text in enumerate(lines):
+                n_h = len(text.split())
+                for n_r in ref_words[i]:
+                    seconds += per_word * (n_h + n_r) + per_pair * min(n_h * n_r, TER_ALIGN_PAIRS)
+    return WorkEstimate(f"estimating the scoring of {outputs:,} segments ({characters:,} characters)",
+                        WorkModel(fixed=seconds), advice="use fewer or shorter segments")
+
+
+assert all(math.isfinite(v) for costs in (BLEU_COST, CHRF_COST, TER_COST, WER_COST, ESTIMATE_COST) for v in costs)
