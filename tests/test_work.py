@@ -259,3 +259,31 @@ def test_the_command_line_has_a_budget_only_where_asked_and_reproduce_always(kre
     with observe() as seen:
         run(*argv, "--work-budget", "2min")
     assert {budget for _, budget in seen} == {120.0}
+
+
+def test_every_metric_of_text_has_a_scoring_cost():
+    """A new metric of text (evalcore.systems.names.TEXT_METRICS) cannot be scored before its cost is estimated:
+    it needs its entry in evalcore.work.scoring.SCORING_COSTS (issue 29)."""
+    from evalcore.systems.names import TEXT_METRICS
+    from evalcore.work.scoring import SCORING_COSTS, scoring_estimate
+
+    assert set(TEXT_METRICS) <= set(SCORING_COSTS), set(TEXT_METRICS) - set(SCORING_COSTS)
+    references, hypotheses = [["a b c d"] * 5], [["a b c e"] * 5, ["a b c d e f"] * 5]
+    for metric in SCORING_COSTS:
+        estimate = scoring_estimate(metric, references, hypotheses)
+        assert estimate.seconds > 0 and estimate.what == f"scoring 10 segments of 2 systems with {metric} (50 words)"
+
+
+def test_rouge_l_grows_with_the_product_of_the_words_and_rouge_n_with_their_sum():
+    """ROUGE's entries (issue 31's constants): ROUGE-L's table of the longest common subsequence is summary words
+    times reference words, ROUGE-1 and -2 count n-grams."""
+    from evalcore.work.scoring import ROUGE_COST, scoring_estimate
+
+    def seconds(metric, words):
+        return scoring_estimate(metric, [[" ".join(["w"] * words)]], [[" ".join(["v"] * words)]]).seconds
+
+    each, per_word, per_product = ROUGE_COST
+    for metric in ("rouge1", "rouge2"):
+        assert seconds(metric, 200) - seconds(metric, 100) == pytest.approx(per_word * 200)
+    for metric in ("rougeL", "rougeLsum"):
+        assert seconds(metric, 200) - seconds(metric, 100) == pytest.approx(per_word * 200 + per_product * 30_000)

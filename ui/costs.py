@@ -387,6 +387,9 @@ def statistics(inp, _progress=None) -> WorkEstimate:
 
 
 def comparison(inp, settings, _progress=None) -> WorkEstimate:
+    """The resampling. (At the merge with issue 31, main's ``comparison(inp, settings, tests=PairTests(),
+    _progress=None)``: this takes the same parameters in the same order, since the cache calls it with the bound
+    arguments, and passes ``tests=tests, statistics=len(stats.metric.statistics)`` to main's ``work_estimate``.)"""
     from ui import systems
 
     stats = systems.statistics(inp)
@@ -406,3 +409,33 @@ def similar(inp) -> WorkEstimate:
     stats = systems.statistics(inp)
     return similarity_estimate(stats.n_items, stats.n_systems)
 
+
+# ---------------------------------------------------------------- for the merge with issue 31 and the server folder
+# Cached functions that main has and this branch does not yet (the lead declares them with work= at the merge):
+# ui/cached.py's _raw_table and _left_out (a server set's file version in the key), ui/systems.py's qrels_file and
+# run_file (TREC). Their estimates are here so the merge only names them.
+
+def _raw_table(dataset: str, file_version: str = "", _just_read=None) -> WorkEstimate:
+    """ui/cached.py's ``_raw_table`` (main): :func:`raw_table`, the file's version only in the key."""
+    return raw_table(dataset, _just_read)
+
+
+def _left_out(dataset: str, file_version: str = "") -> WorkEstimate:
+    """ui/cached.py's ``_left_out`` (main): the suggested roles of the table's columns, one pass over each."""
+    from ui import cached
+
+    table, name = cached.raw_table(dataset)
+    return pass_estimate(f"suggesting the roles of the columns of {name}", len(table), max(1, table.shape[1]))
+
+
+def qrels_file(file_id: str) -> WorkEstimate:
+    """ui/systems.py's ``qrels_file`` (main): TREC qrels read and checked, by the file's bytes as delimited text."""
+    stored = _stored(file_id)
+    return reading_estimate(b"", stored.name, kind="csv", size=stored.size)
+
+
+def run_file(file_id: str) -> WorkEstimate:
+    """ui/systems.py's ``run_file`` (main): a TREC run read and checked, by the file's bytes as delimited text
+    (its evaluation with ir-measures is :func:`evalcore.work.trec_estimate`'s, in the statistics)."""
+    stored = _stored(file_id)
+    return reading_estimate(b"", stored.name, kind="csv", size=stored.size)

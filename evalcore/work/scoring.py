@@ -21,6 +21,8 @@ ter      words of each pair, and how many of them match out of place: sacrebleu'
          shift; for long or unrelated texts that is 1,000 edit distances, so the time grows with the words
          squared over a thousand
 wer      words of each pair: jiwer's alignment (rapidfuzz's Levenshtein on words) and the alignment's chunks
+rouge*   words of each summary and reference (rouge-score's tokens and n-grams); for ROUGE-L and ROUGE-Lsum also
+         their product (the table of the longest common subsequence)
 =======  ====================================================================================================
 """
 
@@ -206,6 +208,27 @@ def _wer_seconds(hypotheses, references, options) -> np.ndarray:
     return each + per_word * (h + r) + per_cell * h * np.ceil(r / 64)
 
 
+#: ROUGE (rouge-score, evalcore.systems.rouge on the branch of issue 31): per (document, system, reference) scored,
+#: per word of the summary and the reference (tokenizing, n-grams), and for ROUGE-L and ROUGE-Lsum per product of
+#: their words (the table of the longest common subsequence). The constants of issue 31's ``rouge_estimate``
+#: (evalcore.work.cost.ROUGE_COSTS there, measured on one core for summaries of 20 to 150 words), not yet checked
+#: by ``bench/bench_work.py --scoring`` (rouge-score is not installed where this was written).
+ROUGE_COST = (3e-5, 5e-6, 6e-7)
+
+
+def _rouge_seconds(lcs: bool):
+    def seconds(hypotheses, references, options) -> np.ndarray:
+        each, per_word, per_product = ROUGE_COST
+        out = np.empty(len(hypotheses))
+        for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
+            h = len(hyp.split())
+            r = np.fromiter((len(x.split()) for x in refs), dtype=np.float64, count=len(refs))
+            out[k] = each * len(refs) + per_word * float((h + r).sum()) + (per_product * h * float(r.sum())
+                                                                             if lcs else 0.0)
+        return out
+    return seconds
+
+
 #: One entry per metric: what drives its cost, and the cost (see the module's docstring).
 SCORING_COSTS: dict[str, ScoringCost] = {
     "bleu": ScoringCost("characters and tokens of each hypothesis, times its references", _bleu_seconds,
@@ -214,6 +237,10 @@ SCORING_COSTS: dict[str, ScoringCost] = {
     "ter": ScoringCost("words of each hypothesis and reference, and how many match out of place (the shifts "
                        "TER tries)", _ter_seconds),
     "wer": ScoringCost("words of each hypothesis and reference", _wer_seconds),
+    **{metric: ScoringCost("words of each summary and reference" + (", and their product (the longest common "
+                                                                     "subsequence)" if lcs else ""),
+                           _rouge_seconds(lcs))
+       for metric, lcs in (("rouge1", False), ("rouge2", False), ("rougeL", True), ("rougeLsum", True))},
 }
 
 
@@ -306,4 +333,4 @@ def estimating_estimate(metric: str, references: Sequence[Sequence[str]],
                         WorkModel(fixed=seconds), advice="use fewer or shorter segments")
 
 
-assert all(math.isfinite(v) for costs in (BLEU_COST, CHRF_COST, TER_COST, WER_COST, ESTIMATE_COST) for v in costs)
+assert all(math.isfinite(v) for costs in (BLEU_COST, CHRF_COST, TER_COST, WER_COST, ROUGE_COST, ESTIMATE_COST) for v in costs)
