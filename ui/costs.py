@@ -412,8 +412,8 @@ def similar(inp) -> WorkEstimate:
 
 # ---------------------------------------------------------------- for the merge with issue 31 and the server folder
 # Cached functions that main has and this branch does not yet (the lead declares them with work= at the merge):
-# ui/cached.py's _raw_table and _left_out (a server set's file version in the key), ui/systems.py's qrels_file and
-# run_file (TREC). Their estimates are here so the merge only names them.
+# ui/cached.py's _raw_table, _left_out (a server set's file version in the key) and _sample_sha256, ui/systems.py's
+# qrels_file and run_file (TREC). Their estimates are here so the merge only names them.
 
 def _raw_table(dataset: str, file_version: str = "", _just_read=None) -> WorkEstimate:
     """ui/cached.py's ``_raw_table`` (main): :func:`raw_table`, the file's version only in the key."""
@@ -439,3 +439,13 @@ def run_file(file_id: str) -> WorkEstimate:
     (its evaluation with ir-measures is :func:`evalcore.work.trec_estimate`'s, in the statistics)."""
     stored = _stored(file_id)
     return reading_estimate(b"", stored.name, kind="csv", size=stored.size)
+
+
+def _sample_sha256(name: str) -> WorkEstimate:
+    """ui/cached.py's ``_sample_sha256`` (main): a shipped sample's file hashed, by its bytes."""
+    from ui import cached
+
+    file = cached.SAMPLES.get(name)
+    if file is None:
+        return call_estimate("looking for a sample data set")
+    return reading_estimate(cached.SAMPLE_DIR / file, file, kind="text")
