@@ -57,7 +57,15 @@ INVENTORY: dict[str, list[list[str]]] = {
                  "100", "--json", "{tmp}/out.json"],
                 ["systems", "--refs", "{refs}", "--hyps", "{hyp_a}", "{hyp_b}", "--metric", "bleu", "--resamples",
                  "100", "--json", "{tmp}/out.json"],
-                ["systems", "{items}", "--metric", "accuracy", "--resamples", "100", "--json", "{tmp}/out.json"]],
+                ["systems", "{items}", "--metric", "accuracy", "--resamples", "100", "--json", "{tmp}/out.json"],
+                ["systems", "--refs", "{refs}", "--hyps", "{hyp_a}", "{hyp_b}", "--metric", "rougeL", "--resamples",
+                 "100", "--json", "{tmp}/out.json"],
+                ["systems", "--qrels", "{qrels}", "--runs", "{run_a}", "{run_b}", "--metric", "nDCG@10",
+                 "--resamples", "100", "--json", "{tmp}/out.json"],
+                ["systems", "{scores}", "--metric", "mean", "--tests", "ttest", "wilcoxon", "tukey", "--resamples",
+                 "100", "--json", "{tmp}/out.json"]],
+    "strata-plan": [["strata-plan", "{sample}", *DATA, "--strata", "a:100,200,rest", "--budget", "100", "--n",
+                     "100,300", "--out", OUT]],
     "pool-plan": [["pool-plan", "{sample}", *DATA, "--pool-measures", "a,b", "--budget", "100", "--n", "200",
                    "--out", OUT]],
 }
@@ -107,6 +115,18 @@ def files(tmp_path_factory) -> dict[str, str]:
         items[f"{name}.correct"], items[f"{name}.total"] = rng.binomial(10, rate, 200), 10
     items.to_csv(folder / "items.csv", index=False)
     paths["items"] = str(folder / "items.csv")
+    scores = pd.DataFrame({"item": [f"i{k}" for k in range(60)], "comet.score": rng.normal(0.3, 0.2, 60),
+                           "bleurt.score": rng.normal(0.35, 0.2, 60)})
+    scores.to_csv(folder / "scores.csv", index=False)
+    paths["scores"] = str(folder / "scores.csv")
+    qrels = [f"q{t} 0 d{d} {int(rng.random() < 0.3)}" for t in range(20) for d in range(30)]
+    (folder / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    paths["qrels"] = str(folder / "qrels.txt")
+    for name in ("run_a", "run_b"):
+        lines = [f"q{t} Q0 d{d} {r + 1} {30 - r + rng.random():.4f} {name}" for t in range(20)
+                 for r, d in enumerate(rng.permutation(30))]
+        (folder / f"{name}.run").write_text("\n".join(lines) + "\n")
+        paths[name] = str(folder / f"{name}.run")
     code, _, err = run(["compare", paths["full"], *DATA, "--measure", "a", "--measure", "b", "--out",
                         folder / "c.csv", "--signature", folder / "sig.txt"])
     assert code == 0, err

@@ -287,6 +287,21 @@ def draw(n_candidates: int, drawn: int) -> WorkEstimate:
     return draw_estimate(n_candidates, drawn)
 
 
+def strata_bands(roles, measures: tuple, widths: tuple, ties: str, tie_seed) -> WorkEstimate:
+    """ui/strata.py's ``_bands``: the candidates ranked by each of the bands' measures."""
+    from ui.sample import annotated_sample
+
+    n = annotated_sample(roles.dataset, roles.label, roles.scores, roles.keys, roles.lower).candidates.n_candidates
+    return ranking_estimate(n, len(measures), what="the rank bands: ranking")
+
+
+def strata_plan(roles, labels: tuple, measures: tuple, targets: tuple, ties: str, tie_seed, widths: tuple,
+                budget: int, ns: tuple, guess: tuple) -> WorkEstimate:
+    """ui/strata.py's ``_plan``: the bands' and targets' rankings, and the predicted widths at each n."""
+    return ranking_estimate(_sample_n(roles, labels), 2 * len(set(measures) | set(targets)) + len(ns),
+                            what="planning the bands of")
+
+
 # ---------------------------------------------------------------- ui/report.py
 
 def data_sha256(dataset: str) -> WorkEstimate:
@@ -334,7 +349,8 @@ def server_counts(dataset: str, label, scores: tuple, lower: tuple, ties: str, s
 
     measures = len(scores) or 1
     if ties != "random":
-        name = f"counts-{serverdata._key(dataset, label, scores, lower, ties, seed)}.npz"
+        file_identity = file_identity or serverdata.identity(serverdata.path_of(dataset))
+        name = f"counts-{serverdata._key(dataset, file_identity, label, scores, lower, ties, seed)}.npz"
         if any(s.name == name for s in _stored_records()):
             return call_estimate("reading the stored count tables")
     rows = _server_rows(dataset)

@@ -210,9 +210,12 @@ def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0) ->
     caption, ui/present.py) where given."""
     report, _ = current()
 
-    @functools.cache
-    def signature() -> str | None:  # (once per run, whichever button asks first)
-        return download_signature(report, table, stem, shows, beta) if report else None
+    made: list = []  # (once per run, whichever button asks first: a digest of this table, as cheap as its bytes)
+
+    def signature() -> str | None:
+        if not made:
+            made.append(download_signature(report, table, stem, shows, beta) if report else None)
+        return made[0]
 
     def signed(fmt: str):
         def data() -> bytes:

@@ -30,6 +30,7 @@ from streamlit.testing.v1 import AppTest
 
 from evalcore.annotations import AnnotationStore
 from evalcore.io.store import DatasetStore
+from evalcore.errors import EvalcoreError
 from evalcore.work import WorkTooLargeError, duration_text
 from shown_charts import specs
 from ui import costs, jobs
@@ -46,7 +47,11 @@ NOT_ESTIMATED = {
     "ui/report.py:_current_sample": "the same, for a view that estimates from a sample",
 }
 #: The cached functions the walk below does not reach, and why (empty: it reaches them all).
-NOT_WALKED: dict[str, str] = {}
+NOT_WALKED: dict[str, str] = {
+    "ui.report.results": "computed when the sidebar's Report (ZIP) is downloaded (a deferred download, which AppTest "
+                         "does not click), no more on a visit (issue 34); estimated by costs.results like the rest",
+    "ui.sample.report_numbers": "the same for a view estimated from a sample",
+}
 
 
 # ---------------------------------------------------------------- the declarations
@@ -128,6 +133,12 @@ def _partly(store) -> str:
     return store.put(table.to_csv(sep="\t", index=False).encode(), "partly.tsv")
 
 
+def _unlabelled(store) -> str:
+    table = pd.read_csv(SIM, sep="\t")
+    table["is_tp"] = ""
+    return store.put(table.to_csv(sep="\t", index=False).encode(), "unlabelled.tsv")
+
+
 def _pooled(store) -> dict:
     """An unlabelled set, a pool + sample design drawn on the Annotate page and annotated whole; its link."""
     table = pd.read_csv(SIM, sep="\t")
@@ -157,6 +168,18 @@ def _systems_text(store) -> dict:
     hyps = [f"{name}=" + store.put(("\n".join(lines) + "\n").encode(), f"{name}.txt")
             for name, lines in data.systems.items()]
     return {"sys_ref": ref, "sys_hyp": hyps, "sys_metric": "ter", "sys_r": "1000"}
+
+
+def _systems_trec(store) -> dict:
+    rng = np.random.default_rng(7)
+    qrels = "".join(f"q{t} 0 d{d} {int(rng.random() < 0.3)}\n" for t in range(12) for d in range(20))
+    runs = {}
+    for name in ("bm25", "dense"):
+        runs[name] = "".join(f"q{t} Q0 d{d} {r + 1} {20 - r + rng.random():.4f} {name}\n" for t in range(12)
+                             for r, d in enumerate(rng.permutation(20)))
+    return {"sys_mode": "trec", "sys_qrels": store.put(qrels.encode(), "qrels.txt"),
+            "sys_run": [f"{n}={store.put(text.encode(), f'{n}.run')}" for n, text in runs.items()],
+            "sys_measure": "ap", "sys_r": "1000"}
 
 
 def _systems_table(store) -> dict:
@@ -197,7 +220,12 @@ def scenarios(store, folder: Path) -> dict[str, list[tuple[dict, str]]]:
                           ({**pooled, "a": "log_like", "b": "t_score", "n_max": "300"}, "pages/significance.py"),
                           ({**pooled, "ann_plan": "1", "ann_budget": "300", "ann_plan_n": "100"},
                            "pages/annotate.py")],
+        "stratified design": [({"dataset": _unlabelled(store), "ann_design": "stratified", "ann_m": ["log_like"],
+                                 "ann_bands": "100,400,rest", "ann_bsizes": "20,20,20", "ann_plan": "1",
+                                 "ann_budget": "60", "ann_plan_ns": "100,500", "ann_bguess": "0.4,0.2,0.1",
+                                 "ties": "stable"}, "pages/annotate.py")],
         "systems text": [(_systems_text(store), "pages/systems.py")],
+        "systems trec": [(_systems_trec(store), "pages/systems.py")],
         "systems table": [(_systems_table(store), "pages/systems.py")],
         "server data set": [(_server(folder), "pages/precision.py"), (_server(folder), "pages/significance.py")],
     }
@@ -241,7 +269,10 @@ def walk(tmp_path_factory):
                 bound = inspect.signature(checked.function).bind(*checked.args, **checked.kwargs)
                 if "_progress" in bound.arguments:  # (the page's job has ended)
                     bound.arguments["_progress"] = None
-                checked.function(*bound.args, **bound.kwargs)  # (cached again, for the estimates after it)
+                try:
+                    checked.function(*bound.args, **bound.kwargs)  # (cached again, for the estimates after it)
+                except EvalcoreError:  # (what the page said in words, e.g. an unlabelled set's labels)
+                    pass
                 replays[name] = (estimate, error, [c for c in again if c.name == name])
             results[scenario] = (seen, replays)
         clear_caches()
@@ -255,8 +286,8 @@ def test_the_pages_reach_every_cached_computation(walk):
     assert all(c.outcome == "computed" for seen, _ in walk.values() for c in seen)  # (no budget: nothing refused)
 
 
-@pytest.mark.parametrize("scenario", ["full", "experiment", "partly annotated", "pooled design", "systems text",
-                                      "systems table", "server data set"])
+@pytest.mark.parametrize("scenario", ["full", "experiment", "partly annotated", "pooled design", "stratified design",
+                                      "systems text", "systems trec", "systems table", "server data set"])
 def test_each_cached_computation_is_refused_past_a_set_budget_and_does_not_compute(walk, scenario):
     _, replays = walk[scenario]
     assert replays
