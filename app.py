@@ -4,6 +4,7 @@ import streamlit as st
 
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
+from evalcore.work import WorkTooLargeError
 from ui import auth, cached, common, jobs, present, report, systems
 from ui import serverdata
 from ui.serverdata import ServerDataError
@@ -41,11 +42,14 @@ jobs.pin_dataset(common.view().dataset)  # kept in the store while this session 
 common.forget_widgets_on_page_change(page.url_path)
 try:
     serverdata.guard(page.url_path, common.view().dataset)  # a server set on a page of single candidates: say so
-    page.run()
+    with jobs.refusals_shown():  # work past the budget: said as the page's own refusals are (ui/jobs.py)
+        page.run()
 except common.PageDone:  # a page that has nothing more to show
     pass
 except (TooLargeError, ServerDataError) as exc:  # a set too large for what the page shows: said in words
     st.info(esc(exc))
+except WorkTooLargeError as exc:  # (one the page's code raised itself)
+    st.error(esc(exc))
 finally:  # the URL and the link must show what the page shows
     common.sync_url()
     with st.sidebar:

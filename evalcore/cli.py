@@ -121,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--correction", choices=list(names.CORRECTIONS), default="none",
                    help="across the pairs: none (default), holm, bh")
     p.add_argument("--out", help="write the table here (CSV; .parquet or .tsv by the extension)")
+    report_parsers.add_work_budget(p)
 
     p = sub.add_parser("accept", help="gamma-acceptance sets {g >= gamma} of one measure")
     _data_arguments(p)
@@ -130,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("summary", help="N, TPs, baseline and ties per measure")
     _data_arguments(p)
+    report_parsers.add_work_budget(p)
 
     p = sub.add_parser("validate", help="Evert (2004) §4: does precision over the samples follow the binomial "
                                         "model? (SD ratio, Kolmogorov-Smirnov, interval coverage)")
@@ -161,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--confidence-level", type=float, default=0.95, metavar="LEVEL",
                    help="default 0.95: the test's level alpha is 1 - LEVEL")
     p.add_argument("--out", help="write the CSV here instead of standard output")
+    report_parsers.add_work_budget(p)
 
     p = sub.add_parser("simulate", help="generate an experiment from the random model of Evert (2004) §3.1")
     p.add_argument("--k", type=int, default=80, help="number of samples (default 80)")
@@ -173,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--population", type=int, help="hypothetical candidates in the population (default 50 n)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="write the TSV here instead of standard output")
+    report_parsers.add_work_budget(p)
     report_parsers.add_parsers(sub, _data_arguments, _ranking_arguments)
     systems_cli.add_parser(sub, _limit_argument)
     pool_cli.add_parser(sub, _data_arguments, _ranking_arguments)
@@ -215,6 +219,7 @@ def _experiment_arguments(p: argparse.ArgumentParser) -> None:
 def _load(args) -> CandidateSet:
     from .io import load_candidates
 
+    steps.read(args.file, args)
     candidates = load_candidates(
         args.file, label=args.label, scores=args.measure, lower_is_better=tuple(args.lower_is_better),
         exclude_unlabelled=args.exclude_unlabelled, encoding=args.encoding, sheet=args.sheet,
@@ -228,11 +233,8 @@ def _load(args) -> CandidateSet:
 
 
 def _check_work(estimate, args) -> None:
-    """Refuse work past the budget (``--work-budget``, else ``EVALCORE_WORK_BUDGET``, else 60 s) before it starts."""
-    from .work import check_work
-
-    check_work(estimate, getattr(args, "work_budget", None),
-               how_to_raise="raise it with --work-budget SECONDS or EVALCORE_WORK_BUDGET")
+    """Refuse work past the budget (``--work-budget``, else ``EVALCORE_WORK_BUDGET``, else none) before it starts."""
+    steps.check_work(estimate, args)
 
 
 def _cmd_curves(args) -> None:
@@ -246,11 +248,17 @@ def _cmd_curves(args) -> None:
     candidates = _load(args)
     if args.kind != "precision":
         from .roc import curves_table, roc_table
+        from .work.commands import table_estimate
 
+        n_measures = len(candidates.measures)
         if args.kind == "auc":
             from .work import roc_estimate
 
-            _check_work(roc_estimate(candidates.n_candidates, len(candidates.measures), args.resamples), args)
+            _check_work(roc_estimate(candidates.n_candidates, n_measures, args.resamples), args)
+        _check_work(table_estimate(candidates.n_candidates, n_measures,
+                                   1 if args.kind == "auc" else candidates.n_candidates,
+                                   what=f"the {args.kind} curves" if args.kind != "auc" else "AUC and AP",
+                                   chunked=True), args)  # (a row of a ROC table: no interval to compute)
         rankings = {r.measure: r for r in steps.rankings_of(candidates, candidates.measures, args, ties_matter=False)}
         if args.kind == "auc":
             seed = args.seed if args.seed is not None else 0
@@ -268,7 +276,11 @@ def _cmd_curves(args) -> None:
     from .curves import precision_curve
     from .nspec import parse_n_spec
 
+    from .work.commands import table_estimate
+
     sizes = parse_n_spec(args.n, candidates.n_candidates)
+    _check_work(table_estimate(candidates.n_candidates, len(candidates.measures), len(sizes),
+                               what="the curves and intervals"), args)
     tables = [precision_curve(r, sizes, confidence_level=args.confidence_level, interval=args.interval)
               for r in steps.rankings_of(candidates, candidates.measures, args)]
     table = pd.concat(tables, ignore_index=True)
@@ -308,6 +320,9 @@ def _cmd_compare(args) -> None:
 
     candidates = _load(args)
     sizes = parse_n_spec(args.n, candidates.n_candidates)
+    from .work.commands import table_estimate
+
+    _check_work(table_estimate(candidates.n_candidates, 2, len(sizes), what="the tests and effects"), args)
     _check_work(sizes_estimate(candidates.n_candidates, sizes, args.test, args.resamples, mdd=args.mdd), args)
     a, b = steps.rankings_of(candidates, args.measure, args)
     if args.test == "fisher":
@@ -357,6 +372,12 @@ def _cmd_auc_test(args) -> None:
     if len(candidates.measures) < 2:
         raise ParameterError(f"{args.file}: auc-test needs at least two score columns; found "
                              f"{len(candidates.measures)}")
+    from .work.commands import per_item_estimate
+
+    k = len(candidates.measures)
+    _check_work(per_item_estimate(candidates.n_candidates * (k + k * (k - 1) // 2), 3.5e-7,
+                                  what=f"DeLong's test of {k * (k - 1) // 2} pairs of {candidates.n_candidates:,} "
+                                       "candidates"), args)
     args.ties, args.seed = "stable", None  # AUCs do not depend on the order within ties
     rankings = steps.rankings_of(candidates, candidates.measures, args, ties_matter=False)
     rows = []
@@ -386,6 +407,7 @@ def _curves_from_sample(args) -> None:
     sample = steps.annotated_sample(args, table=table, exported=exported)
     candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
+    steps.sample_work(args, candidates.n_candidates, len(candidates.measures), len(sizes), args.sample_interval)
     rankings = steps.rankings_of(candidates, candidates.measures, args)
     mask = sample.frame_mask({r.measure: r for r in rankings})
     base = estimates.baseline_estimate(rankings[0], frame=mask, confidence_level=args.confidence_level,
@@ -415,6 +437,7 @@ def _compare_from_sample(args) -> None:
     sample = steps.annotated_sample(args, table=table, exported=exported)
     candidates = sample.candidates
     sizes = parse_n_spec(args.n, candidates.n_candidates)
+    steps.sample_work(args, candidates.n_candidates, 2, len(sizes), "fisher")
     a, b = steps.rankings_of(candidates, args.measure, args)
     mask = sample.frame_mask({a.measure: a, b.measure: b})
     table = estimates.compare_estimates(a, b, sizes, frame=mask, confidence_level=args.confidence_level,
@@ -434,7 +457,15 @@ def _cmd_power(args) -> None:
 
     from .stats.power import exact_power, paired_t_power, paired_t_samples, plan_experiment, region_precisions
 
+    from .work.commands import per_item_estimate
+
     alpha = 1 - args.confidence_level
+    if args.n:
+        sizes = _number_list(args.n, "--n")
+        _check_work(per_item_estimate(len(sizes) + sum(sizes) // 1000, 2e-3,
+                                      what=f"the power at {len(sizes):,} n up to {max(sizes):,}"), args)
+    else:
+        _check_work(per_item_estimate(1, 2.0, what="solving for the n of the power wanted"), args)
     lists = [args.precision_a, args.precision_b, args.overlap]
     samples = [args.delta, args.sd]
     if any(v is not None for v in samples):
@@ -488,7 +519,11 @@ def _cmd_accept(args) -> None:
 
     from .curves import acceptance_sets
 
+    from .work.commands import table_estimate
+
     candidates = _load(args)
+    _check_work(table_estimate(candidates.n_candidates, len(candidates.measures), len(gammas),
+                               what="the acceptance sets"), args)
     tables = [acceptance_sets(r, gammas, confidence_level=args.confidence_level, interval=args.interval)
               for r in steps.rankings_of(candidates, candidates.measures, args)]
     steps.write(pd.concat(tables, ignore_index=True), args.out)
@@ -499,7 +534,11 @@ def _cmd_summary(args) -> None:
 
     from .ranking import score_ties
 
+    from .work.commands import ranking_estimate
+
     candidates = _load(args)
+    _check_work(ranking_estimate(candidates.n_candidates, 2 * len(candidates.measures),
+                                 what="the tie groups of"), args)
     print(f"file: {args.file}\ncandidates: {candidates.n_candidates}\nlabel: {candidates.label_column}\n"
           f"TPs: {candidates.n_tp}\nbaseline precision: {candidates.baseline:.4%}")
     rows = []
@@ -515,6 +554,8 @@ def _load_experiment(args) -> CandidateSet:
     from .samples import require_samples
 
     sample = args.sample_column
+    for f in args.files:
+        steps.read(f, args)
     if len(args.files) > 1:
         source, name = combine_samples([(f, Path(f).name) for f in args.files], limits=steps.limits(args))
         sample = sample or "sample"
@@ -530,6 +571,11 @@ def _load_experiment(args) -> CandidateSet:
             raise
         raise type(exc)(f"{exc} On the command line: --sample-column NAME, or give one file per sample.") from None
     args.file = name or args.files[0]
+    from .work.commands import ranking_estimate
+
+    measures = len(candidates.measures)  # each sample ranked by each measure, the pairs of UIR counted
+    _check_work(ranking_estimate(candidates.n_candidates, 2 * measures + measures * (measures - 1) // 4,
+                                 what=f"the {args.command} of"), args)
     return candidates
 
 
@@ -622,6 +668,10 @@ def _cmd_uir(args) -> None:
 
 def _cmd_simulate(args) -> None:
     from .simulate import simulate, to_tsv, write_tsv
+    from .work.commands import per_item_estimate
+
+    _check_work(per_item_estimate(args.k * args.n if args.population is None else args.k * args.n + args.population,
+                                  1.8e-5, what=f"simulating {args.k:,} samples of {args.n:,} candidates"), args)
 
     experiment = simulate(k=args.k, n=args.n, baseline=args.baseline, n_sd=args.n_sd, sample_sd=args.sample_sd,
                           population=args.population, seed=args.seed)

@@ -22,6 +22,31 @@ if TYPE_CHECKING:
     from .ranking import Ranking
 
 
+def check_work(estimate, args) -> None:
+    """Refuse work past the command line's budget before it starts: ``--work-budget``, else
+    ``EVALCORE_WORK_BUDGET``, else none (:func:`evalcore.work.command_budget`; ``reproduce`` sets one on ``args``),
+    in the command line's words (:data:`evalcore.work.budget.ON_THE_COMMAND_LINE`)."""
+    from .work import check_work as check, command_budget
+    from .work.budget import ON_THE_COMMAND_LINE
+
+    check(estimate, command_budget(getattr(args, "work_budget", None)), where=ON_THE_COMMAND_LINE)
+
+
+def read(source, args, *, kind: str | None = None) -> None:
+    """Refuse reading ``source`` past the budget (:func:`evalcore.work.commands.reading_estimate`) before it is
+    read."""
+    from .work.commands import reading_estimate
+
+    check_work(reading_estimate(source, kind=kind), args)
+
+
+def sample_work(args, n_candidates: int, measures: int, sizes: int, interval: str) -> None:
+    """Refuse the estimates from an annotated sample past the budget before they are computed."""
+    from .work.commands import sample_estimate
+
+    check_work(sample_estimate(n_candidates, measures, sizes, interval), args)
+
+
 def limits(args):
     """The reading limits, the defaults with the --limit options applied."""
     from .io.limits import parse_limit_options
@@ -131,6 +156,8 @@ def annotated_sample(args, frame: bool = True, *, table=None, scores=None, expor
         raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
                              "keeps them as unannotated candidates of a random sample; choose one")
     args.seed = resolve_seed(args.ties, args.seed)
+    if table is None:
+        read(args.file, args)
     sample = load_annotated_sample(args.file if table is None else table, label=args.label,
                                    scores=args.measure if scores is None else scores,
                                    lower_is_better=tuple(args.lower_is_better), min_annotated=1,

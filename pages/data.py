@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore import analysis, names
 from evalcore import format as fmt
 from evalcore.errors import EvalcoreError
-from evalcore.io import ENCODING_CHOICES, combine_samples, suggest_roles
+from evalcore.io import ENCODING_CHOICES, suggest_roles
 from evalcore.io.roles import left_out_note
 from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
@@ -35,7 +35,7 @@ with upload_col:
                 if len(uploads) == 1:
                     content, name = uploads[0].getvalue(), uploads[0].name
                 else:
-                    content, name = combine_samples([(u.getvalue(), u.name) for u in uploads])
+                    content, name = cached.combined([(u.getvalue(), u.name) for u in uploads])
                 dataset_id = cached.ingest(content, name)  # read first; stored only if it reads
             except EvalcoreError as exc:
                 st.session_state["upload_error"] = str(exc)

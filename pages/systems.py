@@ -25,6 +25,9 @@ v = common.view()
 settings = ui.resampling_of(v)
 tests = ui.tests_of(v, inp)
 try:
+    ui.within_scoring_budget(inp)  # scoring past the work budget: a message, and the page stops before it starts
+    with st.spinner("Scoring every segment of every system ..."):  # (in a child process that a closed tab ends;
+        ui.statistics(inp)  # two pages asking share it)
     ui.within_budget(inp, settings, tests=tests)  # past the budget: a message, fewer resamples offered; the page stops
     with jobs.attend(("systems", inp, settings, tests)) as job:  # a closed tab stops it; two pages asking share it
         result = ui.comparison(inp, settings, tests, _progress=job.progress())

@@ -118,14 +118,9 @@ def test_links_the_page_cannot_show_are_corrected_with_a_message(text_link, stor
 
 
 def test_work_past_the_bound_of_one_request_is_refused_with_a_message(monkeypatch):
-    from evalcore.errors import EvalcoreError
     from evalcore.work import WorkTooLargeError
     from ui.systems import SystemsInput, check_budget
 
-    text = SystemsInput("text", ("a" * 64,), (("x", "b" * 64), ("y", "c" * 64)), None, "ter", None)
-    check_budget(text, 20_000, 2)
-    with pytest.raises(EvalcoreError, match="use the command line"):
-        check_budget(text, 30_000, 2)  # 60,000 TER segment-systems
     monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")  # the resampling: the host's work budget (evalcore.work)
     table = SystemsInput("table", (), (), "d" * 64, "accuracy", None)
     check_budget(table, 100_000, 2, ResamplingSettings(10_000, 1))  # 30 s estimated
@@ -215,3 +210,27 @@ def test_rouge_scoring_past_the_work_budget_is_refused_with_a_message(monkeypatc
     check_scoring(rouge_estimate("rougeL", 20_000, 20_000 * 60, 20_000 * 900))
     with pytest.raises(EvalcoreError, match="scoring rougeL with rouge-score.*use the command line"):
         check_scoring(rouge_estimate("rougeL", 100_000, 100_000 * 120, 100_000 * 3600, documents=10_000, systems=10))
+
+
+def test_scoring_past_the_budget_is_refused_before_it_starts(store, monkeypatch):
+    """Issue 29: two lines of 1,200 words per system kept the page scoring TER past 150 s (the 60 s budget never
+    fired: the page scored before its budget check, and SEGMENT_BUDGET counted segments, not words). Now the
+    scoring's estimate (per metric, from the words of every segment pair) is checked before it starts: past the
+    budget the page says what it would cost, in one sentence, and no scoring process is started."""
+    from evalcore.systems.synthetic import synthetic_test_set
+    from evalcore.work import child
+
+    data = synthetic_test_set(400, 2, seed=5)
+    words = {name: " ".join(lines).split() for name, lines in data.systems.items()}
+    reference = " ".join(data.references).split()
+    lines = lambda w: (" ".join(w[:1200]) + "\n" + " ".join(w[1200:2400]) + "\n").encode()  # 2 lines of 1,200 words
+    ref = store.put(lines(reference), "refs.txt")
+    hyps = [f"{name}=" + store.put(lines(w), f"{name}.txt") for name, w in words.items()]
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")
+    started = child.children_started()
+    at = open_page({"sys_ref": ref, "sys_hyp": hyps, "sys_metric": "ter"})
+    said = " ".join(messages(at))
+    assert "This would take about" in said and "(scoring 4 segments of 2 systems with TER (4,800 words))" in said
+    assert "it was not started. Nothing smaller of this kind fits; use fewer or shorter segments" in said
+    assert child.children_started() == started  # no scoring process was started
+    assert not at.dataframe

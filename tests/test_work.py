@@ -198,16 +198,21 @@ def test_the_command_line_refuses_past_the_budget_and_the_flag_raises_it(krenn_t
             "bootstrap", "--resamples", "5000", "--ties", "stable", "--out", tmp_path / "t.csv"]
     code, _, err = run(*argv, "--work-budget", "2")
     assert code == 2 and len(err.strip().splitlines()) == 1
-    assert "more than the 2 seconds one request may use" in err and "What fits: 2,800 resamples; or a step of 5 between the tested n." in err
+    assert "more than the 2 seconds this command may use (raise it with --work-budget SECONDS or " \
+           "EVALCORE_WORK_BUDGET); it was not started" in err and "on this server" not in err  # (its own words)
+    assert "What fits: 2,800 resamples; or a step of 5 between the tested n." in err
     code, _, err = run(*argv[:-2], "--n", "1:5102:500", "--out", tmp_path / "t.csv", "--work-budget", "2")
     assert code == 0, err
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")  # (without it or the flag, a command line has no budget)
     code, _, err = run("curves", krenn_tsv, "--label", "is.colloc", "--kind", "auc", "--resamples", "100000",
                        "--out", tmp_path / "auc.csv")
     assert code == 2 and "bootstrap of average precision" in err and "it was not started" in err
+    monkeypatch.delenv("EVALCORE_WORK_BUDGET")
     code, _, err = run("report", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--measure", "chisq",
                        "--test", "randomization", "--resamples", "100000", "--seed", "1", "--no-figures",
                        "--out", tmp_path / "r.zip", "--work-budget", "5")
     assert code == 2 and "the report's numbers" in err and "What fits" in err and not (tmp_path / "r.zip").exists()
+    assert "this command may use (raise it with --work-budget" in err and "on this server" not in err
 
 
 def test_a_report_with_a_step_names_it_in_the_signature_and_methods(krenn_tsv, tmp_path):
@@ -225,3 +230,60 @@ def test_a_report_with_a_step_names_it_in_the_signature_and_methods(krenn_tsv, t
     assert code == 0 and out.rstrip().endswith("reproduced")
     code, out, _ = run("reproduce", signature.replace("|step 100|", "|step 50|"), krenn_tsv)
     assert code == 1 and "DO NOT match" in out
+
+
+def test_the_command_line_has_a_budget_only_where_asked_and_reproduce_always(krenn_tsv, tmp_path, monkeypatch):
+    """Issue 29: a command on a user's own machine runs what it is asked (no budget unless --work-budget or
+    EVALCORE_WORK_BUDGET is set: the 10^8 runs of the speed issue must not be refused by default); reproduce always
+    has one (60 s unless set), since a signature may come from anyone. Every estimate is still made and checked:
+    ``observe`` sees the budget each was checked against."""
+    from evalcore.work import command_budget, observe
+
+    monkeypatch.delenv("EVALCORE_WORK_BUDGET", raising=False)
+    assert command_budget() == math.inf and command_budget(always=True) == 60 and command_budget(5.0) == 5
+    argv = ["compare", krenn_tsv, "--label", "is.colloc", "--measure", "log.like", "--measure", "chisq", "--ties",
+            "stable", "--n", "1:5102:100", "--out", tmp_path / "t.csv", "--signature", tmp_path / "sig.txt"]
+    with observe() as seen:
+        code, _, err = run(*argv)
+    assert code == 0, err
+    assert seen and {budget for _, budget in seen} == {math.inf}
+    signature = (tmp_path / "sig.txt").read_text().strip()
+    with observe() as seen:
+        code, out, err = run("reproduce", signature, krenn_tsv)
+    assert code == 0 and out.rstrip().endswith("reproduced"), err
+    assert seen and {budget for _, budget in seen} == {60.0}
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "90s")
+    with observe() as seen:
+        run(*argv)
+    assert {budget for _, budget in seen} == {90.0}
+    with observe() as seen:
+        run(*argv, "--work-budget", "2min")
+    assert {budget for _, budget in seen} == {120.0}
+
+
+def test_every_metric_of_text_has_a_scoring_cost():
+    """A new metric of text (evalcore.systems.names.TEXT_METRICS) cannot be scored before its cost is estimated:
+    it needs its entry in evalcore.work.scoring.SCORING_COSTS (issue 29)."""
+    from evalcore.systems.names import TEXT_METRICS
+    from evalcore.work.scoring import SCORING_COSTS, scoring_estimate
+
+    assert set(TEXT_METRICS) <= set(SCORING_COSTS), set(TEXT_METRICS) - set(SCORING_COSTS)
+    references, hypotheses = [["a b c d"] * 5], [["a b c e"] * 5, ["a b c d e f"] * 5]
+    for metric in SCORING_COSTS:
+        estimate = scoring_estimate(metric, references, hypotheses)
+        assert estimate.seconds > 0 and estimate.what == f"scoring 10 segments of 2 systems with {metric} (50 words)"
+
+
+def test_rouge_l_grows_with_the_product_of_the_words_and_rouge_n_with_their_sum():
+    """ROUGE's entries (issue 31's constants): ROUGE-L's table of the longest common subsequence is summary words
+    times reference words, ROUGE-1 and -2 count n-grams."""
+    from evalcore.work.scoring import ROUGE_COST, scoring_estimate
+
+    def seconds(metric, words):
+        return scoring_estimate(metric, [[" ".join(["w"] * words)]], [[" ".join(["v"] * words)]]).seconds
+
+    each, per_word, per_product = ROUGE_COST
+    for metric in ("rouge1", "rouge2"):
+        assert seconds(metric, 200) - seconds(metric, 100) == pytest.approx(per_word * 200)
+    for metric in ("rougeL", "rougeLsum"):
+        assert seconds(metric, 200) - seconds(metric, 100) == pytest.approx(per_word * 200 + per_product * 30_000)

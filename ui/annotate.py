@@ -25,7 +25,8 @@ from evalcore.errors import EvalcoreError
 from evalcore.estimates import SamplingFrame
 from evalcore.text import markdown_text
 from evalcore.viewstate import ViewSettings
-from ui import cached
+from evalcore.work import check_work
+from ui import cached, costs
 from ui.components.keyqueue import key_queue, unapplied
 from ui.sample import base, db, db_id  # noqa: F401  (the Annotate page's names for them)
 
@@ -137,6 +138,8 @@ def draw(v: ViewSettings, candidates: CandidateSet):
 
         return strata.draw(v, candidates)
     design = design_of(v)
+    pool = design.depth * len(design.frame.measures) if design.pooled else 0  # (at most: the top-K lists' union)
+    check_work(costs.draw(candidates.n_candidates, min(candidates.n_candidates, design.size + pool)))
     if not design.pooled:
         frame = design.frame
         return db().draw(db_id(v.dataset), sample_name(v.ann_seed, frame), candidates, v.ann_size, v.ann_seed, frame)
@@ -470,7 +473,7 @@ def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.Data
         st.caption(markdown_text(progress.describe() + "."))
 
 
-@cached.cache(max_entries=8, show_spinner="Planning ...")
+@cached.cache(work=costs.plan, max_entries=8, show_spinner="Planning ...")
 def _plan(roles, labels: tuple, measures: tuple, ties: str, tie_seed, budget: int, n: int, guess: float):
     """The plan, with the annotations so far as a pilot read by its own design's estimator (the stored sample's
     design: a pool's labels are not a random sample); the guess where the pilot's design drew nothing."""

@@ -14,8 +14,6 @@ and what depends on the level once per level (:func:`pair`).
 
 from __future__ import annotations
 
-import functools
-import inspect
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -24,14 +22,16 @@ import streamlit as st
 from evalcore import analysis, compare, roc, samples, validate
 from evalcore.candidates import CandidateSet
 from evalcore.errors import ColumnError, EvalcoreError
-from evalcore.io import load_candidates, read_table, suggest_roles, text_as_utf8
+from evalcore.io import combine_samples, load_candidates, read_table, suggest_roles, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
 from evalcore.ranking import data_seed
 from evalcore.report.signature import file_sha256
 from evalcore.text import shown
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings, default_n_range
-from ui import jobs
+from evalcore.work import WorkEstimate, WorkModel, check_work
+from evalcore.work.commands import reading_estimate
+from ui import costs, jobs
 from ui import serverdata
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
@@ -54,7 +54,7 @@ def dataset_label(dataset: str) -> str:
         return f"unknown data set {dataset[:12]}..."
 
 
-@st.cache_resource(max_entries=8)
+@jobs.cache(work=costs._sample_sha256, max_entries=8)
 def _sample_sha256(name: str) -> str:
     return file_sha256(SAMPLE_DIR / SAMPLES[name])
 
@@ -102,7 +102,7 @@ def raw_table(dataset: str, _just_read: tuple | None = None):
     return _raw_table(dataset, serverdata.version(dataset), _just_read)
 
 
-@st.cache_resource(max_entries=4, show_spinner="Reading the data set ...")
+@jobs.cache(work=costs._raw_table, max_entries=4, show_spinner="Reading the data set ...")
 def _raw_table(dataset: str, file_version: str, _just_read: tuple | None = None):
     if _just_read is not None:
         return _just_read
@@ -121,25 +121,39 @@ def left_out(dataset: str) -> tuple:
     return _left_out(dataset, serverdata.version(dataset))
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@jobs.cache(work=costs._left_out, max_entries=8, show_spinner=False)
 def _left_out(dataset: str, file_version: str) -> tuple:
     return suggest_roles(raw_table(dataset)[0]).left_out
 
 
 def reencoded(dataset: str, encoding: str) -> str:
-    """Store the text of ``dataset`` read as ``encoding`` (as UTF-8) and return the new data set's id."""
+    """Store the text of ``dataset`` read as ``encoding`` (as UTF-8) and return the new data set's id (within the
+    work budget: its reading is estimated before it starts)."""
+    check_work(costs.raw_table(dataset))
     source, name = _source(dataset)
     plain = next((name[: -len(s)] for s in (".gz", ".bz2", ".xz") if name.endswith(s)), name)  # (now uncompressed)
     return store().put(text_as_utf8(source, name=name, encoding=encoding), plain, holder=jobs.holder())
 
 
 def ingest(content: bytes, name: str) -> str:
-    """Read an uploaded file and store it only if it reads: a refused file leaves nothing on disk.
+    """Read an uploaded file and store it only if it reads: a refused file leaves nothing on disk; its reading is
+    estimated before it starts, and refused past the work budget.
     Returns the data set's id, with its table already in the cache."""
+    check_work(reading_estimate(content, name))
     table = read_table(content, name=name)
     dataset_id = store().put(content, name, holder=jobs.holder())  # pinned for this session at once
     raw_table(dataset_id, _just_read=(table, name))
     return dataset_id
+
+
+def combined(files: list[tuple[bytes, str]]) -> tuple[bytes, str]:
+    """Several uploaded files read as one experiment, one sample per file (:func:`evalcore.io.combine_samples`),
+    their reading estimated before it starts and refused past the work budget."""
+    estimates = [reading_estimate(content, name) for content, name in files]
+    check_work(WorkEstimate(f"reading {len(files)} files ({sum(len(c) for c, _ in files):,} bytes)",
+                            WorkModel(fixed=sum(e.seconds for e in estimates)),
+                            advice="upload fewer or smaller files"))
+    return combine_samples(files)
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,26 +181,16 @@ FAST_KEYS = {**{cls: repr for cls in GROUPS.values()}, Roles: _roles_key,
              Loaded: lambda data: repr(data.roles) + data.version}
 
 
-def cache(**options):
-    """``st.cache_resource`` keyed on the arguments by name: a call's key is the same whatever the order (or the
-    positional or keyword form) of its arguments, and defaults are part of it. Arguments are ids, frozen view objects
-    (:mod:`evalcore.viewstate`) and plain values, all hashable; a leading ``_`` leaves one out of the key."""
-    def wrap(fn):
-        inner = st.cache_resource(**{"hash_funcs": FAST_KEYS, **options})(fn)
-        signature = inspect.signature(fn)
-
-        @functools.wraps(fn)
-        def call(*args, **kwargs):
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            return inner(*bound.args, **bound.kwargs)
-
-        call.clear = inner.clear
-        return call
-    return wrap
+def cache(*, work, **options):
+    """:func:`ui.jobs.cache` with the view objects' fast keys: ``st.cache_resource`` keyed on the arguments by name
+    (a call's key is the same whatever the order, or the positional or keyword form, of its arguments, and defaults
+    are part of it), whose ``work`` is estimated before a miss computes and refused past the budget. Arguments are
+    ids, frozen view objects (:mod:`evalcore.viewstate`) and plain values, all hashable; a leading ``_`` leaves one
+    out of the key."""
+    return jobs.cache(work=work, **{"hash_funcs": FAST_KEYS, **options})
 
 
-@cache(max_entries=4, show_spinner="Checking labels and scores ...")
+@cache(work=costs._labelled, max_entries=4, show_spinner="Checking labels and scores ...")
 def _labelled(dataset: str, label, scores: tuple, keys: tuple, exclude: bool, sample_column) -> CandidateSet:
     """The labels and scores of the data set's table as the roles name them (every direction: higher is better)."""
     table, name = raw_table(dataset)  # (parsed once per data set: the table the Data page shows)
@@ -194,7 +198,7 @@ def _labelled(dataset: str, label, scores: tuple, keys: tuple, exclude: bool, sa
                            exclude_unlabelled=exclude, sample=sample_column or False)
 
 
-@cache(max_entries=8)
+@cache(work=costs.experiment, max_entries=8)
 def experiment(roles: Roles) -> CandidateSet:
     """The whole data set, all samples, with the directions of ``roles.lower`` (a change of direction neither reads
     nor parses the table again)."""
@@ -212,7 +216,7 @@ def experiment(roles: Roles) -> CandidateSet:
                    content_hash="")
 
 
-@cache(max_entries=8)
+@cache(work=costs.candidates_for, max_entries=8)
 def candidates_for(roles: Roles) -> CandidateSet:
     """The candidates the single-sample pages work on: all samples pooled, or the chosen one."""
     full = experiment(roles.whole)
@@ -233,7 +237,7 @@ def load(roles: Roles) -> Loaded:
     return Loaded(roles, candidates_for(roles), version)
 
 
-@cache(max_entries=64, show_spinner="Ranking ...")
+@cache(work=costs._ranking, max_entries=64, show_spinner="Ranking ...")
 def _ranking(data: Loaded, measure: str, ranking: RankingChoice):
     if serverdata.is_server(data.roles.dataset):
         return serverdata.ranking(data.roles, measure, ranking)
@@ -257,7 +261,7 @@ def rankings(data: Loaded, measures, ranking: RankingChoice, display: Display = 
     return out
 
 
-@cache(max_entries=8)
+@cache(work=costs.quality, max_entries=8)
 def quality(data: Loaded, _ranking: RankingChoice | None = None) -> tuple[str, ...]:
     """The measures ordered by average precision, best first (:func:`evalcore.analysis.measure_quality`): the
     order the pages start from. AP is the same under any ties, so ``_ranking`` (the view's) is not in the key: it
@@ -267,7 +271,7 @@ def quality(data: Loaded, _ranking: RankingChoice | None = None) -> tuple[str, .
     return tuple(analysis.measure_quality(data.candidates)["measure"])
 
 
-@cache(max_entries=32, show_spinner="Choosing the pair ...")
+@cache(work=costs.default_pair, max_entries=32, show_spinner="Choosing the pair ...")
 def default_pair(data: Loaded, ranking: RankingChoice, measures: tuple, more: tuple, alpha: float, a=None,
                  b=None) -> tuple[str, str]:
     """The pair the comparison pages open on (:func:`evalcore.compare.default_pair`): the first two of the shared
@@ -278,13 +282,13 @@ def default_pair(data: Loaded, ranking: RankingChoice, measures: tuple, more: tu
                                 b=b)
 
 
-@cache(max_entries=32)
+@cache(work=costs.pair_reach, max_entries=32)
 def pair_reach(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, alpha: float):
     """How far two measures' n-best lists differ over ``n_range`` (:func:`evalcore.compare.pair_reach`)."""
     return compare.pair_reach(ranking_of(data, a, ranking), ranking_of(data, b, ranking), n_range, alpha)
 
 
-@cache(max_entries=32, show_spinner="Computing the curves ...")
+@cache(work=costs.curves, max_entries=32, show_spinner="Computing the curves ...")
 def curves(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, n_range: tuple, level: float,
            interval: str, beta: float = 1.0):
     if serverdata.is_server(data.roles.dataset):  # chunk by chunk of n, thinned for drawing where the range is long
@@ -294,7 +298,7 @@ def curves(data: Loaded, ranking: RankingChoice, display: Display, measures: tup
                            interval=interval, beta=beta)
 
 
-@cache(max_entries=32, show_spinner="Testing every n ...")
+@cache(work=costs.pair_tests, max_entries=32, show_spinner="Testing every n ...")
 def pair_tests(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, test: str = "fisher",
                resamples: int = 1000, n_step: int = 1, _progress=None):
     """The test of the pair at every n (every ``n_step``-th), as far as it owes nothing to the level or the
@@ -305,7 +309,7 @@ def pair_tests(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tu
                                progress=_progress, n_step=n_step)
 
 
-@cache(max_entries=32, show_spinner=False)  # (the test is pair_tests'; the rest takes a moment)
+@cache(work=costs.pair, max_entries=32, show_spinner=False)  # (the test is pair_tests'; the rest takes a moment)
 def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple,
          level: float, interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,
          power: float = DEFAULT_POWER, difference_method: str = "newcombe", n_step: int = 1, _progress=None):
@@ -319,58 +323,58 @@ def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str,
                                     n_step=n_step)
 
 
-@cache(max_entries=32)
+@cache(work=costs.members, max_entries=32)
 def members(data: Loaded, ranking: RankingChoice, a: str, b: str, n: int):
     """The candidates of D1 and D2 of the two n-best lists (:func:`evalcore.analysis.difference_members`), columns
     named by the measures' own names: the same at every level."""
     return analysis.difference_members(data.candidates, ranking_of(data, a, ranking), ranking_of(data, b, ranking), n)
 
 
-@cache(max_entries=32)
+@cache(work=costs.gamma_positions, max_entries=32)
 def gamma_positions(data: Loaded, measure: str) -> tuple[float, ...]:
     """Slider positions for a threshold: distinct scores at 201 quantiles of all samples pooled."""
     ranked = ranking_of(data, measure, RankingChoice("stable", None))
     return tuple(float(p) for p in analysis.threshold_quantiles(ranked))
 
 
-@cache(max_entries=32)
+@cache(work=costs.default_gammas, max_entries=32)
 def default_gammas(data: Loaded, measures: tuple, n: int) -> dict:
     cuts = samples.cuts_for(data.candidates, measures, "gamma", n)
     return {m: c.value for m, c in cuts.items()}
 
 
-@cache(max_entries=32, show_spinner="Validating over the samples ...")
+@cache(work=costs.validation, max_entries=32, show_spinner="Validating over the samples ...")
 def validation(data: Loaded, ranking: RankingChoice, measure: str, cut, level: float, interval: str):
     return validate.validate(data.candidates, measure, cut, ties=ranking.ties, seed=ranking.seed,
                              confidence_level=level, interval=interval)
 
 
-@cache(max_entries=32, show_spinner="Testing across the samples ...")
+@cache(work=costs.across, max_entries=32, show_spinner="Testing across the samples ...")
 def across(data: Loaded, ranking: RankingChoice, a: str, b: str, cut_a, cut_b, level: float):
     return analysis.across_samples(data.candidates, a, b, cut_a, cut_b, ties=ranking.ties, seed=ranking.seed,
                                    confidence_level=level)
 
 
-@cache(max_entries=32, show_spinner="Comparing every pair of measures ...")
+@cache(work=costs.uir, max_entries=32, show_spinner="Comparing every pair of measures ...")
 def uir(data: Loaded, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas: tuple, threshold: float):
     cut_map = dict(cuts)
     return analysis.uir_analysis(data.candidates, tuple(cut_map), cut_map, a, b, betas=betas,
                                  threshold=threshold, ties=ranking.ties, seed=ranking.seed)
 
 
-@cache(max_entries=32, show_spinner="Testing every pair ...")
+@cache(work=costs.pairwise, max_entries=32, show_spinner="Testing every pair ...")
 def pairwise(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, n: int, level: float,
              correction: str, interval: str, difference_method: str = "newcombe"):
     return analysis.pairwise(rankings(data, measures, ranking, display), n, confidence_level=level,
                              correction=correction, interval=interval, difference_method=difference_method)
 
 
-@cache(max_entries=16, show_spinner="Computing the curves ...")
+@cache(work=costs.roc_curves, max_entries=16, show_spinner="Computing the curves ...")
 def roc_curves(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, kind: str):
     return roc.curves_table(rankings(data, measures, ranking, display), kind)
 
 
-@cache(max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
+@cache(work=costs.roc_table, max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
 def roc_table(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, level: float, method: str,
               resamples: int):
     return roc.roc_table(rankings(data, measures, ranking, display), confidence_level=level, method=method,

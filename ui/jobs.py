@@ -11,6 +11,11 @@ sets a session uses kept in the store while it lives.
   run to stop; or it reruns) the work stops, unless another live session still waits for it, in which case it
   goes on and the session's own stop is raised once the result is cached. A waiting session that left, or whose
   session the runtime no longer knows, does not count.
+- **Cached work** (:func:`cache`): every computation a page can start is a cached function that declares its
+  work: on a miss, before it computes, its estimate is checked against the budget, and past it nothing is
+  computed or cached. Inside a page's run (:func:`refusals_shown`, around ``page.run()`` in app.py) the refusal
+  is shown as the budget's other refusals are, and the page stops; elsewhere (a callback, the sidebar's report)
+  it is raised for the caller to say in its own words.
 - **Pins** (:func:`pin_dataset`): a stored data set open in a session is pinned in the store
   (:meth:`evalcore.io.store.DatasetStore.pin`), so six other uploads do not evict it. Streamlit has no
   session-end hook: the pin is a lease renewed on every run and every minute by a keeper thread while the
@@ -22,12 +27,14 @@ Nothing here computes a number; it only decides whether, for whom and for how lo
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Iterator
+from typing import Any, Callable, Hashable, Iterator
 
 import streamlit as st
 
@@ -188,17 +195,139 @@ def within_budget(estimate: WorkEstimate, key: str, names: dict[str, str] | None
     offer: it sets the view's settings, ``names`` mapping an offer's setting to the view's, e.g. ``resamples`` to
     ``sys_resamples``) and stop the page."""
     try:
-        check_work(estimate, how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
+        check_work(estimate)
     except WorkTooLargeError as exc:
-        from ui import common
+        refused(exc, key, names)
 
-        st.error(esc(exc))
-        columns = st.columns(max(1, len(exc.offers)))
-        for i, (column, offer) in enumerate(zip(columns, exc.offers)):
-            column.button(f"Use {offer.text}", key=f"offer_{key}_{i}", on_click=common.update,
-                          kwargs={(names or {}).get(k, k): value for k, value in offer.changes.items()},
-                          help=f"About {offer.seconds:.0f} seconds of computing")
-        common.stop()
+
+def refused(exc: WorkTooLargeError, key: str, names: dict[str, str] | None = None) -> None:
+    """Show a refusal of the work budget (:func:`within_budget`): what it would cost, as an error, with a button per
+    offer that fits; and stop the page."""
+    from ui import common
+
+    st.error(esc(exc))
+    columns = st.columns(max(1, len(exc.offers)))
+    for i, (column, offer) in enumerate(zip(columns, exc.offers)):
+        column.button(f"Use {offer.text}", key=f"offer_{key}_{i}", on_click=common.update,
+                      kwargs={(names or {}).get(k, k): value for k, value in offer.changes.items()},
+                      help=f"About {offer.seconds:.0f} seconds of computing")
+    common.stop()
+
+
+# ------------------------------------------------------------------------------------------ cached work
+
+@dataclass(frozen=True, eq=False)
+class Checked:
+    """One estimate a cached function checked on a miss (seen by :func:`watch`): the function's name, the cached
+    function itself and the arguments it was called with, the estimate, and whether it then ``"computed"`` or
+    was ``"refused"``."""
+
+    name: str
+    function: Callable
+    args: tuple
+    kwargs: dict
+    estimate: WorkEstimate
+    outcome: str
+
+
+#: Every function made by :func:`cache`, by name (``module.qualname``): the inventory of a page's computations.
+CACHED: dict[str, Callable] = {}
+_WATCHERS: list[list] = []
+_STATE = threading.local()  # depth: cached computations running in this thread; shown: refusals shown here
+
+
+@contextmanager
+def watch() -> Iterator[list[Checked]]:
+    """Within the ``with`` block, every estimate checked by a function of :func:`cache` (in any thread) is appended
+    to the list this yields, with what followed: for the tests' inventory and for diagnostics."""
+    seen: list[Checked] = []
+    _WATCHERS.append(seen)
+    try:
+        yield seen
+    finally:
+        _WATCHERS.remove(seen)
+
+
+@contextmanager
+def refusals_shown() -> Iterator[None]:
+    """Within the block (a page's run), a refusal of a cached function called by the page itself is shown
+    (:func:`refused`) and stops the page; outside it, and within :func:`refusals_raised`, it is raised."""
+    before = getattr(_STATE, "shown", False)
+    _STATE.shown = True
+    try:
+        yield
+    finally:
+        _STATE.shown = before
+
+
+@contextmanager
+def refusals_raised() -> Iterator[None]:
+    """Within the block, a refusal is raised (a :class:`evalcore.work.WorkTooLargeError`), for a caller that says
+    it in its own words (the sidebar's signature) instead of stopping the page."""
+    before = getattr(_STATE, "shown", False)
+    _STATE.shown = False
+    try:
+        yield
+    finally:
+        _STATE.shown = before
+
+
+def _tell(checked: Checked) -> None:
+    for seen in list(_WATCHERS):
+        seen.append(checked)
+
+
+def cache(*, work: Callable[..., WorkEstimate], **options) -> Callable[[Callable], Callable]:
+    """``st.cache_resource`` (``options``) keyed on the arguments by name, whose work is bounded.
+
+    A call's key is the same whatever the order (or the positional or keyword form) of its arguments, and
+    defaults are part of it; a leading ``_`` leaves an argument out of the key. On a miss, before the function
+    computes, ``work`` (called with the same arguments) estimates its cost (:mod:`evalcore.work`; most estimates
+    are in :mod:`ui.costs`), checked against the server's budget: past it a
+    :class:`evalcore.work.WorkTooLargeError`, and nothing is computed or cached. A page's own call shows the
+    refusal and stops the page (:func:`refusals_shown`); a call made while another cached function computes
+    raises it to that one.
+    """
+    if not callable(work):
+        raise TypeError("cache(work=...) needs the function that estimates the work (see ui/costs.py)")
+
+    def wrap(fn: Callable) -> Callable:
+        name = f"{fn.__module__}.{fn.__qualname__}"
+
+        @functools.wraps(fn)  # (Streamlit keys the cache by the function's name and source: fn's)
+        def computed(*args, **kwargs):
+            _STATE.depth = getattr(_STATE, "depth", 0) + 1
+            try:
+                estimate = work(*args, **kwargs)
+                try:
+                    check_work(estimate)
+                except WorkTooLargeError:
+                    _tell(Checked(name, call, args, kwargs, estimate, "refused"))
+                    raise
+                _tell(Checked(name, call, args, kwargs, estimate, "computed"))
+                return fn(*args, **kwargs)
+            finally:
+                _STATE.depth -= 1
+
+        inner = st.cache_resource(**options)(computed)
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            try:
+                return inner(*bound.args, **bound.kwargs)
+            except WorkTooLargeError as exc:
+                if getattr(_STATE, "shown", False) and not getattr(_STATE, "depth", 0):
+                    refused(exc, fn.__name__.strip("_"))
+                raise
+
+        call.clear = inner.clear
+        call.work = work
+        CACHED[name] = call
+        return call
+    return wrap
 
 
 # ------------------------------------------------------------------------------------------------ pins

@@ -32,7 +32,7 @@ from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.report.parts import Part, part_signature
 from evalcore.report.signature import Signature, evalcore_version, file_sha256
 from evalcore.viewstate import DEFAULT_MEASURES, SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
-from ui import cached, common, sample
+from ui import cached, common, costs, jobs, sample
 
 REPORT_FILE = "evalcore-report.zip"
 
@@ -48,7 +48,7 @@ class CurrentReport:
     signature: str
 
 
-@st.cache_resource(max_entries=8)
+@jobs.cache(work=costs.data_sha256, max_entries=8)
 def data_sha256(dataset: str) -> str:
     """SHA-256 of the data file: the store id of an upload, the hash of a shipped sample's file."""
     if dataset.startswith(SAMPLE_PREFIX):
@@ -93,8 +93,8 @@ def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
         difference_interval=v.difference_method, power=v.power, design=design, n_step=v.n_step)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Computing the report's numbers ...",
-                   hash_funcs={ReportSettings: repr, **cached.FAST_KEYS})
+@jobs.cache(work=costs.results, max_entries=16, show_spinner="Computing the report's numbers ...",
+            hash_funcs={ReportSettings: repr, **cached.FAST_KEYS})
 def results(data: cached.Loaded, settings: ReportSettings, ranking: RankingChoice):
     """The report's numbers (tables and Figure 3's tests; the figures' curves only when the ZIP is built), on the
     pages' cached rankings (by the measures' own names: the display names are the report's to apply)."""
@@ -107,9 +107,10 @@ def current() -> tuple[CurrentReport | None, str]:
     sidebar and every download of a page ask for it). It computes no number: the report's are computed when its
     ZIP is asked for, a download's digest when that download is (:func:`downloads`)."""
     v = common.view()
-    if v.dataset is not None and sample.mode(v) == "sample":
-        return _current_sample(v, sample.labels_key(v))
-    return _current(v)
+    with jobs.refusals_raised():  # (work past the budget: "No report for these settings: This would take ...")
+        if v.dataset is not None and sample.mode(v) == "sample":
+            return _current_sample(v, sample.labels_key(v))
+        return _current(v)
 
 
 def sample_results(v: ViewSettings, labels: tuple):
@@ -209,9 +210,12 @@ def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0) ->
     caption, ui/present.py) where given."""
     report, _ = current()
 
-    @functools.cache
-    def signature() -> str | None:  # (once per run, whichever button asks first)
-        return download_signature(report, table, stem, shows, beta) if report else None
+    made: list = []  # (once per run, whichever button asks first: a digest of this table, as cheap as its bytes)
+
+    def signature() -> str | None:
+        if not made:
+            made.append(download_signature(report, table, stem, shows, beta) if report else None)
+        return made[0]
 
     def signed(fmt: str):
         def data() -> bytes:

@@ -37,7 +37,7 @@ from evalcore.report import ReportSettings, report_results
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
                                 check_columns, with_roles)
-from ui import cached, serverdata
+from ui import cached, costs, serverdata
 from ui.common import PAGES, show_link_problems, stop, update, view
 
 ESTIMATING_PAGES = "Precision, Confidence, Threshold and Significance"
@@ -73,7 +73,7 @@ def db_id(dataset: str) -> str:
 
 # ---------------------------------------------------------------- the partly annotated candidate set
 
-@cached.cache(max_entries=4, show_spinner="Reading the candidates ...")
+@cached.cache(work=costs.annotated_sample, max_entries=4, show_spinner="Reading the candidates ...")
 def annotated_sample(dataset: str, label, scores: tuple, keys: tuple, lower: tuple) -> AnnotatedSample:
     """The data set read by :func:`evalcore.io.load_annotated_sample`: empty label cells (or no label column) are
     unannotated candidates. ``label`` None with no scores: the suggested roles."""
@@ -106,7 +106,7 @@ def base(v: ViewSettings) -> CandidateSet:
     return annotated_sample(v.dataset, v.label, v.scores, v.keys, v.lower).candidates
 
 
-@cached.cache(max_entries=16)
+@cached.cache(work=costs._label_state, max_entries=16)
 def _label_state(dataset: str, label) -> str:
     """"none" (no label column, or one empty in every row), "partial" (some empty cells) or "full"."""
     table, _ = cached.raw_table(dataset)
@@ -205,7 +205,7 @@ def labels_key(v: ViewSettings) -> tuple:
     return (v.ann_sample, v.ann_rule, v.ann_of or "", version)
 
 
-@cached.cache(max_entries=8, show_spinner="Reading the annotations ...")
+@cached.cache(work=costs.sample_labelled, max_entries=8, show_spinner="Reading the annotations ...")
 def _labelled(roles: Roles, labels: tuple) -> tuple[CandidateSet, SamplingFrame, str]:
     candidates = annotated_sample(roles.dataset, roles.label, roles.scores, roles.keys, roles.lower).candidates
     if not labels:
@@ -222,18 +222,18 @@ def _labelled(roles: Roles, labels: tuple) -> tuple[CandidateSet, SamplingFrame,
     return candidates, info.frame, f"the labels of annotation sample {name} so far"
 
 
-@cached.cache(max_entries=64, show_spinner="Ranking ...")
+@cached.cache(work=costs.sample_ranking, max_entries=64, show_spinner="Ranking ...")
 def _ranking(roles: Roles, labels: tuple, measure: str, ranking: RankingChoice) -> Ranking:
     return rank(_labelled(roles, labels)[0], measure, ties=ranking.ties, seed=ranking.seed)
 
 
-@cached.cache(max_entries=8)
+@cached.cache(work=costs.frame_mask, max_entries=8)
 def _frame_mask(roles: Roles, labels: tuple):
     candidates, frame, _ = _labelled(roles, labels)
     return frame.mask(candidates)
 
 
-@cached.cache(max_entries=32, show_spinner="Testing every n on the annotated sample ...")
+@cached.cache(work=costs.sample_pair, max_entries=32, show_spinner="Testing every n on the annotated sample ...")
 def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
                 min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
     """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level,
@@ -246,7 +246,29 @@ def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: 
                                        difference_method=difference_method)
 
 
-@cached.cache(max_entries=8)
+@cached.cache(work=costs.sample_pair, max_entries=32, show_spinner="Testing every n on the pooled design ...")
+def pooled_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
+                min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
+    """Significance from a pooled design, tested once per (data and labels so far, pair, range, level, correction,
+    difference interval): the pooled counts with the sampled stratum (:meth:`evalcore.pooling.Strata.compare`),
+    Fisher's test at the n with enough annotated candidates, the correction over those."""
+    from evalcore.stats.multitest import adjust_pvalues
+
+    strata = _strata(roles, labels)
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    table = strata.with_difference(strata.compare(_ranking(roles, labels, a, ranking),
+                                                  _ranking(roles, labels, b, ranking), sizes, confidence_level=level,
+                                                  min_annotated=min_annotated), level, difference_method)
+    tested = table["enough"].to_numpy(bool)
+    adjusted = np.full(len(table), np.nan)
+    adjusted[tested] = adjust_pvalues(table.loc[tested, "p_value"].to_numpy(float), correction)
+    table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
+    with np.errstate(invalid="ignore"):
+        table["significant"] = tested & (adjusted < 1.0 - level)
+    return table
+
+
+@cached.cache(work=costs.design_of, max_entries=8)
 def _design_of(roles: Roles, labels: tuple) -> Design:
     """The design of the view's annotation sample (:meth:`evalcore.pooling.Design.from_record`): a ``sample`` of
     the whole set for the file's labels or a sample stored before pooled designs."""
@@ -256,11 +278,24 @@ def _design_of(roles: Roles, labels: tuple) -> Design:
     return Design.from_record(info.frame, info.design, info.seed, info.size)
 
 
-@cached.cache(max_entries=8)
+@cached.cache(work=costs.strata, max_entries=8)
 def _strata(roles: Roles, labels: tuple) -> Strata:
     """The design laid over the candidates: the pool (pooled kinds) or the frame (a sample)."""
     candidates = _labelled(roles, labels)[0]
     return Strata.of(_design_of(roles, labels), candidates)
+
+
+@cached.cache(work=costs.sample_estimates, max_entries=16, show_spinner="Estimating from the annotated sample ...")
+def estimates_at(roles: Roles, labels: tuple, ranking: RankingChoice, measures: tuple, n_range: tuple, level: float,
+                 interval: str, min_annotated: int) -> pd.DataFrame:
+    """The design's precision estimates of each measure at every n of the range (the pooled design's, or a random
+    sample's: :meth:`evalcore.pooling.Strata.precision`), once per (data and labels so far, measures, range, level,
+    interval, fewest annotated)."""
+    sizes = np.arange(n_range[0], n_range[1] + 1)
+    strata = _strata(roles, labels)
+    return pd.concat([strata.precision(_ranking(roles, labels, m, ranking), sizes, confidence_level=level,
+                                       interval=interval, min_annotated=min_annotated) for m in measures],
+                     ignore_index=True)
 
 
 @dataclass(frozen=True)
@@ -300,13 +335,11 @@ class Sample:
         return _ranking(self.view.data, self.labels, measure, self.view.ranking)
 
     def curves(self, measures, n_range: tuple[int, int]) -> pd.DataFrame:
-        """:func:`evalcore.estimates.precision_estimates` of each measure over the range, shaped for the paper's
-        figures (``precision`` = k / m, ``tp`` = k), measures by display name."""
+        """:func:`evalcore.estimates.precision_estimates` of each measure over the range (:func:`estimates_at`),
+        shaped for the paper's figures (``precision`` = k / m, ``tp`` = k), measures by display name."""
         v = self.view
-        sizes = np.arange(n_range[0], n_range[1] + 1)
-        table = pd.concat([self.strata.precision(self.ranking(m), sizes, confidence_level=v.level,
-                                                 interval=v.sample_interval, min_annotated=v.min_annotated)
-                           for m in measures], ignore_index=True)
+        table = estimates_at(v.data, self.labels, v.ranking, tuple(measures), tuple(n_range), v.level,
+                             v.sample_interval, v.min_annotated)
         return table.assign(measure=table["measure"].astype(str).map(v.display.of), precision=table["estimate"],
                             tp=table["k"])
 
@@ -357,7 +390,7 @@ class Sample:
                 f"{d.describe(self.strata.pool_size)}.")
 
 
-@cached.cache(max_entries=8, show_spinner="Computing the report's numbers ...",
+@cached.cache(work=costs.report_numbers, max_entries=8, show_spinner="Computing the report's numbers ...",
               hash_funcs={**cached.FAST_KEYS, ReportSettings: repr})
 def report_numbers(roles: Roles, labels: tuple, ranking: RankingChoice, settings: ReportSettings, _candidates,
                    _frame):

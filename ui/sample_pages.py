@@ -200,7 +200,10 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     annotated candidates), the view's interval of the difference of the regions' TP rates."""
     v = s.view
     sizes = np.arange(n_range[0], n_range[1] + 1)
-    if s.pooled or s.stratified:  # the design's own test (pooled_compare, stratified_compare), corrected as above
+    if s.pooled and not s.stratified:  # the pooled counts with the sampled stratum (evalcore.pooling.pooled_compare)
+        return sample.pooled_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated,
+                                  v.correction, v.difference_method)
+    if s.stratified:  # the design's own test (stratified_compare), corrected as above
         from evalcore.stats.multitest import adjust_pvalues
 
         table = s.strata.with_difference(s.strata.compare(s.ranking(a), s.ranking(b), sizes, confidence_level=v.level,

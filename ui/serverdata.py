@@ -44,6 +44,7 @@ from evalcore.io.limits import limits_from
 from evalcore.io.store import DatasetStore, StoreError, parse_size
 from evalcore.text import cut, listed, shown
 from evalcore.viewstate import SERVER_NAME, SERVER_PREFIX
+from ui import costs, jobs
 
 DEFAULT_MAX_BYTES = 200 * 10**9
 DEFAULT_MAX_ROWS = 2 * 10**9
@@ -332,7 +333,7 @@ def _source(path: Path, label, scores: tuple, lower: tuple, annotated_sample: bo
                        annotated_sample=annotated_sample)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Counting the server data set ...")
+@jobs.cache(work=costs.server_summary, max_entries=8, show_spinner="Counting the server data set ...")
 def summary(dataset: str, label, scores: tuple, lower: tuple, file_identity: str = "") -> ServerCandidates:
     """N, the TPs and the measures of a server data set, one DuckDB pass (checks labels and scores too);
     ``file_identity`` (:func:`identity`) makes a changed file another cache entry, and a file that is not that
@@ -377,7 +378,8 @@ def _stored(store: DatasetStore, name: str) -> bytes | None:
     return None
 
 
-@st.cache_resource(max_entries=4, show_spinner="Ranking the server data set with DuckDB (once; then from the store) ...")
+@jobs.cache(work=costs.server_counts, max_entries=4,
+            show_spinner="Ranking the server data set with DuckDB (once; then from the store) ...")
 def count_tables(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed,
                  file_identity: str = "") -> CountTables:
     """Count tables of every measure and pair, from the store when counted before, else counted and stored

@@ -16,7 +16,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError, ParameterError
 from evalcore.text import markdown_text
 from evalcore.viewstate import ViewSettings
-from ui import cached
+from ui import cached, costs
 
 SEEDED = ("random", "hash")
 
@@ -33,7 +33,7 @@ def _measures_and_widths(v: ViewSettings, candidates: CandidateSet):
     return tuple(v.ann_measures), parse_widths(v.ann_bands, candidates.n_candidates)
 
 
-@cached.cache(max_entries=8)
+@cached.cache(work=costs.strata_bands, max_entries=8)
 def _bands(roles, measures: tuple, widths: tuple, ties: str, tie_seed):
     """The bands over the data set's candidates (their counts), for the view's measures, widths and ties."""
     from evalcore.pooling.stratified import Bands, StratifiedDesign, best_rank
@@ -114,7 +114,7 @@ def _numbers(text: str, what: str, cast):
         raise ParameterError(f"The {what} are numbers separated by commas; got {str(text)[:60]!r}.") from None
 
 
-@cached.cache(max_entries=8, show_spinner="Planning the bands ...")
+@cached.cache(work=costs.strata_plan, max_entries=8, show_spinner="Planning the bands ...")
 def _plan(roles, labels: tuple, measures: tuple, targets: tuple, ties: str, tie_seed, widths: tuple, budget: int,
           ns: tuple, guess: tuple):
     """The plan from the annotations so far read with their own design (a pilot), else from the guessed rates."""

@@ -6,14 +6,15 @@ Every input file is stored like a candidate set (content-addressed, within the s
 (``sys_ref``, ``sys_hyp`` = ``name=<id>``, ``sys_table``) reopens the same files for anyone on the server. The
 numbers are cached on the files' ids and two small frozen objects (:class:`SystemsInput`: the files, the metric
 and sacrebleu's options; :class:`~evalcore.systems.compare.ResamplingSettings`), so a link opened twice, by anyone,
-computes once. Work per request is bounded: scoring by :func:`check_budget` (past it, the message points to the
-command line); the resampling by the host's work budget (:mod:`evalcore.work`, ``EVALCORE_WORK_BUDGET``, as on the
+computes once. Work per request is bounded: scoring by its estimate (:func:`scoring_work`, per metric from the words
+and characters of the segments: :mod:`evalcore.work.scoring`), run in a child process that a closed tab ends; the
+resampling by the host's work budget (:mod:`evalcore.work`, ``EVALCORE_WORK_BUDGET``, as on the
 other pages): :func:`within_budget` refuses it before it starts and offers fewer resamples that fit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
@@ -34,17 +35,20 @@ from evalcore.systems.trec import TrecOptions
 from evalcore.systems.report import build_systems_report, systems_signature
 from evalcore.systems.similarity import similarity
 from evalcore.systems.sizes import size_curves
-from evalcore.systems.statistics import ItemStatistics, table_statistics, text_statistics
+from evalcore.systems.statistics import ItemStatistics, table_statistics, text_jobs, text_statistics
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, ViewSettings
-from evalcore.work import check_work, systems_estimate, tukey_estimate, wilcoxon_estimate
-from ui import cached, common, figcache, jobs, uploads, widgets
+from evalcore.work import (WorkEstimate, WorkModel, check_work, systems_estimate, tukey_estimate, wilcoxon_estimate,
+                           work_budget)
+from evalcore.work.child import run_stoppable
+from evalcore.work.commands import reading_estimate
+from evalcore.work.scoring import scoring_estimate
+from ui import cached, common, costs, figcache, jobs, uploads, widgets
 from ui import systems_inputs as sysui
 
-#: Work one request may ask of the server: segment-systems to score (about a minute of one core each); the
-#: resampling is bounded by the work budget (evalcore.work.systems_estimate).
-SEGMENT_BUDGET = {"bleu": 1_000_000, "chrf": 200_000, "ter": 40_000, "wer": 1_000_000}
 REPORT_FILE = "evalcore-systems-report.zip"
+#: What the scoring's child processes start with (imported once by their fork server).
+SCORING_MODULES = ("numpy", "sacrebleu", "jiwer", "evalcore.systems.statistics")
 
 
 @dataclass(frozen=True)
@@ -134,22 +138,33 @@ def open_file(file_id: str):
             "on the Data page", "on this page")) from None
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+def _record(file_id: str):
+    """A stored input file's record (name and size, no bytes read), or a message that says to upload it again."""
+    try:
+        return cached.store().get(file_id)
+    except UnknownDatasetError as exc:
+        raise UnknownDatasetError(str(exc).replace("data set", "file").replace(
+            "on the Data page", "on this page")) from None
+
+
+@jobs.cache(work=costs.segments, max_entries=32, show_spinner=False)
 def segments(file_id: str) -> tuple[str, tuple[str, ...]]:
     """A stored text file's name and segments (read and checked once per file)."""
     stored, data = open_file(file_id)
     return stored.name, tuple(sysinputs.read_segments(data, name=stored.name))
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@jobs.cache(work=costs.item_table, max_entries=8, show_spinner=False)
 def item_table(file_id: str, metric: str | None) -> sysinputs.ItemTable:
     stored, data = open_file(file_id)
     return sysinputs.read_item_table(data, metric, name=stored.name)
 
 
 def store_text(upload) -> str:
-    """Read an uploaded text file (refused with a message unless it reads) and store it; its id."""
+    """Read an uploaded text file (refused with a message unless it reads, or past the work budget) and store it;
+    its id."""
     content = upload.getvalue()
+    check_work(reading_estimate(content, upload.name, kind="text"))
     sysinputs.read_segments(content, name=upload.name)
     return cached.store().put(content, upload.name)
 
@@ -159,6 +174,7 @@ def store_table(upload) -> tuple[str, str | None]:
     from evalcore.io import read_table
 
     content = upload.getvalue()
+    check_work(reading_estimate(content, upload.name))
     frame = read_table(content, name=upload.name)
     if "item" not in [str(c) for c in frame.columns]:
         sysinputs.table_from_frame(frame, None, name=upload.name)  # raises the message naming the column
@@ -200,12 +216,8 @@ def check_scoring(estimate) -> None:
 
 def check_budget(inp: SystemsInput, n_items: int, n_systems: int, settings: ResamplingSettings | None = None, *,
                  curves: bool = False, tests: PairTests = PairTests()) -> None:
-    """Refuse work past what one request may ask of a shared server: scoring past :data:`SEGMENT_BUDGET`, and
-    resampling past the work budget (:class:`evalcore.work.WorkTooLargeError`)."""
-    if inp.mode == "text" and inp.metric in SEGMENT_BUDGET and n_items * n_systems > SEGMENT_BUDGET[inp.metric]:
-        raise EvalcoreError(f"{n_systems} systems x {n_items:,} segments is more {METRIC_NAMES[inp.metric]} than the "
-                            f"dashboard computes for one view (up to {SEGMENT_BUDGET[inp.metric]:,} segment-systems); "
-                            "use the command line (python -m evalcore systems), or fewer segments or systems")
+    """Refuse resampling past the work budget (:class:`evalcore.work.WorkTooLargeError`); the scoring has its own
+    estimate (:func:`scoring_work`)."""
     if settings is not None:
         check_work(work_estimate(n_items, n_systems, settings, curves, tests),
                    how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
@@ -221,7 +233,7 @@ def within_budget(inp: SystemsInput, settings: ResamplingSettings, *, curves: bo
                        "systems_curves" if curves else "systems", names={"resamples": "sys_resamples"})
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@jobs.cache(work=costs.qrels_file, max_entries=8, show_spinner=False)
 def qrels_file(file_id: str):
     from evalcore.systems.trec import read_qrels
 
@@ -229,7 +241,7 @@ def qrels_file(file_id: str):
     return read_qrels(data, name=stored.name)
 
 
-@st.cache_resource(max_entries=24, show_spinner=False)
+@jobs.cache(work=costs.run_file, max_entries=24, show_spinner=False)
 def run_file(file_id: str):
     from evalcore.systems.trec import read_run
 
@@ -247,22 +259,42 @@ def _trec_statistics(inp: SystemsInput) -> ItemStatistics:
     return trec_statistics(qrels, runs, inp.metric, inp.options, names=[name for name, _ in inp.systems])
 
 
-def _rouge_estimate(data, metric: str):
-    from evalcore.work import rouge_estimate
-
-    scored = tokens = products = 0
-    for i in range(data.n_items):
-        references = [len(r[i].split()) for r in data.references]
-        for hyps in data.hypotheses:
-            h = len(hyps[i].split())
-            scored += len(references)
-            tokens += sum(h + r for r in references)
-            products += sum(h * r for r in references)
-    return rouge_estimate(metric, scored, tokens, products, documents=data.n_items, systems=len(data.systems))
+@jobs.cache(work=costs.text_input, max_entries=4, show_spinner=False, hash_funcs=_KEYS)
+def text_input(inp: SystemsInput) -> sysinputs.TextInput:
+    """The view's text files read (each within its reading estimate: :func:`segments`) and checked together."""
+    refs = [segments(i) for i in inp.refs]
+    hyps = [(name, segments(i)[1]) for name, i in inp.systems]
+    return sysinputs.check_text_input([(n, lines) for n, lines in refs],
+                                      [(f"{name} ({segments(i)[0]})", lines) for (name, i), (_, lines)
+                                       in zip(inp.systems, hyps)],
+                                      inp.metric, names=[name for name, _ in inp.systems])
 
 
-@st.cache_resource(max_entries=4, show_spinner="Scoring every segment of every system ...", hash_funcs=_KEYS)
-def statistics(inp: SystemsInput) -> ItemStatistics:
+@jobs.cache(work=costs.scoring_work, max_entries=8, show_spinner=False, hash_funcs=_KEYS)
+def scoring_work(inp: SystemsInput) -> WorkEstimate:
+    """What scoring the view's text will cost (:func:`evalcore.work.scoring.scoring_estimate`: per metric, from the
+    words and characters of every segment, ROUGE's too), before a segment is scored; a table's counts need no
+    scoring, and TREC runs are estimated as they are read (:func:`_trec_statistics`)."""
+    if inp.mode == "table":
+        return WorkEstimate("reading the per-item table's counts", WorkModel())
+    if inp.mode == "trec":
+        return WorkEstimate("evaluating the TREC runs (estimated when they are read)", WorkModel())
+    data = text_input(inp)
+    estimate = scoring_estimate(inp.metric, data.references, data.hypotheses, inp.options,
+                                label=METRIC_NAMES[inp.metric])
+    return replace(estimate, advice="use fewer or shorter segments, or run python -m evalcore systems on your own "
+                                    "machine")
+
+
+def within_scoring_budget(inp: SystemsInput) -> None:
+    """Stop the page where scoring the text is past the work budget, saying what it would cost."""
+    jobs.within_budget(scoring_work(inp), "systems_scoring")
+
+
+@jobs.cache(work=costs.statistics, max_entries=4, show_spinner=False, hash_funcs=_KEYS)
+def _statistics(inp: SystemsInput, _progress=None) -> ItemStatistics:
+    """The per-item statistics, scored within the work budget in a child process that a closed tab ends
+    (:func:`evalcore.work.child.run_stoppable`; ``_progress``, not in the key: :meth:`ui.jobs.Job.progress`)."""
     if inp.mode == "table":
         table = item_table(inp.table, inp.metric)
         if table.metric == "mean":
@@ -272,22 +304,26 @@ def statistics(inp: SystemsInput) -> ItemStatistics:
         return table_statistics(table)
     if inp.mode == "trec":
         return _trec_statistics(inp)
-    refs = [segments(i) for i in inp.refs]
-    hyps = [(name, segments(i)[1]) for name, i in inp.systems]
-    check_budget(inp, len(refs[0][1]), len(hyps))
-    data = sysinputs.check_text_input([(n, lines) for n, lines in refs],
-                                      [(f"{name} ({segments(i)[0]})", lines) for (name, i), (_, lines)
-                                       in zip(inp.systems, hyps)],
-                                      inp.metric, names=[name for name, _ in inp.systems])
+    estimate = scoring_work(inp)
+    check_work(estimate, how_to_raise="EVALCORE_WORK_BUDGET, set by whoever runs this server")
+    data = text_input(inp)
     if inp.metric in ROUGE_METRICS:
-        from evalcore.systems.rouge import rouge_statistics
+        from evalcore.systems.rouge import rouge_statistics as scorer
+    else:
+        scorer = text_statistics
+    return run_stoppable(scorer, data, inp.metric, inp.options, workers=1, progress=_progress,
+                         total=text_jobs(data), cpu_limit=work_budget(), preload=SCORING_MODULES)
 
-        check_scoring(_rouge_estimate(data, inp.metric))
-        return rouge_statistics(data, inp.metric, inp.options, workers=1)
-    return text_statistics(data, inp.metric, inp.options, workers=1)
+
+def statistics(inp: SystemsInput, show=None) -> ItemStatistics:
+    """The per-item statistics (:func:`_statistics`), computed once for every session that asks for them (a second
+    session waits for the first's), stopped when no session waits any more; ``show(done, total)`` shows the
+    progress in this session."""
+    with jobs.attend(("scoring", inp)) as job:
+        return _statistics(inp, _progress=job.progress(show))
 
 
-@st.cache_resource(max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
+@jobs.cache(work=costs.comparison, max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
 def comparison(inp: SystemsInput, settings: ResamplingSettings, tests: PairTests = PairTests(),
                _progress=None) -> SystemsComparison:
     """``_progress`` (not in the key): :meth:`ui.jobs.Job.progress`'s callback, which stops work nobody waits for."""
@@ -296,14 +332,15 @@ def comparison(inp: SystemsInput, settings: ResamplingSettings, tests: PairTests
     return compare_systems(stats, settings, progress=_progress, tests=tests)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Resampling test sets of every size ...", hash_funcs=_KEYS)
+@jobs.cache(work=costs.systems_curves, max_entries=8, show_spinner="Resampling test sets of every size ...",
+            hash_funcs=_KEYS)
 def curves(inp: SystemsInput, settings: ResamplingSettings, _progress=None) -> pd.DataFrame:
     stats = statistics(inp)
     check_budget(inp, stats.n_items, stats.n_systems, settings, curves=True)
     return size_curves(stats, settings, progress=_progress)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False, hash_funcs=_KEYS)
+@jobs.cache(work=costs.similar, max_entries=8, show_spinner=False, hash_funcs=_KEYS)
 def similar(inp: SystemsInput) -> pd.DataFrame:
     return similarity(statistics(inp))
 
@@ -459,7 +496,7 @@ def _resampling_settings(rule: bool = False) -> None:
                       max_value=LEVEL_MAX, step=LEVEL_STEP, format="%.3f", convert=lambda x: round(float(x), 3))
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@jobs.cache(work=costs.table_columns, max_entries=8, show_spinner=False)
 def _table_columns(file_id: str) -> tuple[str, ...]:
     from evalcore.io import read_table
 

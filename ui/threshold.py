@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore import analysis
+from evalcore.work import WorkTooLargeError
 from evalcore import format as fmt
 from evalcore.figures.paper import log_score_axis_applicable
 from ui import cached, widgets
@@ -30,9 +31,13 @@ def measure_select(data, measures) -> str:
         old, new = view(), st.session_state[MEASURE_KEY]
         changes = {"threshold_measure": new}
         if old.gamma is not None and old.threshold_measure is not None and new != old.threshold_measure:
-            before = cached.ranking_of(data, old.threshold_measure, old.ranking)
-            after = cached.ranking_of(data, new, old.ranking)
-            changes["gamma"] = analysis.gamma_keeping_size(before, old.gamma, after)
+            try:
+                before = cached.ranking_of(data, old.threshold_measure, old.ranking)
+                after = cached.ranking_of(data, new, old.ranking)
+            except WorkTooLargeError:  # (γ left as it is: the page's run ranks the measure and says so)
+                pass
+            else:
+                changes["gamma"] = analysis.gamma_keeping_size(before, old.gamma, after)
         update(**changes)
 
     st.selectbox("Measure", options=measures, key=MEASURE_KEY, on_change=changed, format_func=widgets.shown,

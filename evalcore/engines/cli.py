@@ -67,6 +67,36 @@ def _seed(args):
     return seed
 
 
+def _shape(source) -> tuple[int, int]:
+    """(rows, columns) of the source without reading its data: Parquet's metadata, or a CSV's first line and its
+    size (at least 16 bytes a row)."""
+    import pyarrow.parquet as pq
+
+    if source.format == "parquet":
+        rows = columns = 0
+        for f in source.files:
+            meta = pq.ParquetFile(f).metadata
+            rows, columns = rows + meta.num_rows, meta.num_columns
+        return rows, columns
+    size = source.size_bytes() * (20 if source.files[0].name.lower().endswith(".gz") else 1)
+    return size // 16, 8
+
+
+def check_work(args, source, *, what: str, measures: int | None = None) -> None:
+    """Refuse the engine's work past the command line's budget before it starts (evalcore.work.commands)."""
+    from .. import cli_steps as steps
+    from ..work.commands import engine_estimate
+
+    rows, columns = _shape(source)
+    measures = measures or len(args.measure or ()) or max(1, columns - 1)
+    spec = getattr(args, "n", "all")
+    if spec is None:  # a report's tables (its --n) and figures (its --range, 100:2000 by default)
+        sizes = min(rows, 2_000)
+    else:
+        sizes = rows if str(spec).strip().lower() == "all" else len(parse_n_spec(spec, max(rows, 1)))
+    steps.check_work(engine_estimate(args.engine, rows, measures, sizes, what=what), args)
+
+
 def _sizes(args, n_candidates: int):
     return None if str(args.n).strip().lower() == "all" else parse_n_spec(args.n, n_candidates)
 
@@ -76,6 +106,7 @@ def _tables(args, measures=None, pairs: bool = False):
 
     source = source_of(args)
     seed = _seed(args)
+    check_work(args, source, what="counting and testing at every n", measures=len(measures) if measures else None)
     with ProgressBar(f"{args.engine}: ranking") as bar:
         tables = count_tables(source, measures, engine=args.engine, ties=args.ties, seed=seed, pairs=pairs,
                               progress=bar)
@@ -99,6 +130,8 @@ def _sample(args, measures=None):
                              "the sample is taken as a simple random sample of the whole set")
     source = source_of(args)
     seed = _seed(args)
+    check_work(args, source, what="the ranks of the annotated sample and the estimates at every n",
+               measures=len(measures) if measures else None)
     with ProgressBar(f"{args.engine}: ranks of the annotated sample") as bar:
         ranks = sample_ranks(source, measures, engine=args.engine, ties=args.ties, seed=seed, progress=bar)
     _note(f"{args.file}: {ranks.rows.size:,} of {ranks.n_candidates:,} candidates annotated "
@@ -237,6 +270,7 @@ def report_tables(args):
     if args.seed is None and args.test in ("bootstrap", "randomization"):
         args.seed = resolve_seed("random", None)
     source = source_of(args)
+    check_work(args, source, what="the report's count tables")
     with ProgressBar(f"{args.engine}: ranking") as bar:
         tables = count_tables(source, args.measure or None, engine=args.engine, ties=args.ties, seed=args.seed,
                               pairs=True, progress=bar)

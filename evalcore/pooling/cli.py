@@ -67,6 +67,7 @@ def read(args):
     from ..io import read_table
     from .exported import design_of_export
 
+    steps.read(args.file, args)  # (its cost, before it is read)
     table = read_table(args.file, encoding=args.encoding, sheet=args.sheet, limits=steps.limits(args))
     return table, design_of_export(table, label=str(args.file))
 
@@ -207,6 +208,8 @@ def curves(args, table=None, exported=None) -> None:
         table, exported = read(args)
     sample = _sample(args, table, exported)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
+    steps.sample_work(args, sample.candidates.n_candidates, len(sample.candidates.measures), len(sizes),
+                      args.sample_interval)
     rankings = steps.rankings_of(sample.candidates, args.measure or sample.candidates.measures, args)
     strata = _strata(args, sample, rankings, exported)
     base = strata.baseline(rankings[0], confidence_level=args.confidence_level, interval=args.sample_interval)
@@ -243,6 +246,7 @@ def compare(args, table=None, exported=None) -> None:
         table, exported = read(args)
     sample = _sample(args, table, exported)
     sizes = parse_n_spec(args.n, sample.candidates.n_candidates)
+    steps.sample_work(args, sample.candidates.n_candidates, 2, len(sizes), "fisher")
     a, b = steps.rankings_of(sample.candidates, args.measure, args)
     strata = _strata(args, sample, [a, b], exported)
     table = strata.compare(a, b, sizes, confidence_level=args.confidence_level, alternative=args.alternative)
@@ -293,6 +297,10 @@ def cmd_pool_plan(args) -> None:
     if not pool or unknown:
         raise ParameterError(f"--pool-measures/--target: {', '.join(unknown) or 'none given'} not among the "
                              f"measures {', '.join(c.measures)}")
+    from ..work.commands import ranking_estimate
+
+    steps.check_work(ranking_estimate(c.n_candidates, 4 * len(set(pool) | set(targets)),
+                                      what="planning the pool of"), args)
     rankings = {r.measure: r for r in steps.rankings_of(c, sorted(set(pool) | set(targets)), args)}
     guess = args.guess
     pilot = c.n_annotated > 0 and c.partly_annotated

@@ -138,6 +138,7 @@ def cmd_strata_plan(args) -> None:
     from .stratified_planning import pilot_weights, plan_strata
 
     args.seed = resolve_seed(args.ties, args.seed)
+    steps.read(args.file, args)  # (its cost, before it is read: evalcore.work)
     sample = load_annotated_sample(args.file, label=args.label, scores=args.measure,
                                    lower_is_better=tuple(args.lower_is_better), encoding=args.encoding,
                                    sheet=args.sheet, limits=steps.limits(args), where="cli")

@@ -33,6 +33,8 @@ from ..stats.intervals import INTERVAL_METHODS
 from ..stats.multitest import CORRECTIONS
 from ..stats.pairtests import PAIR_TESTS
 from ..viewstate import default_n_range
+from ..work import command_budget
+from ..work.budget import ON_THE_COMMAND_LINE
 from .build import build_report, share_link
 from .results import report_results, results_digest
 from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names, parse_strata_spec,
@@ -237,6 +239,10 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
 
 def _report_settings(args: argparse.Namespace, probe=None) -> tuple[ReportSettings, CandidateSet]:
     design = _design(args)
+    if probe is None:  # (an engine's count tables were estimated by the engine)
+        from ..cli_steps import read
+
+        read(args.file, args)
     if probe is not None:  # an engine's count tables bring their own (evalcore.engines.cli.report)
         pass
     elif design is not None:
@@ -298,7 +304,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     out = args.out or "report.zip"
     sha = file_sha256(args.file)
     if counted is None:
-        results = report_results(candidates, settings, budget=args.work_budget)  # within the work budget, or refused
+        results = report_results(candidates, settings, budget=command_budget(args.work_budget),
+                                 where=ON_THE_COMMAND_LINE)  # or refused
     else:  # the engine's count tables (out of core; a command line's own work)
         results = report_results(candidates, settings, rankings=counted.rankings)
     report = build_report(candidates, settings, data_sha256=sha, names=names, figures=not args.no_figures,
@@ -348,10 +355,12 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
 
     The data must be the same files (their SHA-256 must match the signature's); a different evalcore
     version is named, and the numbers are recomputed all the same, within the work budget (``work_budget``
-    seconds, default :func:`evalcore.work.work_budget`): a signature whose numbers would take longer is refused
+    seconds, else ``EVALCORE_WORK_BUDGET``, else 60: :func:`evalcore.work.command_budget` with ``always``, since a
+    signature may come from anyone): a signature whose numbers would take longer is refused
     before anything is computed. Only the commands that sign their numbers (``report``, ``systems`` and
     :data:`TABLE_COMMANDS`) can be reproduced.
     """
+    work_budget = command_budget(work_budget, always=True)  # (a signature may come from anyone)
     if signature.command not in ("report", "systems", *TABLE_COMMANDS):
         raise ParameterError(f"a signature names the command that computed its numbers: report, systems or one of "
                              f"{', '.join(TABLE_COMMANDS)}; got {shown(signature.command, 40)}")
@@ -384,7 +393,8 @@ def reproduce(signature: Signature, files: Sequence[str], *, parser: argparse.Ar
         with redirect_stderr(io.StringIO()):
             candidates = load_report_candidates(files[0], settings)
             if part is None:
-                digest = results_digest(report_results(candidates, settings, budget=work_budget))
+                digest = results_digest(report_results(candidates, settings, budget=work_budget,
+                                                        where=ON_THE_COMMAND_LINE))
             else:
                 digest = table_digest(part.stem, part_table(candidates, settings, part, budget=work_budget))
     else:

@@ -30,10 +30,10 @@ def _budget(text: str) -> float:
 
 def add_work_budget(p) -> None:
     """``--work-budget SECONDS``: the estimated CPU seconds a run may start (evalcore.work), past which it is refused
-    with what fits; default ``$EVALCORE_WORK_BUDGET``, else 60."""
+    with what fits; default ``$EVALCORE_WORK_BUDGET``, else no limit (``reproduce``: 60 seconds)."""
     p.add_argument("--work-budget", type=_budget, metavar="SECONDS",
-                   help="refuse work estimated to take longer (default: EVALCORE_WORK_BUDGET, else 60 seconds); "
-                        "e.g. 600, 90min, 2h or unlimited")
+                   help="refuse work estimated to take longer, before it starts (default: EVALCORE_WORK_BUDGET if "
+                        "set, else no limit; reproduce: 60 seconds); e.g. 600, 90min, 2h or unlimited")
 
 
 def add_parsers(sub, data_arguments: Callable, ranking_arguments: Callable) -> None:

@@ -149,10 +149,10 @@ def _pair(candidates: CandidateSet, settings: ReportSettings, part: Part, budget
     """The Significance page's table (its two figures'): the pair tested at every n of the range."""
     from ..analysis import pair_comparison
     from ..work import check_work, pair_estimate
+    from ..work.budget import ON_THE_COMMAND_LINE
 
     check_work(pair_estimate(candidates.n_candidates, settings.n_range, settings.test, settings.resamples,
-                             n_step=settings.n_step), budget,
-               how_to_raise="EVALCORE_WORK_BUDGET, or --work-budget on the command line")
+                             n_step=settings.n_step), budget, where=ON_THE_COMMAND_LINE)
     a, b = _rankings(candidates, settings, part, 2).values()
     result = pair_comparison(a, b, settings.n_range, confidence_level=settings.level, interval=settings.interval,
                              test=settings.test, correction=settings.correction, resamples=settings.resamples,

@@ -206,7 +206,8 @@ def pair_comparison_table(rankings: Mapping, settings: ReportSettings) -> pd.Dat
 
 def report_results(candidates: CandidateSet, settings: ReportSettings, *,
                    effects: Sequence[tuple[str, EffectFunction]] = PAIR_EFFECTS, rankings: Mapping | None = None,
-                   comparison: pd.DataFrame | None = None, frame=None, budget: float | None = None) -> ReportResults:
+                   comparison: pd.DataFrame | None = None, frame=None, budget: float | None = None,
+                   where: tuple[str, str] | None = None) -> ReportResults:
     """Compute a report's numbers: precision with intervals, pairwise tests, Figure 3's tests.
 
     Parameters
@@ -226,6 +227,9 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     budget : float, optional
         Estimated CPU seconds the numbers may cost (default :func:`evalcore.work.work_budget`); past it,
         :class:`evalcore.work.WorkTooLargeError` before anything is computed.
+    where : (str, str), optional
+        How the refusal words whose budget it is (:data:`evalcore.work.budget.ON_THE_SERVER`, the default, or
+        ``ON_THE_COMMAND_LINE``).
 
     Returns
     -------
@@ -244,9 +248,18 @@ def report_results(candidates: CandidateSet, settings: ReportSettings, *,
     candidates of D1 and D2 (Evert & Krenn 2005), at the n where both hold at least ``min_annotated``.
     """
     check_candidates(candidates, settings)
+    from ..work.budget import ON_THE_SERVER
+
+    where = where or ON_THE_SERVER
     check_work(report_estimate(candidates.n_candidates, settings.n_range, len(settings.sizes), len(settings.pairs),
-                               settings.test, settings.resamples, settings.n_step), budget,
-               how_to_raise="EVALCORE_WORK_BUDGET, or --work-budget on the command line")
+                               settings.test, settings.resamples, settings.n_step), budget, where=where)
+    if settings.design is not None:  # estimates from the sample: the figures' range and the tables' sizes
+        from ..work.commands import sample_estimate
+        from ..work.cost import grid_size
+
+        sizes = grid_size(settings.n_range, settings.n_step) + len(settings.sizes)
+        check_work(sample_estimate(candidates.n_candidates, len(settings.measures) + len(settings.pairs), sizes,
+                                   settings.design.interval), budget, where=where)
     if rankings is None:
         rankings = rankings_for(candidates, settings.measures, ties=settings.ties, seed=settings.seed)
     rankings = {m: rankings[m] for m in settings.measures}

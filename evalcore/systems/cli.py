@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 import math
 import sys
 from pathlib import Path
@@ -171,8 +172,14 @@ def tests_of(args):
 def _trec(args, limits):
     from .trec import read_qrels, read_run, trec_statistics
 
+    from ..cli_steps import check_work, read
+    from ..work import trec_estimate
+
+    for f in [args.qrels, *args.runs]:  # (the cost of reading each, before it is read)
+        read(f, args, kind="text")
     qrels = read_qrels(args.qrels, limits=limits)
     runs = [read_run(f, limits=limits) for f in args.runs]
+    check_work(trec_estimate(sum(r.n_lines for r in runs), len(qrels.topics), len(runs)), args)
     return trec_statistics(qrels, runs, args.metric or "nDCG@10", options_of(args))
 
 
@@ -184,6 +191,10 @@ def run_comparison(args, *, with_curves: bool = False):
     from .compare import ResamplingSettings, compare_systems
     from .sizes import size_curves
     from .statistics import table_statistics, text_statistics
+
+    from ..cli_steps import check_work, read
+    from ..work import systems_estimate
+    from ..work.scoring import scoring_estimate
 
     limits = parse_limit_options(getattr(args, "limit", []) or [])
     settings = ResamplingSettings(resamples=args.resamples, seed=args.seed, rule=args.rule,
@@ -198,7 +209,11 @@ def run_comparison(args, *, with_curves: bool = False):
             kind = "is a metric of text" if args.metric in METRICS else "is not a metric evalcore knows"
             raise ParameterError(f"--metric {str(args.metric)[:40]} {kind}; a per-item table takes "
                                  f"{', '.join(TABLE_METRICS)}")
+        read(args.table, args)
         table = inputs.read_item_table(args.table, args.metric, name=args.table, limits=limits)
+        from ..work import mean_estimate
+
+        check_work(mean_estimate(table.n_items, len(table.systems)), args)
         statistics = table_statistics(table)
         files, n_refs = [args.table], None
     else:
@@ -208,16 +223,21 @@ def run_comparison(args, *, with_curves: bool = False):
         if metric not in TEXT_METRICS:
             raise ParameterError(f"--metric {str(metric)[:40]} is not a metric of text files; choose one of "
                                  f"{', '.join(TEXT_METRICS)} (a TREC measure takes --qrels and --runs)")
+        for f in refs + hyps:
+            read(f, args, kind="text")
         data = inputs.check_text_input([(f, inputs.read_segments(f, limits=limits)) for f in refs],
                                        [(f, inputs.read_segments(f, limits=limits)) for f in hyps], metric)
+        options = options_of(args)
+        estimate = scoring_estimate(metric, data.references, data.hypotheses, options, label=METRICS[metric])
+        check_work(replace(estimate, advice="use fewer or shorter segments"), args)  # before a segment is scored
         if metric in ROUGE_METRICS:
             from .rouge import rouge_statistics
 
-            statistics = rouge_statistics(data, metric, options_of(args), workers=args.workers)
+            statistics = rouge_statistics(data, metric, options, workers=args.workers)
         else:
-            statistics = text_statistics(data, metric, options_of(args), workers=args.workers)
+            statistics = text_statistics(data, metric, options, workers=args.workers)
         files, n_refs = refs + hyps, len(refs)
-    from ..work import check_work, systems_estimate, tukey_estimate, wilcoxon_estimate
+    from ..work import tukey_estimate, wilcoxon_estimate
 
     tests.check(statistics.metric)
     estimate = systems_estimate(statistics.n_items, statistics.n_systems, settings.resamples, curves=with_curves)
@@ -231,8 +251,7 @@ def run_comparison(args, *, with_curves: bool = False):
         extra = wilcoxon_estimate(statistics.n_items, pairs, tests.method)
         estimate = type(estimate)(estimate.what + " and " + extra.what, estimate.model + extra.model,
                                   estimate.resamples)
-    check_work(estimate, getattr(args, "work_budget", None), how_to_raise="raise it with --work-budget SECONDS or "
-               "EVALCORE_WORK_BUDGET")
+    check_work(estimate, args)
     result = compare_systems(statistics, settings, tests=tests)
     curves = size_curves(statistics, settings) if with_curves else None
     return statistics, result, curves, files, n_refs

@@ -24,10 +24,12 @@ from typing import Sequence
 
 import numpy as np
 
+from ..work.child import report
+from ..work.scoring import scoring_jobs
 from .inputs import ItemTable, TextInput
 from .metrics import Metric, TextOptions, exact_score, get_metric, mean_score, sacrebleu_metric
 
-__all__ = ["ItemStatistics", "text_statistics", "table_statistics", "default_workers"]
+__all__ = ["ItemStatistics", "text_statistics", "table_statistics", "default_workers", "text_jobs"]
 
 # What the forked workers read: set in the parent just before the pool starts (fork copies it).
 _JOB: dict = {}
@@ -90,10 +92,15 @@ def default_workers(n_systems: int, n_items: int) -> int:
 
 def _sacrebleu_jobs(chunk: int) -> np.ndarray:
     """sacrebleu's statistics of one chunk of (item, system) jobs, as its ``_extract_corpus_statistics`` computes
-    them segment by segment (the hypothesis preprocessed, then scored against the item's cached references)."""
+    them segment by segment (the hypothesis preprocessed, then scored against the item's cached references); how
+    many are done is reported (:func:`evalcore.work.child.report`) for the page's progress."""
     metric, cache, hypotheses = _JOB["metric"], _JOB["metric"]._ref_cache, _JOB["hypotheses"]
-    return np.array([metric._compute_segment_statistics(metric._preprocess_segment(hypotheses[s][i]), cache[i])
-                     for i, s in _JOB["chunks"][chunk]], dtype=np.float64)
+    jobs = _JOB["chunks"][chunk]
+    out = np.zeros((len(jobs), len(_JOB["statistics"])), dtype=np.float64)
+    for k, (i, s) in enumerate(jobs):
+        out[k] = metric._compute_segment_statistics(metric._preprocess_segment(hypotheses[s][i]), cache[i])
+        report(k + 1)
+    return out
 
 
 def _wer_jobs(chunk: int) -> np.ndarray:
@@ -101,22 +108,23 @@ def _wer_jobs(chunk: int) -> np.ndarray:
     import jiwer
 
     jobs = _JOB["chunks"][chunk]
-    if not jobs:
-        return np.zeros((0, 2))
-    references = [_JOB["references"][i] for i, _ in jobs]
-    hypotheses = [_JOB["hypotheses"][s][i] for i, s in jobs]
-    if _JOB["lowercase"]:
-        hypotheses = [h.lower() for h in hypotheses]
-    output = jiwer.process_words(references, hypotheses)
     out = np.zeros((len(jobs), 2), dtype=np.float64)
-    for k, chunks in enumerate(output.alignments):
-        errors = 0
-        for piece in chunks:
-            if piece.type in ("substitute", "delete"):
-                errors += piece.ref_end_idx - piece.ref_start_idx
-            elif piece.type == "insert":
-                errors += piece.hyp_end_idx - piece.hyp_start_idx
-        out[k] = (errors, len(output.references[k]))
+    for start in range(0, len(jobs), 256):  # (in pieces, to report progress)
+        piece_jobs = jobs[start:start + 256]
+        references = [_JOB["references"][i] for i, _ in piece_jobs]
+        hypotheses = [_JOB["hypotheses"][s][i] for i, s in piece_jobs]
+        if _JOB["lowercase"]:
+            hypotheses = [h.lower() for h in hypotheses]
+        output = jiwer.process_words(references, hypotheses)
+        for k, chunks in enumerate(output.alignments):
+            errors = 0
+            for piece in chunks:
+                if piece.type in ("substitute", "delete"):
+                    errors += piece.ref_end_idx - piece.ref_start_idx
+                elif piece.type == "insert":
+                    errors += piece.hyp_end_idx - piece.hyp_start_idx
+            out[start + k] = (errors, len(output.references[k]))
+        report(start + len(piece_jobs))
     return out
 
 
@@ -139,6 +147,11 @@ def _codes(outputs: Sequence[Sequence], n_items: int) -> np.ndarray:
     return codes
 
 
+def text_jobs(data: TextInput) -> int:
+    """How many outputs :func:`text_statistics` scores (each distinct one once): the unit of its progress."""
+    return len(scoring_jobs(data.hypotheses)[1])
+
+
 def text_statistics(data: TextInput, metric: str, options: TextOptions | None = None, *,
                     workers: int | None = None) -> ItemStatistics:
     """The per-item statistics of every system from text (see the module's docstring).
@@ -157,8 +170,7 @@ def text_statistics(data: TextInput, metric: str, options: TextOptions | None = 
     m = get_metric(metric, options)
     n_items, n_systems = data.n_items, len(data.systems)
     workers = default_workers(n_systems, n_items) if workers is None else workers
-    codes = _codes(data.hypotheses, n_items)
-    jobs = [(i, s) for s in range(n_systems) for i in range(n_items) if codes[i, s] == s]  # each output once
+    codes, jobs = scoring_jobs(data.hypotheses)  # each output once (as the estimate counts them)
     bounds = np.linspace(0, len(jobs), max(1, workers) + 1).round().astype(int)
     chunks = [jobs[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
     if metric == "wer":
@@ -168,7 +180,7 @@ def text_statistics(data: TextInput, metric: str, options: TextOptions | None = 
     else:
         scorer = sacrebleu_metric(metric, options)
         scorer._ref_cache = scorer._cache_references([list(r) for r in data.references])
-        _JOB.update(metric=scorer, hypotheses=data.hypotheses, chunks=chunks)
+        _JOB.update(metric=scorer, hypotheses=data.hypotheses, chunks=chunks, statistics=m.statistics)
         worker = _sacrebleu_jobs
     try:
         computed = [part for part in _run(worker, len(chunks), workers) if len(part)]

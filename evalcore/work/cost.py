@@ -36,10 +36,9 @@ Wilcoxon's exact p-value     1.5e-8 per pair and n^3 (scipy's exact null distrib
 The scorers' estimates (ROUGE, TREC, a table of scores) are of the scoring before any resampling: a
 :class:`WorkEstimate` of ``fixed`` seconds and no resamples.
 
-Checked and left out, because no request can make them expensive beyond the data's size: Fisher's test at every
-n (part of the 1e-5 s per n above: 2 s for 200,000 n); the Unanimous Improvement Ratio (O(samples x measures^2) counts and an F-alpha sweep
-on a fixed grid); the power of the Significance page (a grid of at most 101 n); drawing an annotation sample (at
-most N candidates, written in short transactions: evalcore.annotations).
+The rest of what a request can start has its models beside these: reading, ranking, tables and estimates from a
+sample in :mod:`.commands`, the pages' own computations (the Unanimous Improvement Ratio, validation, an
+annotation draw, ...) in :mod:`.pages`, scoring text in :mod:`.scoring`.
 """
 
 from __future__ import annotations
@@ -138,6 +137,7 @@ class WorkEstimate:
     n_step: int = 1
     extra_sizes: int = 0  # list sizes tested besides the range's (the report's tables)
     resample_choices: tuple[int, ...] = ()  # where only these numbers of resamples can be asked for (a page's slider)
+    advice: str = ""  # what makes the work smaller where no offer can (e.g. "use fewer or shorter segments")
 
     @property
     def sizes(self) -> int:
