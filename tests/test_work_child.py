@@ -58,7 +58,8 @@ def test_past_its_cpu_budget_the_child_is_ended(tmp_path):
     with pytest.raises(child.CPULimitError, match="stopped after"):
         child.run_stoppable(child_work.forever, str(pid_file), cpu_limit=2.0, poll=0.05)  # (well after its pid file,
         # however slowly a loaded machine starts the child)
-    assert _gone(_pid(pid_file))
+    pid = _pid(pid_file)  # (under heavy load the file was once found empty: its writer was ended first)
+    assert pid == 0 or _gone(pid)
 
 
 def test_the_child_gives_the_same_statistics_and_its_errors():

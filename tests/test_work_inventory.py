@@ -30,7 +30,7 @@ INVENTORY: dict[str, list[list[str]]] = {
                ["curves", "{full}", *DATA, "--kind", "auc", "--resamples", "50", "--out", OUT],
                ["curves", "{sample}", *DATA, "--annotated-sample", "--n", "1:400", "--out", OUT],
                ["curves", "{sample}", *DATA, "--annotated-sample", "--n", "1:400", "--pool", "a,b:100",
-                "--pool-sample", "10", "--out", OUT],
+                "--pool-sample", "121", "--out", OUT],  # (the 121 annotated outside the pool: issue 30's check)
                ["curves", "{parquet}", *DATA[:2], "--ties", "hash", "--seed", "1", "--engine", "duckdb", "--n",
                 "1:400", "--out", OUT]],
     "compare": [["compare", "{full}", *DATA, "--measure", "a", "--measure", "b", "--out", OUT],

@@ -191,11 +191,12 @@ def test_the_data_page_says_which_data_set_is_loaded(krenn_id):
 
 
 def test_cache_keys_do_not_depend_on_the_order_of_arguments():
+    from evalcore.work import WorkEstimate, WorkModel
     from ui.cached import cache
 
     calls = []
 
-    @cache(max_entries=4)
+    @cache(work=lambda *a, **k: WorkEstimate("nothing", WorkModel()), max_entries=4)
     def f(roles: Roles, ranking: RankingChoice, n: int = 3):
         calls.append(n)
         return n
