@@ -272,6 +272,16 @@ def pvalue_chunks_to_compute(data: Loaded, ranking: RankingChoice, a: str, b: st
     return serverdata.pvalue_chunks_to_compute(data.roles, ranking, a, b, n_range, test, n_step)
 
 
+def fill_pvalues(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, test: str = "fisher",
+                 n_step: int = 1, _progress=None) -> None:
+    """Compute and store the p-values of a server data set's pair that :func:`pair_tests` reads (the parts not
+    stored yet), outside any cached call: Streamlit replays the elements a cached function drew, so the page's
+    progress bar and Cancel button are drawn around this call. ``_progress``: :meth:`ui.jobs.Job.progress`'s
+    callback, which stops the work when its session ends or it is cancelled (the parts done stay stored)."""
+    if serverdata.is_server(data.roles.dataset) and pvalues.cacheable(test):
+        serverdata.pair_tests(data.roles, ranking, a, b, n_range, test, n_step, progress=_progress)
+
+
 @cache(max_entries=32, show_spinner=False)  # (the test is pair_tests'; the rest takes a moment)
 def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple,
          level: float, interval: str, test: str = "fisher", correction: str = "none", resamples: int = 1000,

@@ -11,6 +11,9 @@ sets a session uses kept in the store while it lives.
   run to stop; or it reruns) the work stops, unless another live session still waits for it, in which case it
   goes on and the session's own stop is raised once the result is cached. A waiting session that left, or whose
   session the runtime no longer knows, does not count.
+- **Cancel** (:func:`cancel`, :func:`cancelled`): a Cancel button shown beside a long computation's progress; its
+  click reruns the page, which stops the work at its next checkpoint as any rerun does, and the page then says it
+  was cancelled and offers to start it again, instead of starting it again at once.
 - **Pins** (:func:`pin_dataset`): a stored data set open in a session is pinned in the store
   (:meth:`evalcore.io.store.DatasetStore.pin`), so six other uploads do not evict it. Streamlit has no
   session-end hook: the pin is a lease renewed on every run and every minute by a keeper thread while the
@@ -172,6 +175,24 @@ def attend(key: Hashable) -> Iterator[Job]:
         pending, _PENDING.value = getattr(_PENDING, "value", None), None
     if pending is not None:
         raise pending
+
+
+CANCELLED = "jobs_cancelled"  # session state: the computation this session cancelled (its key's repr)
+
+
+def cancel(key: Hashable) -> None:
+    """A Cancel button's callback: the click's rerun stops the computation at its next checkpoint
+    (:meth:`Job.progress`; what it stored stays stored), and :func:`cancelled` tells the page not to start it again."""
+    st.session_state[CANCELLED] = repr(key)
+
+
+def cancelled(key: Hashable) -> bool:
+    """True when this session cancelled the computation ``key`` (and has not asked for it again, :func:`resume`)."""
+    return st.session_state.get(CANCELLED) == repr(key)
+
+
+def resume() -> None:
+    st.session_state.pop(CANCELLED, None)
 
 
 def waiting_sessions(key: Hashable) -> set:
