@@ -16,7 +16,8 @@ numbers.
 What depends on the level, the range or the step (significance, Holm and Benjamini-Hochberg adjustments, the
 markers, bands and "significant at k of m n") is derived from these p-values by
 :func:`evalcore.analysis.pair_comparison`, as for any :class:`~evalcore.analysis.PairTests`. The counts of the
-difference regions are not stored: they come from the count tables at once (:func:`evalcore.compare.difference_regions`).
+difference regions are not stored: they come from the count tables at once
+(:func:`evalcore.compare.difference_regions`).
 
 The resampling tests (bootstrap, randomization) draw for every n at once from one stream of the seed: their
 p-value at n depends on the grid, so they are not chunked here.
