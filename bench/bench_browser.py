@@ -25,8 +25,20 @@ each in turn with keys on the floor app so that both meet the same load:
 * upload of Krenn's file (and of 1,000,000 generated rows) -> its summary shown, then the switch to Precision right
   after it (the page's first run on the new data) -> ratios to the floor's keys pressed in turn with them.
 
-Usage: python bench/bench_browser.py [--repeat 5] [--no-million]
+
+With ``--server-rows`` (issue 34), a generated data set of that many rows in a folder of large data sets
+(``EVALCORE_DATA_DIR``; :func:`evalcore.engines.synthetic.write_parquet`, the browser test's) on the Significance
+page: its first open (DuckDB counts it, Fisher's test at every n of the range, the p-values kept in the store), a level
+key after it (each key in turn with one on the floor app), the same link reopened by a new session and by a
+restarted server on the same store (the count tables and the p-values read from it), and keys on the range's
+upper end (one step up, a wider range, and back). ``--server-range lo:hi`` opens that range instead of the page's
+default; ``--before DIR`` measures the same steps on another checkout's code in the same run (main's:
+``git archive main | tar -x -C DIR``), served from DIR with this environment.
+
+Usage: python bench/bench_browser.py [--repeat 5] [--no-million] [--server-rows 1000000,10000000]
        python bench/bench_browser.py --felt [--repeat 5] [--no-million] [--root main=/tmp/i34-visits-main]
+       python bench/bench_browser.py --server-only --server-rows 1000000
+       [--server-range 2000:602000] [--server-folder DIR] [--before DIR] [--server-only]
 """
 
 from __future__ import annotations
@@ -143,9 +155,9 @@ class Server:
         self.proc = subprocess.Popen(
             [*launcher, "--server.headless", "true", "--server.port", str(self.port),
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cwd=script.parent if dashboard else cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         STARTED.append(self)
-        deadline = time.time() + 120
+        deadline = time.time() + 600  # (a checkout whose compiled kernels are not cached yet compiles them first)
         while time.time() < deadline:
             try:
                 urllib.request.urlopen(self.url + "/_stcore/health", timeout=1).read()
@@ -180,14 +192,14 @@ def timed(page, action, done=DONE, timeout_ms: float = 120_000) -> float:
     return time.perf_counter() - t0
 
 
-def open_page(browser, url: str):
+def open_page(browser, url: str, timeout_ms: float = 180_000):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     context.add_init_script(BYTES_COUNTER)
     context.add_init_script(RUN_COUNTER)
     page = context.new_page()
     t0 = time.perf_counter()
     page.goto(url)
-    page.wait_for_function(DONE, arg=0, timeout=180_000, polling="raf")
+    page.wait_for_function(DONE, arg=0, timeout=timeout_ms, polling="raf")
     return page, time.perf_counter() - t0
 
 
@@ -359,6 +371,63 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
     return rows
 
 
+FIRST_OPEN_MS = 4 * 3600 * 1000  # a first open counts the whole set (10^8 rows on a loaded machine: many minutes)
+RANGE_LABEL = "Range of n (every n in it is tested)"
+
+
+def shows_no_error(page, step: str) -> None:
+    """A step whose page shows an exception or an error measured nothing: say so (DONE holds on a page without
+    figures too)."""
+    for test_id in ("stException", "stAlertContentError"):
+        shown = page.get_by_test_id(test_id)
+        if shown.count():
+            raise RuntimeError(f"{step}: the page shows {test_id}: {shown.first.inner_text()[:500]}")
+    if not page.get_by_test_id("stPlotlyChart").count():
+        raise RuntimeError(f"{step}: the page draws no figure")
+
+
+def server_steps(browser, floor_key, code: Path, tag: str, folder: Path, store: Path, rows: int,
+                 n_range: tuple | None, repeat: int) -> list[tuple]:
+    """A server data set on Significance, served by the checkout ``code`` (see the module's docstring)."""
+    out = []
+    env = {"EVALCORE_DATA_DIR": str(folder), "PYTHONPATH": str(code)}
+    link = "/significance?dataset=server%3Abig.parquet&ties=hash&seed=0&a=a&b=b"
+    if n_range:
+        link += f"&n_min={n_range[0]}&n_max={n_range[1]}"
+    title = f"{tag}: server {rows:,}" + (f", n {n_range[0]:,}..{n_range[1]:,}" if n_range else "")
+    server = Server(code / "app.py", store, env=env)
+    page, first = open_page(browser, server.url + link, FIRST_OPEN_MS)
+    shows_no_error(page, f"{title}: first open")
+    out.append((f"{title}: first open (count, test every n)", first, float("nan")))
+    floors, keys = interleaved_steps(floor_key, SliderKey(page, "Confidence level"), repeat)
+    shows_no_error(page, f"{title}: level keys")
+    out.append((f"{title}: level key on Significance", median(keys), median(keys) / median(floors)))
+    out.append((f"{title}:   (floor's keys in turn with it)", median(floors), 1.0))
+    floors, keys = [], []
+    for _ in range(max(1, repeat // 2)):  # the range's upper end one step up (a wider range), then back
+        floors.append(floor_key.press(repeat))
+        thumb = page.get_by_role("slider", name=RANGE_LABEL).nth(1)
+        for key in ("ArrowRight", "ArrowLeft"):
+            settle(page)
+            thumb.focus()
+            keys.append(timed(page, lambda: thumb.press(key), timeout_ms=FIRST_OPEN_MS))
+    shows_no_error(page, f"{title}: range keys")
+    out.append((f"{title}: range key (upper end) on Significance", median(keys), median(keys) / median(floors)))
+    page.context.close()
+    page, again = open_page(browser, server.url + link, FIRST_OPEN_MS)
+    shows_no_error(page, f"{title}: the link in a new session")
+    out.append((f"{title}: the link in a new session", again, float("nan")))
+    page.context.close()
+    server.stop()
+    server = Server(code / "app.py", store, env=env)  # a restart: nothing but the store
+    page, restarted = open_page(browser, server.url + link, FIRST_OPEN_MS)
+    shows_no_error(page, f"{title}: the link on a restarted server")
+    out.append((f"{title}: the link on a restarted server (same store)", restarted, float("nan")))
+    page.context.close()
+    server.stop()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=5)
@@ -366,8 +435,15 @@ def main() -> None:
     parser.add_argument("--felt", action="store_true", help="only what a person feels first (issue 34)")
     parser.add_argument("--root", action="append", default=[], metavar="NAME=DIR",
                         help="with --felt: also the dashboard of the tree DIR (e.g. main's code), named NAME")
+    parser.add_argument("--server-rows", default="", help="comma-separated sizes of generated server data sets")
+    parser.add_argument("--server-range", default="", help="lo:hi, the range of n to open them on")
+    parser.add_argument("--server-folder", help="a folder to keep the generated sets in (big_<rows>/big.parquet)")
+    parser.add_argument("--before", help="another checkout (main's) to measure the server steps on too")
+    parser.add_argument("--server-only", action="store_true", help="only the floor and the server steps")
     args = parser.parse_args()
     roots = [("this tree", ROOT)] + [(n, Path(d).resolve()) for n, _, d in (r.partition("=") for r in args.root)]
+    server_rows = [int(float(r)) for r in args.server_rows.split(",") if r]
+    server_range = tuple(int(x) for x in args.server_range.split(":")) if args.server_range else None
     from playwright.sync_api import sync_playwright
 
     rows = []
@@ -396,13 +472,29 @@ def main() -> None:
                 again.stop()
             floor_first = median(firsts)
         rows.append(("floor: first visit to a fresh server", floor_first, 1.0))
+        for rows_n in server_rows:
+            from evalcore.engines.synthetic import write_parquet
+
+            folder = Path(args.server_folder or tmp) / f"big_{rows_n}"
+            folder.mkdir(parents=True, exist_ok=True)
+            if not (folder / "big.parquet").exists():
+                write_parquet(folder / "big.parquet", rows_n)
+            codes = [("after", ROOT)] + ([("before", Path(args.before).resolve())] if args.before else [])
+            for tag, code in codes:
+                store = tmp / f"store_server_{rows_n}_{tag}"
+                rows.extend(server_steps(browser, floor_key, code, tag, folder, store, rows_n, server_range,
+                                         args.repeat))
+                shutil.rmtree(store) if store.is_relative_to(tmp) else None
+                print(*rows[-6:], sep="\n", flush=True)
+
         if args.felt:
             rows += felt(browser, tmp, floor_key, firsts, roots, args.repeat, not args.no_million)
             data_sets = []
-
         else:
             data_sets = [("Krenn, 5,102", KRENN.read_bytes(), "krenn_ppv.tsv", "log.like", "chisq")]
-        if not args.no_million and not args.felt:
+        if args.server_only:
+            data_sets = []
+        elif not args.no_million and not args.felt:
             labels, a, b = synthetic(1_000_000)
             buffer = io.BytesIO()
             pd.DataFrame({"id": np.arange(1_000_000), "tp": labels, "score_a": a, "score_b": b}).to_parquet(

@@ -138,7 +138,14 @@ def pair_tests(a: Ranking, b: Ranking, n_range: tuple[int, int], *, test: str = 
     """The level-free part of :func:`pair_comparison`: ``test`` on the difference regions of the n-best lists at
     every n of ``n_range`` (Evert 2004, §3.3), and the cheap tests' p-values from the same table of regions (no
     second pass over the rankings); every ``n_step``-th n as :func:`pair_comparison`."""
-    sizes = grid_sizes(n_range, n_step)
+    return pair_tests_at(a, b, grid_sizes(n_range, n_step), test=test, resamples=resamples, seed=seed,
+                         progress=progress)
+
+
+def pair_tests_at(a: Ranking, b: Ranking, sizes: np.ndarray, *, test: str = "fisher", resamples: int = 1000,
+                  seed: int = 0, progress=None) -> PairTests:
+    """:func:`pair_tests` at the list sizes ``sizes`` (ascending): what the store of p-values computes a chunk of n
+    with (:mod:`evalcore.engines.pvalues`)."""
     comparison = pair_test(a, b, sizes, test, resamples=resamples, seed=seed, progress=progress)
     comparison = comparison.drop(columns=["significant"])
     p_values = {t: comparison["p_value"].to_numpy() if t == test else np.asarray(_FAST_PVALUES[t](comparison),

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import analysis, names, work
-from evalcore.engines import TooLargeError
+from evalcore.engines import TooLargeError, pvalues
 from evalcore.figures import paper as figures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.stats.pairtests import PAIR_TESTS
@@ -51,6 +51,25 @@ with c6:
 v = common.view()
 
 jobs.within_budget(work.pair_estimate(N, (n_min, n_max), test, v.resamples, n_step=v.n_step), "significance")
+# a server set's p-values are kept in the store chunk by chunk: their first computation shows its progress and a
+# Cancel button (what is done stays kept); a level, a correction or a narrower range reads them
+pvalue_key = ("pvalues", v.data, v.ranking, a, b, (n_min, n_max), test, v.n_step)
+todo = cached.pvalue_chunks_to_compute(data, v.ranking, a, b, (n_min, n_max), test, v.n_step)
+if todo and jobs.cancelled(pvalue_key):
+    st.info(f"Testing every n from {n_min:,} to {n_max:,} was cancelled; the parts already tested are kept "
+            f"({todo:,} part{'s' if todo != 1 else ''} of up to {pvalues.CHUNK:,} n left).")
+    st.button("Test every n of the range", key="w_pvalues_resume", on_click=jobs.resume)
+    common.stop()
+if todo:  # (outside the cached call below: Streamlit replays what a cached function drew, and a bar is gone then)
+    what = f"Testing every n of the range, in parts of up to {pvalues.CHUNK:,} n kept for every level and session"
+    bar = st.progress(0.0, text=f"{what}: 0 of {todo:,} parts done ...")
+    cancel = st.empty()
+    cancel.button("Cancel", key="w_pvalues_cancel", on_click=jobs.cancel, args=(pvalue_key,))
+    with jobs.attend((*pvalue_key, jobs.session_id())) as job:  # (this session's: a closed tab or Cancel stops it)
+        cached.fill_pvalues(data, v.ranking, a, b, (n_min, n_max), test, v.n_step, _progress=job.progress(
+            lambda done, total: bar.progress(done / total, text=f"{what}: {done:,} of {total:,} parts done ...")))
+    bar.empty()
+    cancel.empty()
 bar = st.progress(0.0, text="Resampling ...") if test in ("bootstrap", "randomization") else None
 pair_args = (data, v.ranking, v.display, a, b, (n_min, n_max), v.level, v.interval, test, v.correction,
              v.resamples)

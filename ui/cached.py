@@ -21,6 +21,7 @@ import streamlit as st
 
 from evalcore import analysis, compare, roc, samples, validate
 from evalcore.candidates import CandidateSet
+from evalcore.engines import pvalues
 from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import combine_samples, load_candidates, read_table, suggest_roles, text_as_utf8
 from evalcore.io.store import DatasetStore
@@ -304,9 +305,30 @@ def pair_tests(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tu
     """The test of the pair at every n (every ``n_step``-th), as far as it owes nothing to the level or the
     correction (:func:`evalcore.analysis.pair_tests`): once for every level a slider visits. ``_progress`` (not in
     the key) is :meth:`ui.jobs.Job.progress`'s callback: it reports and stops work nobody waits for."""
+    if serverdata.is_server(data.roles.dataset) and pvalues.cacheable(test):  # kept in the store, chunk by chunk
+        return serverdata.pair_tests(data.roles, ranking, a, b, n_range, test, n_step, progress=_progress)
     ra, rb = (ranking_of(data, m, ranking) for m in (a, b))
     return analysis.pair_tests(ra, rb, n_range, test=test, resamples=resamples, seed=ranking.seed or 0,
                                progress=_progress, n_step=n_step)
+
+
+def pvalue_chunks_to_compute(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple,
+                             test: str = "fisher", n_step: int = 1) -> int:
+    """Chunks of p-values :func:`pair_tests` would compute for a server data set (0 for any other set, whose tests
+    are kept in this cache only): the page shows their progress and a way to cancel."""
+    if not serverdata.is_server(data.roles.dataset):
+        return 0
+    return serverdata.pvalue_chunks_to_compute(data.roles, ranking, a, b, n_range, test, n_step)
+
+
+def fill_pvalues(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tuple, test: str = "fisher",
+                 n_step: int = 1, _progress=None) -> None:
+    """Compute and store the p-values of a server data set's pair that :func:`pair_tests` reads (the parts not
+    stored yet), outside any cached call: Streamlit replays the elements a cached function drew, so the page's
+    progress bar and Cancel button are drawn around this call. ``_progress``: :meth:`ui.jobs.Job.progress`'s
+    callback, which stops the work when its session ends or it is cancelled (the parts done stay stored)."""
+    if serverdata.is_server(data.roles.dataset) and pvalues.cacheable(test):
+        serverdata.pair_tests(data.roles, ranking, a, b, n_range, test, n_step, progress=_progress)
 
 
 @cache(work=costs.pair, max_entries=32, show_spinner=False)  # (the test is pair_tests'; the rest takes a moment)

@@ -16,6 +16,9 @@ sets a session uses kept in the store while it lives.
   computed or cached. Inside a page's run (:func:`refusals_shown`, around ``page.run()`` in app.py) the refusal
   is shown as the budget's other refusals are, and the page stops; elsewhere (a callback, the sidebar's report)
   it is raised for the caller to say in its own words.
+- **Cancel** (:func:`cancel`, :func:`cancelled`): a Cancel button shown beside a long computation's progress; its
+  click reruns the page, which stops the work at its next checkpoint as any rerun does, and the page then says it
+  was cancelled and offers to start it again, instead of starting it again at once.
 - **Pins** (:func:`pin_dataset`): a stored data set open in a session is pinned in the store
   (:meth:`evalcore.io.store.DatasetStore.pin`), so six other uploads do not evict it. Streamlit has no
   session-end hook: the pin is a lease renewed on every run and every minute by a keeper thread while the
@@ -179,6 +182,24 @@ def attend(key: Hashable) -> Iterator[Job]:
         pending, _PENDING.value = getattr(_PENDING, "value", None), None
     if pending is not None:
         raise pending
+
+
+CANCELLED = "jobs_cancelled"  # session state: the computation this session cancelled (its key's repr)
+
+
+def cancel(key: Hashable) -> None:
+    """A Cancel button's callback: the click's rerun stops the computation at its next checkpoint
+    (:meth:`Job.progress`; what it stored stays stored), and :func:`cancelled` tells the page not to start it again."""
+    st.session_state[CANCELLED] = repr(key)
+
+
+def cancelled(key: Hashable) -> bool:
+    """True when this session cancelled the computation ``key`` (and has not asked for it again, :func:`resume`)."""
+    return st.session_state.get(CANCELLED) == repr(key)
+
+
+def resume() -> None:
+    st.session_state.pop(CANCELLED, None)
 
 
 def waiting_sessions(key: Hashable) -> set:

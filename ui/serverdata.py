@@ -36,6 +36,7 @@ import streamlit as st
 from evalcore import names
 from evalcore.candidates import HIGHER, LOWER
 from evalcore.engines import CountTables, TableSource
+from evalcore.engines import pvalues
 from evalcore.engines.duckdb_engine import DuckDBEngine
 from evalcore.engines.source import PARQUET_SUFFIXES, ROW, TEXT_SUFFIXES, quote, schema_kind
 from evalcore.engines.tieorder import CHUNK_POLICIES
@@ -417,6 +418,31 @@ def ranking(roles, measure: str, choice):
     ties, seed = choice.key
     return count_tables(roles.dataset, roles.label, tuple(roles.scores), tuple(roles.lower), ties, seed,
                         identity(path_of(roles.dataset)))[measure]
+
+
+def _pair_args(roles, choice, a: str, b: str):
+    ties, seed = choice.key
+    file_identity = identity(path_of(roles.dataset))
+    columns = (roles.label, tuple(roles.scores), tuple(roles.lower))
+    tables = count_tables(roles.dataset, *columns, ties, seed, file_identity)
+    return tables[a], tables[b], _key(roles.dataset, file_identity, *columns, ties, seed)
+
+
+def pair_tests(roles, choice, a: str, b: str, n_range: tuple, test: str, n_step: int = 1, progress=None):
+    """The level-free tests of measures ``a`` and ``b`` (:func:`evalcore.analysis.pair_tests`) with their p-values
+    kept in the store chunk by chunk (:mod:`evalcore.engines.pvalues`), under the count tables' key: computed once
+    per pair and lattice of n, then read for every level, correction, range on the same lattice and session."""
+    ra, rb, key = _pair_args(roles, choice, a, b)
+    return pvalues.pair_pvalues(ra, rb, n_range, key=key, test=test, n_step=n_step, progress=progress)
+
+
+def pvalue_chunks_to_compute(roles, choice, a: str, b: str, n_range: tuple, test: str, n_step: int = 1) -> int:
+    """How many chunks of p-values :func:`pair_tests` would compute (0 where the store holds them all), so that the
+    page shows a progress bar and a way to cancel before it starts."""
+    if not pvalues.cacheable(test):
+        return 0
+    ra, rb, key = _pair_args(roles, choice, a, b)
+    return pvalues.chunks_to_compute(ra, rb, n_range, key=key, test=test, n_step=n_step)
 
 
 def quality(roles, choice=None) -> tuple[str, ...]:

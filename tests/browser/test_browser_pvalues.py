@@ -1,0 +1,101 @@
+"""The first test of a pair on a server data set shows its progress and can be cancelled (issue 34).
+
+A set of 1,000,000 generated rows in the host's folder (EVALCORE_DATA_DIR; the benchmark's generator) opened on the
+Significance page over n = 1,000 .. 300,000: Fisher's test at every n in five chunks of 65,536 n, each kept in the store
+as it is done (evalcore/engines/pvalues.py). The page shows a progress bar and a Cancel button while it tests; a
+click on Cancel stops the work at the end of the chunk under way (the chunks done stay in the store) and the page
+says so, offering to go on; going on tests only the chunks left, and the figure is drawn. The equality of the kept
+p-values with a fresh computation, eviction and the level are in tests/test_pvalue_store.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from test_browser import click_for_run, wait_for_figures
+
+_spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
+browser_conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(browser_conftest)
+CHROMIUM, MISSING_CHROMIUM = browser_conftest.CHROMIUM, browser_conftest.MISSING_CHROMIUM
+RUN_COUNTER, VIEWPORT, serve = browser_conftest.RUN_COUNTER, browser_conftest.VIEWPORT, browser_conftest.serve
+
+ROWS = 1_000_000
+N_MAX = 300_000  # five chunks of 65,536 n
+CHUNKS = 5
+SLOW_MS = 900_000  # counting the set and testing 300,000 n with both cores busy: minutes
+
+
+def stored_chunks(store: Path) -> int:
+    from evalcore.engines.pvalues import PREFIX
+    from evalcore.io.store import DatasetStore
+
+    kept = DatasetStore(store)
+    return sum(kept.get(i).name.startswith(PREFIX) for i in kept.ids())
+
+
+@pytest.fixture(scope="module")
+def server_url(browser, tmp_path_factory):
+    if browser is None:
+        yield None
+        return
+    from evalcore.engines.synthetic import write_parquet
+
+    folder = tmp_path_factory.mktemp("pvalue_server_data")
+    write_parquet(folder / "big.parquet", ROWS)
+    saved = {k: os.environ.get(k) for k in ("EVALCORE_DATA_DIR", "EVALCORE_WORK_BUDGET")}
+    os.environ["EVALCORE_DATA_DIR"] = str(folder)
+    os.environ["EVALCORE_WORK_BUDGET"] = "unlimited"  # (the host's choice: 300,000 n at once)
+    try:
+        log = tmp_path_factory.mktemp("pvalue_log") / "streamlit.log"
+        store = tmp_path_factory.mktemp("pvalue_store")
+        with serve(["-m", "streamlit", "run", "app.py"], store, log) as url:
+            yield url, store
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def test_the_first_test_of_a_pair_shows_its_progress_and_can_be_cancelled(browser, server_url):
+    assert CHROMIUM.exists(), MISSING_CHROMIUM
+    if browser is None:
+        pytest.fail(MISSING_CHROMIUM, pytrace=False)
+    url, store = server_url
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(RUN_COUNTER)
+    try:
+        page = context.new_page()
+        page.goto(url + f"/significance?dataset=server%3Abig.parquet&ties=hash&seed=0&a=a&b=b&n_min=1000&n_max={N_MAX}")
+        cancel = page.get_by_role("button", name="Cancel")
+        expect(cancel).to_be_visible(timeout=SLOW_MS)  # (after the count: the test of every n has begun)
+        expect(page.get_by_test_id("stProgress")).to_contain_text("Testing every n of the range")
+        expect(page.get_by_test_id("stProgress")).to_contain_text("of 5 parts done")
+        cancel.click()
+        expect(page.get_by_text("was cancelled")).to_be_visible(timeout=SLOW_MS)
+        done = stored_chunks(store)
+        assert 1 <= done < CHUNKS, done  # stopped at the end of a chunk; what was done is kept
+        expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)
+        # (the page counts what is left as its run starts; the run that was cancelled may still store the part it is
+        # in: Streamlit starts the new run before the old one reaches its checkpoint, where it stops)
+        said = page.get_by_text(re.compile(r"\((\d) parts? of up to 65,536 n left\)"))
+        expect(said).to_be_visible()
+        left = int(re.search(r"\((\d) part", said.inner_text()).group(1))
+        assert CHUNKS - stored_chunks(store) <= left <= CHUNKS - done + 1, (left, done)
+
+        click_for_run(page, page.get_by_role("button", name="Test every n of the range"), timeout=SLOW_MS)
+        wait_for_figures(page, timeout=SLOW_MS)
+        assert stored_chunks(store) == CHUNKS
+        expect(page.get_by_text(re.compile(r"of \d[\d,]* n from 1,000 to 300,000"))).to_be_visible()
+        expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+    finally:
+        context.close()

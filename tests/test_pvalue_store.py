@@ -1,0 +1,189 @@
+"""The p-values of a pair kept in the store chunk by chunk (evalcore/engines/pvalues.py, issue 34): equal to a fresh
+computation (a server data set of 1,000,000 generated rows through the Significance page's path, ui/cached.py and
+ui/serverdata.py), not computed again for a level, a correction, a sub-range or a new process, computed again to the
+same numbers when evicted or damaged, and a computation stopped between chunks keeps what it stored."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from evalcore import analysis
+from evalcore.engines import pvalues
+from evalcore.io.store import DatasetStore
+from evalcore.ranking import rank_scores
+from evalcore.viewstate import RankingChoice, Roles
+
+ROWS = 1_000_000
+RANGE = (2_000, 140_000)  # three chunks of 65,536 n (the first n = 1 .. 65,535, the last up to 196,607)
+
+
+def assert_same(got: analysis.PairTests, want: analysis.PairTests) -> None:
+    pd.testing.assert_frame_equal(got.comparison, want.comparison, check_exact=True)
+    assert list(got.p_values) == list(want.p_values) and got.test == want.test
+    for test, p in want.p_values.items():
+        np.testing.assert_array_equal(got.p_values[test], p)
+
+
+def computed() -> int:
+    return pvalues.COMPUTED["chunks"]
+
+
+@pytest.fixture(scope="module")
+def million(tmp_path_factory):
+    """A server data set of 1,000,000 generated rows (the benchmark's and the browser test's generator)."""
+    from evalcore.engines.synthetic import write_parquet
+
+    folder = tmp_path_factory.mktemp("pvalue_data")
+    write_parquet(folder / "million.parquet", ROWS)
+    return folder
+
+
+@pytest.fixture()
+def server(million, tmp_path, monkeypatch):
+    from ui import cached, serverdata
+
+    monkeypatch.setenv("EVALCORE_DATA_DIR", str(million))
+    monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
+    monkeypatch.setattr(pvalues, "_IDS", {})  # (this process's index of the store: a new store each test)
+    for fn in (serverdata.count_tables, cached.pair_tests, cached.pair):
+        fn.clear()
+    roles = Roles(dataset="server:million.parquet", label="label", scores=("a", "b"))
+    return roles, RankingChoice("hash", 3)
+
+
+def test_the_stored_p_values_of_a_million_rows_equal_a_fresh_computation(server):
+    from ui import cached, serverdata
+
+    roles, choice = server
+    data = cached.load(roles)
+    assert data.candidates.n_candidates == ROWS
+    a, b = (serverdata.ranking(roles, m, choice) for m in ("a", "b"))
+    assert cached.pvalue_chunks_to_compute(data, choice, "a", "b", RANGE) == 3
+    before = computed()
+    first = cached.pair_tests(data, choice, "a", "b", RANGE)  # (the page's call)
+    assert computed() - before == 3
+    assert cached.pvalue_chunks_to_compute(data, choice, "a", "b", RANGE) == 0
+    assert_same(first, analysis.pair_tests(a, b, RANGE))
+    names = [DatasetStore().get(i).name for i in DatasetStore().ids()]
+    assert sum(n.startswith(pvalues.PREFIX) for n in names) == 3
+
+    # a sub-range on the same lattice, and a new process (nothing but the store): read, not computed
+    seen = dict(pvalues._IDS)
+    pvalues._IDS.clear()
+    before = computed()
+    for sub in ((50_000, 120_001), (RANGE[1], RANGE[1] + 1), (65_536, 65_536)):
+        assert_same(serverdata.pair_tests(roles, choice, "a", "b", sub, "fisher"), analysis.pair_tests(a, b, sub))
+    assert computed() == before
+    assert set(seen) <= set(pvalues._IDS)  # found again by one scan of the store
+
+    # a step is another lattice (its own chunks); its last n off the lattice is tested on its own
+    stepped = serverdata.pair_tests(roles, choice, "a", "b", (2_001, 140_000), "fisher", n_step=1_000)
+    assert computed() - before == 1
+    assert_same(stepped, analysis.pair_tests(a, b, (2_001, 140_000), n_step=1_000))
+    assert stepped.comparison["n"].iloc[-1] == 140_000
+
+
+def test_a_level_or_a_correction_computes_no_p_value(server):
+    from ui import cached
+
+    roles, choice = server
+    data = cached.load(roles)
+    args = dict(data=data, ranking=choice, display=cached.Display(), a="a", b="b", n_range=(1_000, 30_000),
+                interval="clopper_pearson")
+    before = computed()
+    results = {(0.95, "none"): cached.pair(level=0.95, **args)}
+    assert computed() - before == 1
+    for level, correction in ((0.99, "none"), (0.9, "holm"), (0.95, "bh")):
+        results[level, correction] = cached.pair(level=level, correction=correction, **args)
+    cached.pair_tests.clear()  # (another process: only the store holds them)
+    cached.pair.clear()
+    results[0.999, "holm"] = cached.pair(level=0.999, correction="holm", **args)
+    assert computed() - before == 1
+    ra, rb = (cached.ranking_of(data, m, choice) for m in ("a", "b"))
+    for (level, correction), result in results.items():  # what depends on the level, from the stored p-values
+        fresh = analysis.pair_comparison(ra, rb, (1_000, 30_000), confidence_level=level, correction=correction)
+        pd.testing.assert_frame_equal(result.comparison, fresh.comparison, check_exact=True)
+        assert (result.up_to, result.n_significant) == (fresh.up_to, fresh.n_significant)
+        pd.testing.assert_frame_equal(result.counts, fresh.counts)
+    assert len({r.n_significant for r in results.values()}) > 1  # (the levels do change what is marked)
+
+
+@pytest.fixture()
+def small(monkeypatch):
+    """Two rankings of 5,000 candidates with ties, and chunks of 1,000 n."""
+    monkeypatch.setattr(pvalues, "CHUNK", 1_000)
+    monkeypatch.setattr(pvalues, "_IDS", {})
+    rng = np.random.default_rng(34)
+    labels = rng.random(5_000) < 0.2
+    a = rank_scores(labels, np.round(rng.random(5_000) + 0.3 * labels, 2), ties="stable", measure="a")
+    b = rank_scores(labels, np.round(rng.random(5_000) + 0.2 * labels, 2), ties="stable", measure="b")
+    return a, b
+
+
+@pytest.mark.parametrize("test", ["fisher", "mcnemar", "chi2_yates"])
+def test_evicted_or_damaged_chunks_are_computed_again_to_the_same_numbers(small, tmp_path, test):
+    a, b = small
+    want = analysis.pair_tests(a, b, (1, 5_000), test=test)
+    probe = DatasetStore(tmp_path / "probe")
+    pvalues.pair_pvalues(a, b, (1_000, 1_999), key="k", test=test, store=probe)  # one whole chunk
+    chunk_bytes = probe.usage().total_bytes
+    store = DatasetStore(tmp_path / "store", quota=int(2.5 * chunk_bytes))  # room for two or three of the six
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 5_000), key="k", test=test, store=store), want)
+    assert computed() - before == 6
+    kept = store.usage().datasets
+    assert store.usage().total_bytes <= store.quota and 2 <= kept < 6  # evicted, least recently opened first
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 5_000), key="k", test=test, store=store), want)
+    assert computed() - before == 6 - kept  # the evicted ones computed again, the others read
+
+    # a damaged copy is set aside by the store's check and computed again
+    roomy = DatasetStore(tmp_path / "roomy")
+    pvalues.pair_pvalues(a, b, (1, 5_000), key="k", test=test, store=roomy)
+    for dataset_id in roomy.ids():
+        data_file = roomy._entry(dataset_id) / "data.bin"
+        raw = bytearray(data_file.read_bytes())
+        raw[-9] ^= 0xFF
+        data_file.write_bytes(bytes(raw))
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 5_000), key="k", test=test, store=roomy), want)
+    assert computed() - before == 6
+
+
+def test_a_stopped_computation_keeps_its_chunks_and_goes_on_from_there(small, tmp_path):
+    a, b = small
+    store = DatasetStore(tmp_path / "store")
+    calls = []
+
+    class Stop(Exception):
+        pass
+
+    def progress(done, total):  # a cancel (the page's Cancel button, a closed tab) after two chunks
+        calls.append((done, total))
+        if done == 2:
+            raise Stop
+
+    before = computed()
+    with pytest.raises(Stop):
+        pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store, progress=progress)
+    assert calls == [(0, 6), (1, 6), (2, 6)] and computed() - before == 2
+    assert pvalues.chunks_to_compute(a, b, (1, 5_000), key="k", store=store) == 4
+    calls.clear()
+    got = pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)] and computed() - before == 6
+    assert_same(got, analysis.pair_tests(a, b, (1, 5_000)))
+
+
+def test_other_keys_pairs_and_tests_are_other_entries(small, tmp_path):
+    a, b = small
+    store = DatasetStore(tmp_path / "store")
+    pvalues.pair_pvalues(a, b, (1, 999), key="k", store=store)
+    before = computed()
+    for key, x, y, test in (("other file", a, b, "fisher"), ("k", b, a, "fisher"), ("k", a, b, "mcnemar")):
+        got = pvalues.pair_pvalues(x, y, (1, 999), key=key, test=test, store=store)
+        assert_same(got, analysis.pair_tests(x, y, (1, 999), test=test))
+    assert computed() - before == 3
+    with pytest.raises(Exception, match="resamples"):
+        pvalues.pair_pvalues(a, b, (1, 999), key="k", test="bootstrap", store=store)
