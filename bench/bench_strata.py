@@ -190,10 +190,13 @@ def one_set(name: str, args) -> dict:
             _, ps = stratified_simulation(c.labels, {m: full[m] for m in targets}, d, bands, range(args.pilot_seeds),
                                           SIZES, random_size=BUDGET, recall=False)
             r = width_ratios(ps).set_index(["measure", "n"])
-            err = (other.table.set_index(["measure", "n"])["ratio"] / r["ratio"] - 1).abs().max()
+            planned = other.table.set_index(["measure", "n"])
+            err = (planned["ratio"] / r["ratio"] - 1).abs().max()
+            width_err = (planned["stratified_width"] / r["stratified_median"] - 1).abs().max()
             rows.append({"pilot": seed, "sizes": str(other.sizes), f"{measure} n=100": float(r.loc[(measure, 100),
                                                                                                      "ratio"]),
                          "largest ratio": float(r["ratio"].max()), "largest ratio error": float(err),
+                         "largest width error": float(width_err),
                          "warned": len(other.warnings())})
         pilots = pd.DataFrame(rows)
         print(f"\n## {args.pilots} other pilots (seeds 1-{args.pilots}; {args.pilot_seeds} draws each, "
@@ -202,7 +205,8 @@ def one_set(name: str, args) -> dict:
         print(f"\nplans meeting <= 0.5 at n = 100: {int((pilots[f'{measure} n=100'] <= 0.5).sum())} of {len(pilots)}; "
               f"<= 1 everywhere: {int((pilots['largest ratio'] <= 1).sum())}; both: "
               f"{int(((pilots[f'{measure} n=100'] <= 0.5) & (pilots['largest ratio'] <= 1)).sum())}; ratio "
-              f"predictions within 10%: {int((pilots['largest ratio error'] <= 0.1).sum())}")
+              f"predictions within 10%: {int((pilots['largest ratio error'] <= 0.1).sum())}; width predictions "
+              f"within 10%: {int((pilots['largest width error'] <= 0.1).sum())}")
     print("\n## Checks\n")
     for what, ok in results.items():
         print(f"- {what}: {'yes' if ok else 'NO'}")

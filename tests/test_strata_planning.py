@@ -11,8 +11,8 @@ from evalcore.errors import ParameterError
 from evalcore.estimates import SamplingFrame
 from evalcore.pooling import Design, StratifiedDesign
 from evalcore.pooling.stratified import Bands, best_rank
-from evalcore.pooling.stratified_planning import (allocate, band_rates, pilot_weights, plan_strata, random_widths,
-                                                  _lists)
+from evalcore.pooling.stratified_planning import (HEAD_TARGET, allocate, band_rates, pilot_weights, plan_strata,
+                                                  random_widths, _lists)
 from evalcore.pooling.stratified_simulation import stratified_simulation, width_ratios
 from evalcore.ranking import rank
 
@@ -147,6 +147,32 @@ def test_a_pilot_plan_resamples_the_pilot(data):
     again = plan_strata([r["A"]], [r["A"], r["B"]], (100, 400), 300, SIZES, labels=c.labels, weights=weights)
     assert again.sizes == plan.sizes and again.table.equals(plan.table)  # seeded: the same plan every time
     assert plan.design(["A"]).sizes == plan.sizes
+
+
+def test_a_pilot_that_saw_no_tp_at_the_top_still_samples_the_top_band(data):
+    """The first band is sampled so that the bands' measure's lists within it stay at HEAD_TARGET whatever the
+    pilot says of its rate (their ratio to a random sample owes nothing to the rate): a pilot whose two top-band candidates are FPs still
+    gives a plan whose simulated width there is at most half a random sample's (issue 33's check; bench_strata
+    measures it over 20 pilots on two sets)."""
+    c, r = data
+    labels = c.labels.copy()
+    top = r["A"].order[:100]
+    idx = np.concatenate([top[:2], np.random.default_rng(5).permutation(r["A"].order[100:])[:98]])
+    labels[top[:2]] = False
+    weights = np.full(3000, np.nan)
+    weights[idx] = 1.0
+    plan = plan_strata([r["A"]], [r["A"], r["B"], r["C"]], (100, 400), 300, (100, 500, 1000), labels=labels,
+                       weights=weights)
+    at_top = plan.table.set_index(["measure", "n"]).loc[("A", 100)]
+    assert at_top["ratio"] <= 0.5
+    s1 = plan.sizes[0]
+    # the list is the band: the variance ratio is (100 / s1 - 1) / (N / B - 1), whatever the rate
+    assert (100 / s1 - 1) / (3000 / 300 - 1) <= HEAD_TARGET + 1e-9
+    design = plan.design(["A"])
+    bands = design.bands(c, r)
+    _, per_seed = stratified_simulation(c.labels, {"A": r["A"]}, design, bands, range(300), (100,), random_size=300,
+                                        recall=False)
+    assert width_ratios(per_seed).set_index(["measure", "n"]).loc[("A", 100), "ratio"] <= 0.5
 
 
 def test_bad_plans_are_refused(data):
