@@ -241,3 +241,36 @@ def test_pilot_rates_by_the_design_equal_a_slow_count(krenn):
     # a pool alone says nothing of the rest: planning then needs the guess
     alone = PilotStrata.of(Design("pool", pilot.frame, seed=3), part)
     assert alone.kinds == ("complete", "unknown") and alone.baseline(target) is None
+
+
+def test_a_report_of_an_export_uses_the_exports_design(files, tmp_path):
+    """``report --annotated-sample`` reads an export's design as curves and compare do: the same numbers as the plain
+    file with the design stated (pool of 120 of G2 and t, a sample of 150 of the rest, seed 7), not those of a random
+    sample of the whole set, which a report of the export gave before; options stating another design are refused,
+    and the signature names the design, so ``reproduce`` of the export holds."""
+    import json
+    import zipfile
+
+    _, plain, export = files
+    common = (*LABEL, "--measure", "log.like", "--measure", "t.score", "--n", "100,500,2000", "--no-figures")
+    numbers = {}
+    for name, path, extra in (("export", export, ()),
+                              ("stated", plain, ("--pool", "log.like,t.score:120", "--pool-sample", "150",
+                                                 "--sample-seed", "7")),
+                              ("random", plain, ())):
+        sig = tmp_path / f"{name}.txt"
+        code, _, err = run("report", path, *common, *extra, "--out", tmp_path / f"{name}.zip", "--signature", sig)
+        assert code == 0, err
+        data = json.loads(zipfile.ZipFile(tmp_path / f"{name}.zip").read("data.json"))
+        numbers[name] = data["numbers"]
+        if name == "export":
+            line = sig.read_text().strip()
+            assert "|pool log.like,t.score:120|pool-sample 150|sample-seed 7|" in line
+            code, out, err = run("reproduce", line, export)
+            assert code == 0 and "numbers: match" in out, out + err
+    assert numbers["export"] == numbers["stated"]
+    assert numbers["export"] != numbers["random"]
+    code, out, err = run("report", export, *common, "--pool", "log.like,t.score:120", "--pool-sample", "5", "--out",
+                         tmp_path / "bad.zip")
+    assert code == 2 and "--pool-sample 5: the export's design has a sample of m = 150" in err
+    assert not (tmp_path / "bad.zip").exists()

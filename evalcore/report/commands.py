@@ -37,8 +37,8 @@ from ..work import command_budget
 from ..work.budget import ON_THE_COMMAND_LINE
 from .build import build_report, share_link
 from .results import report_results, results_digest
-from .settings import (ReportSettings, SampleDesign, default_sizes, parse_frame_spec, parse_names, parse_strata_spec,
-                       settings_from_signature)
+from .settings import (ReportSettings, SampleDesign, default_sizes, frame_spec, parse_frame_spec, parse_names,
+                       parse_strata_spec, settings_from_signature)
 from .parts import part_of, part_table, table_digest
 from .signature import Signature, compare_signatures, evalcore_version, file_sha256, numbers_digest, parse_signature
 from .parsers import SIGNATURE_HELP, TABLE_COMMANDS, add_parsers
@@ -237,6 +237,31 @@ def _design(args: argparse.Namespace) -> SampleDesign | None:
                         draw_seed=args.sample_seed)
 
 
+def _exported_design(args: argparse.Namespace, exported, stated: SampleDesign) -> SampleDesign:
+    """The design of an export (its ``evalcore:`` columns, :func:`evalcore.pooling.exported.design_of_export`),
+    written into ``args`` as its options would state it, so the signature names it: options that state another
+    design are refused (the export's pool or frame, and its seed unless ``--sample-seed`` is given)."""
+    d = exported.design
+    if stated.kind == "stratified":
+        raise ParameterError(f"--strata: {shown(str(args.file))} is an export of {d.describe()}, not of a stratified "
+                             "design; leave --strata and --strata-sample out to use its own")
+    if d.pooled:
+        from ..pooling import cli as pool_cli
+
+        pool_cli.design(args, (), exported)  # (checks --pool and --pool-sample against it, and fills them in)
+    else:
+        own = d.frame
+        spec = frame_spec(own.measures, own.k) if own.measures else None
+        if args.sample_frame and (spec is None or sorted(parse_frame_spec(args.sample_frame)[0]) != sorted(own.measures)
+                                  or parse_frame_spec(args.sample_frame)[1] != own.k):
+            raise ParameterError(f"--sample-frame {shown(args.sample_frame)}: {shown(str(args.file))} is an export "
+                                 f"whose sample was drawn as {own.describe()}; leave --sample-frame out to use it")
+        args.sample_frame = spec
+    if args.sample_seed is None:
+        args.sample_seed = d.seed
+    return _design(args)
+
+
 def _report_settings(args: argparse.Namespace, probe=None) -> tuple[ReportSettings, CandidateSet]:
     design = _design(args)
     if probe is None:  # (an engine's count tables were estimated by the engine)
@@ -246,14 +271,25 @@ def _report_settings(args: argparse.Namespace, probe=None) -> tuple[ReportSettin
     if probe is not None:  # an engine's count tables bring their own (evalcore.engines.cli.report)
         pass
     elif design is not None:
+        from ..cli_steps import limits
         from ..io import load_annotated_sample
+        from ..pooling import cli as pool_cli
 
         if args.exclude_unlabelled:
             raise ParameterError("--exclude-unlabelled leaves the rows with an empty label out, --annotated-sample "
                                  "keeps them as unannotated candidates of a random sample; choose one")
-        probe = load_annotated_sample(args.file, label=args.label, scores=args.measure,
+        table, exported = pool_cli.read(args)  # (an export carries its design, as for curves and compare)
+        if exported is not None:
+            design = _exported_design(args, exported, design)
+        probe = load_annotated_sample(table, label=args.label, scores=args.measure,
                                       lower_is_better=tuple(args.lower_is_better), min_annotated=1,
-                                      encoding=args.encoding, sheet=args.sheet, where="cli").candidates
+                                      encoding=args.encoding, sheet=args.sheet, limits=limits(args), where="cli",
+                                      name=str(args.file)).candidates
+        if exported is not None:
+            from ..pooling.exported import check_annotated
+
+            check_annotated(exported.design, probe, exported.design.pool_mask(probe), exported,
+                            source=str(args.file))
     else:
         probe = load_candidates(args.file, label=args.label, scores=args.measure,
                                 lower_is_better=tuple(args.lower_is_better), exclude_unlabelled=args.exclude_unlabelled,
