@@ -107,13 +107,7 @@ def acceptance_sets(ranking: Ranking, gamma, *, confidence_level: float | None =
         accepted. A threshold never splits a tie group, so the result does not depend on
         the tie policy.
     """
-    gammas = np.atleast_1d(np.asarray(gamma, dtype=np.float64))
-    if not np.all(np.isfinite(gammas)):
-        raise ParameterError("`gamma` must be finite numbers")
-    sign = -1.0 if ranking.higher_is_better else 1.0
-    key = sign * ranking.sorted_scores
-    key[~np.isfinite(key)] = np.inf
-    sizes = np.searchsorted(key, sign * gammas, side="right")
+    gammas, sizes = ranking.acceptance_sizes(gamma)
     tp = ranking.tp[sizes]
     table = pd.DataFrame({
         "measure": _constant(ranking.measure, gammas.size), "gamma": gammas, "size": sizes, "tp": tp, "fp": sizes - tp,

@@ -482,14 +482,8 @@ def acceptance_estimates(ranking: Ranking, gamma, *, frame: np.ndarray | None = 
         size (an acceptance set is the n-best list with n = its size; a threshold never
         splits a tie group). An empty set has NaN estimate and interval.
     """
-    gammas = np.atleast_1d(np.asarray(gamma, dtype=np.float64))
-    if not np.all(np.isfinite(gammas)):
-        raise ParameterError(f"`gamma` must be finite numbers; got {gammas[~np.isfinite(gammas)][:3].tolist()}")
+    gammas, sizes = ranking.acceptance_sizes(gamma)
     frame = _check_frame(ranking, frame)
-    sign = -1.0 if ranking.higher_is_better else 1.0
-    key = sign * ranking.sorted_scores
-    key[~np.isfinite(key)] = np.inf
-    sizes = np.searchsorted(key, sign * gammas, side="right").astype(np.int64)
     table = _estimate_table(ranking, sizes, frame, confidence_level, interval, min_annotated)
     table.insert(1, "gamma", gammas)
     table.insert(2, "size", sizes)

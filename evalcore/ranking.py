@@ -162,6 +162,18 @@ class Ranking:
         high = before + np.minimum(taken, group_tp)
         return low, high
 
+    def acceptance_sizes(self, gamma) -> tuple[np.ndarray, np.ndarray]:
+        """The thresholds ``gamma`` (finite numbers, as float64) and the size of each one's acceptance set: the
+        candidates whose score is at least gamma (at most, for a lower-is-better measure). A threshold never splits a
+        tie group; a non-finite score is never accepted."""
+        gammas = np.atleast_1d(np.asarray(gamma, dtype=np.float64))
+        if not np.all(np.isfinite(gammas)):
+            raise ParameterError(f"`gamma` must be finite numbers; got {gammas[~np.isfinite(gammas)][:3].tolist()}")
+        sign = -1.0 if self.higher_is_better else 1.0
+        key = sign * self.sorted_scores
+        key[~np.isfinite(key)] = np.inf
+        return gammas, np.searchsorted(key, sign * gammas, side="right").astype(np.int64)
+
     def tie_summary(self) -> dict:
         """Tie groups (of two or more candidates) and how many candidates they hold."""
         sizes = np.diff(np.flatnonzero(np.r_[True, self.group_start[1:] != self.group_start[:-1], True]))

@@ -512,13 +512,7 @@ def stratified_acceptance(ranking: Ranking, gamma, *, bands, n_bands: int | None
                           min_annotated: int = MIN_ANNOTATED) -> pd.DataFrame:
     """Precision of gamma-acceptance sets from a stratified design (columns ``measure, gamma, size`` and those of
     :func:`stratified_precision` but n)."""
-    gammas = np.atleast_1d(np.asarray(gamma, dtype=np.float64))
-    if not np.all(np.isfinite(gammas)):
-        raise ParameterError(f"`gamma` must be finite numbers; got {gammas[~np.isfinite(gammas)][:3].tolist()}")
-    sign = -1.0 if ranking.higher_is_better else 1.0
-    key = sign * ranking.sorted_scores
-    key[~np.isfinite(key)] = np.inf
-    sizes = np.searchsorted(key, sign * gammas, side="right").astype(np.int64)
+    gammas, sizes = ranking.acceptance_sizes(gamma)
     table = _precision_table(ranking, sizes, bands, n_bands, confidence_level, interval, min_annotated)
     table.insert(1, "gamma", gammas)
     table.insert(2, "size", sizes)
