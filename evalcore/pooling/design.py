@@ -232,15 +232,17 @@ def parse_pool(text: str) -> tuple[tuple[str, ...], int]:
 
 
 # ------------------------------------------------------------------------------------ pool sizes
-def best_ranks(rankings) -> np.ndarray:
-    """Each candidate's best (smallest) rank among the rankings: it is in the pool of depth K iff best <= K."""
+def best_ranks(rankings, what: str = "a pool") -> np.ndarray:
+    """Each candidate's best (smallest) rank among the rankings: it is in the pool of depth K iff best <= K (and in
+    a stratified design's band by it: :func:`evalcore.pooling.stratified.best_rank`). ``what`` names the design in
+    messages."""
     rankings = list(rankings)
     if not rankings:
-        raise ParameterError("a pool needs at least one ranking")
+        raise ParameterError(f"{what} needs at least one measure")
     best = rankings[0].ranks.copy()
     for r in rankings[1:]:
         if r.n_candidates != best.size:
-            raise ParameterError("the rankings of a pool must be of one candidate set")
+            raise ParameterError(f"the rankings of {what} must be of one candidate set")
         np.minimum(best, r.ranks, out=best)
     return best
 

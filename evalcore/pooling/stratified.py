@@ -31,6 +31,7 @@ from ..candidates import CandidateSet
 from ..errors import ParameterError
 from ..estimates import SamplingFrame
 from ..ranking import Ranking, rank
+from .design import best_ranks
 
 KIND = "stratified"
 STRATIFIED_TIES = ("stable", "random", "hash")  # tie orders that do not look at the labels
@@ -107,16 +108,8 @@ def format_widths(widths: Sequence[int]) -> str:
 
 # ---------------------------------------------------------------------------------------------- bands
 def best_rank(rankings: Sequence[Ranking]) -> np.ndarray:
-    """Each candidate's best (smallest) rank over the rankings."""
-    rankings = list(rankings)
-    if not rankings:
-        raise ParameterError("a stratified design needs at least one measure")
-    best = rankings[0].ranks.copy()
-    for r in rankings[1:]:
-        if r.n_candidates != best.size:
-            raise ParameterError("the rankings of a stratified design must be of one candidate set")
-        np.minimum(best, r.ranks, out=best)
-    return best
+    """Each candidate's best (smallest) rank over the rankings (:func:`evalcore.pooling.design.best_ranks`)."""
+    return best_ranks(rankings, what="a stratified design")
 
 
 def band_of(best: np.ndarray, widths: Sequence[int]) -> np.ndarray:
