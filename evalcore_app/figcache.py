@@ -2,9 +2,9 @@
 
 Building a plotly figure validates every property it is given: Figure 3 and the difference panel took 0.15 s of a
 0.29 s Significance rerun whose numbers came from the cache (bench/bench_browser.py). A page asks :func:`memo` for a
-figure of a cached result (e.g. :func:`ui.cached.pair`'s); it is built again only for another result object or other
+figure of a cached result (e.g. :func:`evalcore_app.cached.pair`'s); it is built again only for another result object or other
 arguments. The figures are shared between sessions and must not be changed by a page (``st.plotly_chart``,
-:mod:`ui.components.plot` and the downloads only read them). :mod:`ui.components.plot` keeps a figure's JSON here
+:mod:`evalcore_app.components.plot` and the downloads only read them). :mod:`evalcore_app.components.plot` keeps a figure's JSON here
 too, with the figure as its source.
 """
 

@@ -1,4 +1,4 @@
-"""The work of every cached computation of the pages, estimated before a miss computes it (:func:`ui.jobs.cache`'s
+"""The work of every cached computation of the pages, estimated before a miss computes it (:func:`evalcore_app.jobs.cache`'s
 ``work=``): one function per cached function, named after it and called with the same arguments, returning a
 :class:`evalcore.work.WorkEstimate` from what the arguments hold (the candidates, measures, samples, list sizes,
 the stored file's size), never from the computation itself. The models are evalcore's (:mod:`evalcore.work`:
@@ -34,13 +34,13 @@ def _n(data) -> int:
     return int(data.candidates.n_candidates)
 
 
-# ---------------------------------------------------------------- ui/cached.py: reading and the candidates
+# ---------------------------------------------------------------- evalcore_app/cached.py: reading and the candidates
 
 def raw_table(dataset: str, _just_read=None) -> WorkEstimate:
     """Reading the data set's file: by its size and format (a stored upload, a shipped sample), or a server data
     set's first rows read by DuckDB (which scans the file)."""
     from evalcore.viewstate import SAMPLE_PREFIX
-    from ui import cached, serverdata
+    from evalcore_app import cached, serverdata
 
     if _just_read is not None:
         return call_estimate("the table just read from the upload")
@@ -57,7 +57,7 @@ def raw_table(dataset: str, _just_read=None) -> WorkEstimate:
 
 def server_scan(dataset: str, what: str) -> WorkEstimate:
     """DuckDB's pass over a server data set's file: its start, and the file's bytes as reading costs them."""
-    from ui import serverdata
+    from evalcore_app import serverdata
 
     path = serverdata.path_of(dataset)
     start, _ = ENGINE_PER_ROW["duckdb"]
@@ -72,7 +72,7 @@ def _columns(table, scores: tuple, keys: tuple, *extra) -> int:
 
 
 def _labelled(dataset: str, label, scores: tuple, keys: tuple, exclude: bool, sample_column) -> WorkEstimate:
-    from ui import cached
+    from evalcore_app import cached
 
     table, name = cached.raw_table(dataset)
     return labels_estimate(name, len(table), _columns(table, scores, keys, sample_column))
@@ -85,7 +85,7 @@ def experiment(roles) -> WorkEstimate:
 
 
 def candidates_for(roles) -> WorkEstimate:
-    from ui import cached
+    from evalcore_app import cached
 
     if roles.sample is None:
         return call_estimate("taking every sample")
@@ -94,7 +94,7 @@ def candidates_for(roles) -> WorkEstimate:
 
 
 def _ranking(data, measure: str, ranking) -> WorkEstimate:
-    from ui import serverdata
+    from evalcore_app import serverdata
 
     if serverdata.is_server(data.roles.dataset):  # the count tables, estimated where they are counted
         return call_estimate(f"the counts of {measure} on the server")
@@ -102,7 +102,7 @@ def _ranking(data, measure: str, ranking) -> WorkEstimate:
 
 
 def quality(data, _ranking=None) -> WorkEstimate:
-    from ui import serverdata
+    from evalcore_app import serverdata
 
     if serverdata.is_server(data.roles.dataset):
         return call_estimate("the measures' average precision from the server's counts")
@@ -190,17 +190,17 @@ def roc_table(data, ranking, display, measures: tuple, level: float, method: str
     return roc_estimate(_n(data), len(measures), resamples)
 
 
-# ---------------------------------------------------------------- ui/sample.py: estimates from a sample
+# ---------------------------------------------------------------- evalcore_app/sample.py: estimates from a sample
 
 def annotated_sample(dataset: str, label, scores: tuple, keys: tuple, lower: tuple) -> WorkEstimate:
-    from ui import cached
+    from evalcore_app import cached
 
     table, name = cached.raw_table(dataset)
     return labels_estimate(name, len(table), _columns(table, scores, keys))
 
 
 def _label_state(dataset: str, label) -> WorkEstimate:
-    from ui import cached
+    from evalcore_app import cached
 
     table, name = cached.raw_table(dataset)
     return pass_estimate(f"finding the empty labels of {name}", len(table))
@@ -208,7 +208,7 @@ def _label_state(dataset: str, label) -> WorkEstimate:
 
 def sample_labelled(roles, labels: tuple) -> WorkEstimate:
     """The annotation sample's marks read from the database and laid over the candidates."""
-    from ui import sample
+    from evalcore_app import sample
 
     if not labels:
         return call_estimate("the file's labels")
@@ -217,7 +217,7 @@ def sample_labelled(roles, labels: tuple) -> WorkEstimate:
 
 
 def _sample_n(roles, labels: tuple) -> int:
-    from ui import sample
+    from evalcore_app import sample
 
     return sample._labelled(roles, labels)[0].n_candidates
 
@@ -227,7 +227,7 @@ def sample_ranking(roles, labels: tuple, measure: str, ranking) -> WorkEstimate:
 
 
 def frame_mask(roles, labels: tuple) -> WorkEstimate:
-    from ui import sample
+    from evalcore_app import sample
 
     candidates, frame, _ = sample._labelled(roles, labels)
     if not frame.measures:
@@ -250,7 +250,7 @@ def design_of(roles, labels: tuple) -> WorkEstimate:
 
 
 def strata(roles, labels: tuple) -> WorkEstimate:
-    from ui import sample
+    from evalcore_app import sample
 
     design = sample._design_of(roles, labels)
     n = _sample_n(roles, labels)
@@ -276,7 +276,7 @@ def report_results(n_candidates: int, settings) -> WorkEstimate:
                    what=f"{estimate.what}, estimated from the annotated sample")
 
 
-# ---------------------------------------------------------------- ui/annotate.py
+# ---------------------------------------------------------------- evalcore_app/annotate.py
 
 def plan(roles, labels: tuple, measures: tuple, ties: str, tie_seed, budget: int, n: int,
          guess: float) -> WorkEstimate:
@@ -288,8 +288,8 @@ def draw(n_candidates: int, drawn: int) -> WorkEstimate:
 
 
 def strata_bands(roles, measures: tuple, widths: tuple, ties: str, tie_seed) -> WorkEstimate:
-    """ui/strata.py's ``_bands``: the candidates ranked by each of the bands' measures."""
-    from ui.sample import annotated_sample
+    """evalcore_app/strata.py's ``_bands``: the candidates ranked by each of the bands' measures."""
+    from evalcore_app.sample import annotated_sample
 
     n = annotated_sample(roles.dataset, roles.label, roles.scores, roles.keys, roles.lower).candidates.n_candidates
     return ranking_estimate(n, len(measures), what="the rank bands: ranking")
@@ -297,16 +297,16 @@ def strata_bands(roles, measures: tuple, widths: tuple, ties: str, tie_seed) -> 
 
 def strata_plan(roles, labels: tuple, measures: tuple, targets: tuple, ties: str, tie_seed, widths: tuple,
                 budget: int, ns: tuple, guess: tuple) -> WorkEstimate:
-    """ui/strata.py's ``_plan``: the bands' and targets' rankings, and the predicted widths at each n."""
+    """evalcore_app/strata.py's ``_plan``: the bands' and targets' rankings, and the predicted widths at each n."""
     return ranking_estimate(_sample_n(roles, labels), 2 * len(set(measures) | set(targets)) + len(ns),
                             what="planning the bands of")
 
 
-# ---------------------------------------------------------------- ui/report.py
+# ---------------------------------------------------------------- evalcore_app/report.py
 
 def data_sha256(dataset: str) -> WorkEstimate:
     from evalcore.viewstate import SAMPLE_PREFIX
-    from ui import cached
+    from evalcore_app import cached
 
     name = cached.SAMPLES.get(dataset[len(SAMPLE_PREFIX):]) if dataset.startswith(SAMPLE_PREFIX) else None
     if name is None:  # an upload's id is its SHA-256
@@ -318,11 +318,11 @@ def results(data, settings, ranking) -> WorkEstimate:
     return report_results(_n(data), settings)
 
 
-# ---------------------------------------------------------------- ui/serverdata.py
+# ---------------------------------------------------------------- evalcore_app/serverdata.py
 
 def _server_rows(dataset: str) -> int | None:
     """A server data set's rows from its Parquet metadata (None for text, or where the footer does not read)."""
-    from ui import serverdata
+    from evalcore_app import serverdata
 
     path = serverdata.path_of(dataset)
     files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
@@ -345,7 +345,7 @@ def server_summary(dataset: str, label, scores: tuple, lower: tuple, file_identi
 
 def server_counts(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed, file_identity: str = "") -> WorkEstimate:
     """Every ranking and pair of a server data set counted by DuckDB, unless its count tables are stored."""
-    from ui import serverdata
+    from evalcore_app import serverdata
 
     measures = len(scores) or 1
     if ties != "random":
@@ -373,10 +373,10 @@ def _stored_records():
             continue
 
 
-# ---------------------------------------------------------------- ui/systems.py
+# ---------------------------------------------------------------- evalcore_app/systems.py
 
 def _stored(file_id: str):
-    from ui import systems
+    from evalcore_app import systems
 
     return systems._record(file_id)
 
@@ -403,7 +403,7 @@ def text_input(inp) -> WorkEstimate:
 def scoring_work(inp) -> WorkEstimate:
     """The scoring estimate's own work (for TER, an alignment of every pair's words)."""
     from evalcore.work.scoring import estimating_estimate
-    from ui import systems
+    from evalcore_app import systems
 
     if inp.mode == "table":
         return call_estimate("a per-item table's counts need no scoring")
@@ -414,7 +414,7 @@ def scoring_work(inp) -> WorkEstimate:
 
 
 def statistics(inp, _progress=None) -> WorkEstimate:
-    from ui import systems
+    from evalcore_app import systems
 
     if inp.mode == "table":
         table = systems.item_table(inp.table, inp.metric)
@@ -426,9 +426,9 @@ def statistics(inp, _progress=None) -> WorkEstimate:
 
 def comparison(inp, settings, tests=None, _progress=None) -> WorkEstimate:
     """The resampling, with Tukey's HSD and Wilcoxon's test where chosen (the same parameters in the same order as
-    ``ui.systems.comparison``: the cache calls this with the bound arguments)."""
+    ``evalcore_app.systems.comparison``: the cache calls this with the bound arguments)."""
     from evalcore.systems.meantests import PairTests
-    from ui import systems
+    from evalcore_app import systems
 
     stats = systems.statistics(inp)
     return systems.work_estimate(stats.n_items, stats.n_systems, settings, tests=tests or PairTests(),
@@ -436,14 +436,14 @@ def comparison(inp, settings, tests=None, _progress=None) -> WorkEstimate:
 
 
 def systems_curves(inp, settings, _progress=None) -> WorkEstimate:
-    from ui import systems
+    from evalcore_app import systems
 
     stats = systems.statistics(inp)
     return systems.work_estimate(stats.n_items, stats.n_systems, settings, curves=True)
 
 
 def similar(inp) -> WorkEstimate:
-    from ui import systems
+    from evalcore_app import systems
 
     stats = systems.statistics(inp)
     return similarity_estimate(stats.n_items, stats.n_systems)
@@ -451,38 +451,38 @@ def similar(inp) -> WorkEstimate:
 
 # ---------------------------------------------------------------- for the merge with issue 31 and the server folder
 # Cached functions that main has and this branch does not yet (the lead declares them with work= at the merge):
-# ui/cached.py's _raw_table, _left_out (a server set's file version in the key) and _sample_sha256, ui/systems.py's
+# evalcore_app/cached.py's _raw_table, _left_out (a server set's file version in the key) and _sample_sha256, evalcore_app/systems.py's
 # qrels_file and run_file (TREC). Their estimates are here so the merge only names them.
 
 def _raw_table(dataset: str, file_version: str = "", _just_read=None) -> WorkEstimate:
-    """ui/cached.py's ``_raw_table`` (main): :func:`raw_table`, the file's version only in the key."""
+    """evalcore_app/cached.py's ``_raw_table`` (main): :func:`raw_table`, the file's version only in the key."""
     return raw_table(dataset, _just_read)
 
 
 def _left_out(dataset: str, file_version: str = "") -> WorkEstimate:
-    """ui/cached.py's ``_left_out`` (main): the suggested roles of the table's columns, one pass over each."""
-    from ui import cached
+    """evalcore_app/cached.py's ``_left_out`` (main): the suggested roles of the table's columns, one pass over each."""
+    from evalcore_app import cached
 
     table, name = cached.raw_table(dataset)
     return pass_estimate(f"suggesting the roles of the columns of {name}", len(table), max(1, table.shape[1]))
 
 
 def qrels_file(file_id: str) -> WorkEstimate:
-    """ui/systems.py's ``qrels_file`` (main): TREC qrels read and checked, by the file's bytes as delimited text."""
+    """evalcore_app/systems.py's ``qrels_file`` (main): TREC qrels read and checked, by the file's bytes as delimited text."""
     stored = _stored(file_id)
     return reading_estimate(b"", stored.name, kind="csv", size=stored.size)
 
 
 def run_file(file_id: str) -> WorkEstimate:
-    """ui/systems.py's ``run_file`` (main): a TREC run read and checked, by the file's bytes as delimited text
+    """evalcore_app/systems.py's ``run_file`` (main): a TREC run read and checked, by the file's bytes as delimited text
     (its evaluation with ir-measures is :func:`evalcore.work.trec_estimate`'s, in the statistics)."""
     stored = _stored(file_id)
     return reading_estimate(b"", stored.name, kind="csv", size=stored.size)
 
 
 def _sample_sha256(name: str) -> WorkEstimate:
-    """ui/cached.py's ``_sample_sha256`` (main): a shipped sample's file hashed, by its bytes."""
-    from ui import cached
+    """evalcore_app/cached.py's ``_sample_sha256`` (main): a shipped sample's file hashed, by its bytes."""
+    from evalcore_app import cached
 
     file = cached.SAMPLES.get(name)
     if file is None:

@@ -6,11 +6,11 @@ and reads a request's body before it looks at anything but the XSRF token and wh
 sign-in on, a visitor who only ever sees the sign-in screen still has a session, an XSRF token and that route.
 
 :class:`UploadGuard` is an ASGI layer around the app Streamlit's server builds (:func:`install`, called by
-``python -m ui.serve``, which ``./dev run`` starts). It answers every request to
+``python -m evalcore_app.serve``, which ``./dev run`` starts). It answers every request to
 ``/_stcore/upload_file/<session>/<file>`` (``PUT`` uploads, ``DELETE`` removes) from its headers alone, before a
 byte of the body is read (:func:`decide`):
 
-- with sign-in on, only a session that the sign-in gate let in (:func:`admit`, called by ui/auth.py's gate) may
+- with sign-in on, only a session that the sign-in gate let in (:func:`admit`, called by evalcore_app/auth.py's gate) may
   upload or remove files, and only by a request that carries the same user's signed sign-in cookie; anyone else
   gets 403 (signed out, refused by the allow-list, another user's cookie, a member's cookie with another session);
 - an upload states its length (``Content-Length``, as a browser always does); without it (chunked transfer) 411;
@@ -101,7 +101,7 @@ def decide(*, method: str, headers: Mapping[str, str], active: bool, signin: boo
     active
         Whether the session named in the path is an active session of this server.
     signin
-        Whether sign-in is on (ui/auth.py: an ``[auth]`` section in the secrets).
+        Whether sign-in is on (evalcore_app/auth.py: an ``[auth]`` section in the secrets).
     member
         Whether the session was let in by the sign-in gate and the request carries the same user's cookie.
     held
@@ -239,7 +239,7 @@ def stored(upload_manager, session: str, besides: str | None = None) -> int:
 
 def cookie_identity(cookie_header: str | None) -> str | None:
     """Who a request's signed sign-in cookie (Streamlit's ``_streamlit_user``, signed with the ``cookie_secret``)
-    says is signed in, by the same rule as :func:`ui.auth.identity`; None without a valid cookie."""
+    says is signed in, by the same rule as :func:`evalcore_app.auth.identity`; None without a valid cookie."""
     if not cookie_header:
         return None
     from starlette.requests import cookie_parser
@@ -265,7 +265,7 @@ def cookie_identity(cookie_header: str | None) -> str | None:
 
 def admit(identity: str | None) -> None:
     """Called by the sign-in gate in every run: this session may upload as ``identity`` (None: it may not)."""
-    from ui.jobs import session_id
+    from evalcore_app.jobs import session_id
 
     session = session_id()
     if session is not None:
@@ -286,7 +286,7 @@ class UploadGuard:
         if scope["type"] != "http" or UPLOAD_ROUTE not in scope["path"] or scope["method"] == "OPTIONS":
             await self.app(scope, receive, send)
             return
-        from ui import auth
+        from evalcore_app import auth
 
         headers: dict[str, str] = {}
         for key, value in scope["headers"]:  # a header given twice reads as both values ("10, 20": not a length)
@@ -367,7 +367,7 @@ def install() -> None:
 def show_refusal() -> None:
     """On a page with uploaders: say in words why the tab's last upload was refused, while that still holds (the
     files it holds and the refused one do not fit in the bound together); forget it once they would."""
-    from ui.jobs import session_id
+    from evalcore_app.jobs import session_id
 
     session = session_id()
     refused = LEDGER.refused(session) if session is not None else None

@@ -1,6 +1,6 @@
 """Data for the pages, cached on (the data set and its roles, the frozen view objects a call needs): samples, the
 upload store, and calls into evalcore. Nothing here reads session state, so every cache key is the whole input, and
-(:func:`cache`) it does not depend on the order of the arguments. Nothing here imports the rest of ui/.
+(:func:`cache`) it does not depend on the order of the arguments. Nothing here imports the rest of evalcore_app/.
 
 A request reads down: the view's settings -> :func:`load` (the candidate set of the view's roles) -> rankings ->
 tests -> what the page shows. What :func:`load` gives, a :class:`Loaded`, is passed down to every call on the data
@@ -32,8 +32,8 @@ from evalcore.text import shown
 from evalcore.viewstate import GROUPS, SAMPLE_PREFIX, Display, RankingChoice, Roles, ViewSettings, default_n_range
 from evalcore.work import WorkEstimate, WorkModel, check_work
 from evalcore.work.commands import reading_estimate
-from ui import costs, jobs
-from ui import serverdata
+from evalcore_app import costs, jobs
+from evalcore_app import serverdata
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
@@ -63,7 +63,7 @@ def _sample_sha256(name: str) -> str:
 def data_identity(dataset: str) -> str:
     """The data set's identity as a SHA-256, what its default seed is derived from (:func:`default_seed`): an
     upload's store id (the SHA-256 of its bytes; of the table several files uploaded together make), the SHA-256 of
-    a shipped sample's file, or a server set's :func:`ui.serverdata.content_id`. The command line derives the same
+    a shipped sample's file, or a server set's :func:`evalcore_app.serverdata.content_id`. The command line derives the same
     from the same file (:func:`evalcore.cli_steps.data_sha256`)."""
     if dataset.startswith(SAMPLE_PREFIX):
         name = dataset[len(SAMPLE_PREFIX):]
@@ -95,7 +95,7 @@ def raw_table(dataset: str, _just_read: tuple | None = None):
     """The data set's table and file name, read (and for a stored data set, checked) once per cache entry;
     ``table.attrs`` holds the format and, for text, the detected encoding and delimiter. A large set on the
     server gives its first rows (the engine counts the rest), read again when its file changes
-    (:func:`ui.serverdata.version` is in the key).
+    (:func:`evalcore_app.serverdata.version` is in the key).
 
     ``_just_read`` is the (table, name) an upload has just read from these very bytes, so a new data set is not
     read twice; it is not part of the cache key.
@@ -161,7 +161,7 @@ def combined(files: list[tuple[bytes, str]]) -> tuple[bytes, str]:
 class Loaded:
     """A candidate set loaded for ``roles`` (:func:`load`), as the cached calls on the data take it: keyed by the
     roles (the data set's content id and its columns), which decide the candidates, and for a set in the server's
-    folder by ``version``, its file's identity taken before it was loaded (:func:`ui.serverdata.version`; once per
+    folder by ``version``, its file's identity taken before it was loaded (:func:`evalcore_app.serverdata.version`; once per
     load, not per call: a folder of many parts takes a stat of each)."""
 
     roles: Roles
@@ -171,7 +171,7 @@ class Loaded:
 
 def _roles_key(roles: Roles) -> str:
     """The cache key of a data set's roles: their repr and, for a set in the server's folder, the identity of its
-    file (:func:`ui.serverdata.version`): a file replaced or grown is another key, never its old results."""
+    file (:func:`evalcore_app.serverdata.version`): a file replaced or grown is another key, never its old results."""
     return repr(roles) + serverdata.version(roles.dataset)
 
 
@@ -183,7 +183,7 @@ FAST_KEYS = {**{cls: repr for cls in GROUPS.values()}, Roles: _roles_key,
 
 
 def cache(*, work, **options):
-    """:func:`ui.jobs.cache` with the view objects' fast keys: ``st.cache_resource`` keyed on the arguments by name
+    """:func:`evalcore_app.jobs.cache` with the view objects' fast keys: ``st.cache_resource`` keyed on the arguments by name
     (a call's key is the same whatever the order, or the positional or keyword form, of its arguments, and defaults
     are part of it), whose ``work`` is estimated before a miss computes and refused past the budget. Arguments are
     ids, frozen view objects (:mod:`evalcore.viewstate`) and plain values, all hashable; a leading ``_`` leaves one
@@ -304,7 +304,7 @@ def pair_tests(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: tu
                resamples: int = 1000, n_step: int = 1, _progress=None):
     """The test of the pair at every n (every ``n_step``-th), as far as it owes nothing to the level or the
     correction (:func:`evalcore.analysis.pair_tests`): once for every level a slider visits. ``_progress`` (not in
-    the key) is :meth:`ui.jobs.Job.progress`'s callback: it reports and stops work nobody waits for."""
+    the key) is :meth:`evalcore_app.jobs.Job.progress`'s callback: it reports and stops work nobody waits for."""
     if serverdata.is_server(data.roles.dataset) and pvalues.cacheable(test):  # kept in the store, chunk by chunk
         return serverdata.pair_tests(data.roles, ranking, a, b, n_range, test, n_step, progress=_progress)
     ra, rb = (ranking_of(data, m, ranking) for m in (a, b))
@@ -325,7 +325,7 @@ def fill_pvalues(data: Loaded, ranking: RankingChoice, a: str, b: str, n_range: 
                  n_step: int = 1, _progress=None) -> None:
     """Compute and store the p-values of a server data set's pair that :func:`pair_tests` reads (the parts not
     stored yet), outside any cached call: Streamlit replays the elements a cached function drew, so the page's
-    progress bar and Cancel button are drawn around this call. ``_progress``: :meth:`ui.jobs.Job.progress`'s
+    progress bar and Cancel button are drawn around this call. ``_progress``: :meth:`evalcore_app.jobs.Job.progress`'s
     callback, which stops the work when its session ends or it is cancelled (the parts done stay stored)."""
     if serverdata.is_server(data.roles.dataset) and pvalues.cacheable(test):
         serverdata.pair_tests(data.roles, ranking, a, b, n_range, test, n_step, progress=_progress)

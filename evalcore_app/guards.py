@@ -11,9 +11,9 @@ from evalcore.samples import default_cut_n, min_sample_size
 from evalcore.io.store import UnknownDatasetError
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import check_against_data, check_columns, check_samples, with_roles
-from ui.cached import Loaded, load, raw_table, whole
-from ui.common import PAGES, show_link_problems, stop, view
-from ui import sample
+from evalcore_app.cached import Loaded, load, raw_table, whole
+from evalcore_app.common import PAGES, show_link_problems, stop, view
+from evalcore_app import sample
 
 
 def apply_roles(table) -> None:
@@ -36,7 +36,7 @@ def apply_roles(table) -> None:
 
 
 def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Loaded:
-    """The candidate set of the view's roles, loaded (:func:`ui.cached.load`) and the view checked against it, to
+    """The candidate set of the view's roles, loaded (:func:`evalcore_app.cached.load`) and the view checked against it, to
     pass down to the page's calls; without one, say where to get it and stop the page."""
     v = view()
     show_link_problems()

@@ -1,8 +1,8 @@
 """Glue of the Annotate page: who annotates (kept in the session, never in a link), the sample named in the view,
-the key presses of the key queue (ui/components/keyqueue) applied once each and in order, agreement, export and
+the key presses of the key queue (evalcore_app/components/keyqueue) applied once each and in order, agreement, export and
 the re-import of an exported annotated set.
 
-The candidate set is read by :func:`evalcore.io.load_annotated_sample` (:mod:`ui.sample`): a label column with
+The candidate set is read by :func:`evalcore.io.load_annotated_sample` (:mod:`evalcore_app.sample`): a label column with
 empty cells, or none at all, leaves those candidates unannotated. The labels that count are the database's,
 combined by the view's rule.
 """
@@ -26,9 +26,9 @@ from evalcore.estimates import SamplingFrame
 from evalcore.text import markdown_text
 from evalcore.viewstate import ViewSettings
 from evalcore.work import check_work
-from ui import cached, costs
-from ui.components.keyqueue import key_queue, unapplied
-from ui.sample import base, db, db_id  # noqa: F401  (the Annotate page's names for them)
+from evalcore_app import cached, costs
+from evalcore_app.components.keyqueue import key_queue, unapplied
+from evalcore_app.sample import base, db, db_id  # noqa: F401  (the Annotate page's names for them)
 
 ANNOTATOR_KEY = "annotator"          # who annotates in this session (never in the view, so never in a link)
 NAME_KEY = "w_annotator_name"        # the name field
@@ -46,9 +46,9 @@ RECENT = 20                          # changes an undo in the browser can show a
 # ---------------------------------------------------------------- who annotates
 
 def annotator() -> str | None:
-    """The annotator of this session: the signed-in user when sign-in is on (:func:`ui.auth.identity`), else the
+    """The annotator of this session: the signed-in user when sign-in is on (:func:`evalcore_app.auth.identity`), else the
     name typed on this page (it stays in the session, never in a link)."""
-    from ui import auth
+    from evalcore_app import auth
 
     who = auth.identity()
     return who if who is not None else st.session_state.get(ANNOTATOR_KEY)
@@ -73,7 +73,7 @@ def annotator_field() -> str | None:
     """The name field, and the annotator it gives. Once a name is entered, the field gives way to a line naming
     the annotator and a button to change it: the field (and its focus) is gone, so the next key press marks the
     candidate on screen instead of joining the name. Signed in, the annotator is the user: no field, no change."""
-    from ui import auth
+    from evalcore_app import auth
 
     if auth.identity() is not None:
         st.text(f"Annotating as {auth.identity()}")
@@ -133,8 +133,8 @@ def draw(v: ViewSettings, candidates: CandidateSet):
     """Draw (or extend) the seeded sample the view describes and store it; its SampleInfo. A pooled design is
     stored in annotation order (the pool, then the sample of the rest: :func:`evalcore.pooling.draw_design`) with
     its kind and its pool's size in the sample's design record; the same seed and a larger m extend it."""
-    if v.ann_design == "stratified":  # (rank bands: ui/strata.py)
-        from ui import strata
+    if v.ann_design == "stratified":  # (rank bands: evalcore_app/strata.py)
+        from evalcore_app import strata
 
         return strata.draw(v, candidates)
     design = design_of(v)
@@ -160,7 +160,7 @@ def stored_design(info):
 
 def draw_clicked(v: ViewSettings) -> None:
     """The draw button's callback (callbacks run before the page, so a rerun cannot lose the click)."""
-    from ui.common import update
+    from evalcore_app.common import update
 
     try:
         info = draw(v, base(v))
@@ -330,7 +330,7 @@ def whose(v: ViewSettings, labels: pd.DataFrame) -> str | None:
 def whose_select(v: ViewSettings, labels: pd.DataFrame) -> None:
     """With the rule "annotator": whose labels count, among the annotators (names shown on the page; the link
     carries a token, never a name)."""
-    from ui.common import forgotten, update
+    from evalcore_app.common import forgotten, update
 
     key = "w_ann_of"
     if st.session_state.get(key) != whose(v, labels):
@@ -341,7 +341,7 @@ def whose_select(v: ViewSettings, labels: pd.DataFrame) -> None:
 
 def rule_changed() -> None:
     """Choosing "one annotator's labels" picks this session's annotator where none is chosen yet."""
-    from ui.common import update, view
+    from evalcore_app.common import update, view
 
     rule = st.session_state.get("w_ann_rule")
     update(ann_rule=rule)
@@ -360,7 +360,7 @@ def export_file(v: ViewSettings, sample: str, candidates: CandidateSet, data: pd
 
 def safe(fn, *args):
     """Call ``fn``; an evalcore error is shown and ends the page."""
-    from ui.common import stop
+    from evalcore_app.common import stop
 
     try:
         return fn(*args)
@@ -385,7 +385,7 @@ def reimport(v: ViewSettings) -> None:
     """The uploader's callback: import an exported annotated set (CSV, TSV or Parquet) into the database, after
     checking that it is of this data set (:func:`evalcore.annotations.import_export`); the view then names its
     sample. The outcome is kept for the page to show as text."""
-    from ui.common import update
+    from evalcore_app.common import update
 
     upload = st.session_state.get(IMPORT_KEY)
     if upload is None:
@@ -426,8 +426,8 @@ def design_caption(v: ViewSettings, candidates: CandidateSet) -> None:
 
     if v.ann_design == "sample":
         return
-    if v.ann_design == "stratified":  # (rank bands: ui/strata.py)
-        from ui import strata
+    if v.ann_design == "stratified":  # (rank bands: evalcore_app/strata.py)
+        from evalcore_app import strata
 
         return strata.caption(v, candidates)
     try:
@@ -448,8 +448,8 @@ def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.Data
     from evalcore.pooling import pool_progress
 
     design = stored_design(info)
-    if design.stratified:  # (rank bands: ui/strata.py)
-        from ui import strata
+    if design.stratified:  # (rank bands: evalcore_app/strata.py)
+        from evalcore_app import strata
 
         return strata.status(v, info, design, candidates, labels)
     if not design.pooled:
@@ -477,7 +477,7 @@ def pool_status(v: ViewSettings, info, candidates: CandidateSet, labels: pd.Data
 def _plan(roles, labels: tuple, measures: tuple, ties: str, tie_seed, budget: int, n: int, guess: float):
     """The plan, with the annotations so far as a pilot read by its own design's estimator (the stored sample's
     design: a pool's labels are not a random sample); the guess where the pilot's design drew nothing."""
-    from ui.sample import _design_of, _labelled
+    from evalcore_app.sample import _design_of, _labelled
     from evalcore.pooling import plan_pool, rankings_for
     from evalcore.pooling.planning import PilotStrata
 
@@ -491,7 +491,7 @@ def _plan(roles, labels: tuple, measures: tuple, ties: str, tie_seed, budget: in
 
 
 def _use_plan(design: str, k: int, m: int) -> None:
-    from ui.common import update
+    from evalcore_app.common import update
 
     update(ann_design=design, ann_k=k, ann_size=max(m, 1))
 
@@ -500,8 +500,8 @@ def planner(v: ViewSettings, candidates: CandidateSet) -> None:
     """The planner of a pooled design for the view's pool measures: the depth K and sample size m that minimise the
     widest expected interval at n for a budget B (:func:`evalcore.pooling.plan_pool`), from the annotations so far
     (a pilot) or the TP rate assumed."""
-    from ui import widgets
-    from ui.sample import labels_key
+    from evalcore_app import widgets
+    from evalcore_app.sample import labels_key
 
     N = candidates.n_candidates
     c1, c2, c3 = st.columns(3)
@@ -514,7 +514,7 @@ def planner(v: ViewSettings, candidates: CandidateSet) -> None:
     with c3:
         widgets.bound(st.number_input, "TP rate assumed where nothing is annotated", "ann_guess", min_value=0.0,
                       max_value=1.0, step=0.01, format="%.3f", convert=float)
-    from ui.common import view
+    from evalcore_app.common import view
 
     v = view()
     if not v.ann_measures:

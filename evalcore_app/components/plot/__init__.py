@@ -28,7 +28,7 @@ import streamlit as st
 import streamlit.components.v1 as components_v1
 import streamlit.components.v2 as components_v2
 
-from ui import figcache
+from evalcore_app import figcache
 
 __all__ = ["chart", "spec_of", "COMPONENT"]
 
@@ -39,7 +39,7 @@ _ASSETS: list = []  # plotly.js served as a component's asset, declared at the f
 
 def _assets():
     """Streamlit registers a declared (v1) component only where a script runs: one declared at import by the
-    server's warm-up (ui.serve.import_app) would never be served, so it is declared at its first use."""
+    server's warm-up (evalcore_app.serve.import_app) would never be served, so it is declared at its first use."""
     if not _ASSETS:
         _ASSETS.append(components_v1.declare_component("plotly_assets",
                                                        path=str(Path(plotly.__file__).parent / "package_data")))
@@ -50,7 +50,7 @@ _component = components_v2.component(COMPONENT, js=(_HERE / "plot.js").read_text
 
 
 def spec_of(fig) -> tuple[str, str]:
-    """The figure's JSON and its SHA-1, once per figure object (:func:`ui.figcache.memo`: figures are built once per
+    """The figure's JSON and its SHA-1, once per figure object (:func:`evalcore_app.figcache.memo`: figures are built once per
     cached result, shared, and never changed after)."""
     def encode() -> tuple[str, str]:
         spec = fig.to_json()

@@ -1,13 +1,13 @@
-"""Start the dashboard warm: ``python -m ui.serve [streamlit options]`` (what ``./dev run`` does).
+"""Start the dashboard warm: ``python -m evalcore_app.serve [streamlit options]`` (what ``./dev run`` does).
 
 ``streamlit run app.py`` imports the app's modules only when the first visitor arrives, so that
 visitor waits for the imports and the compiled kernels (several seconds). This loads them in the
 server process first (:func:`evalcore.warm.warm`), then starts Streamlit's server on app.py in
 the same process, where the first run finds everything loaded, and shows the app's own navigation
-from the first moment (not Streamlit's list of the files in pages/). The app's own modules (ui/ and what app.py and
+from the first moment (not Streamlit's list of the files in pages/). The app's own modules (evalcore_app/ and what app.py and
 the pages import: :func:`import_app`) are imported here too: on a fresh server they took the first visitor's run
-several seconds (ui.cached, ui.present, ui.systems, ui.annotate, ui.tables; issue 34). It also puts the upload guard
-(:mod:`ui.uploads`) around Streamlit's server before it starts: with sign-in on, no byte of an upload
+several seconds (evalcore_app.cached, evalcore_app.present, evalcore_app.systems, evalcore_app.annotate, evalcore_app.tables; issue 34). It also puts the upload guard
+(:mod:`evalcore_app.uploads`) around Streamlit's server before it starts: with sign-in on, no byte of an upload
 from anyone but a signed-in member, and no session holding more than the upload limit. ``streamlit run
 app.py`` serves the app without that guard.
 """
@@ -45,12 +45,12 @@ class _Outside(logging.Filter):
 
 
 def import_app(app: Path = APP) -> float:
-    """Import every module of ui/ and every module app.py and the pages import, as their first run would; returns
+    """Import every module of evalcore_app/ and every module app.py and the pages import, as their first run would; returns
     the seconds it took. (A name imported from a module that is not itself a module is skipped.)"""
     t0 = time.perf_counter()
-    import ui
+    import evalcore_app
 
-    names = [f"ui.{m.name}" for m in pkgutil.walk_packages(ui.__path__) if m.name != "serve"]
+    names = [f"evalcore_app.{m.name}" for m in pkgutil.walk_packages(evalcore_app.__path__) if m.name != "serve"]
     for script in [app, *sorted((app.parent / "pages").glob("*.py"))]:
         names += _imported_by(script)
     # (a fragment or component declared at import says "missing ScriptRunContext" outside a run: nothing is missing)
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     # app always routes with st.navigation (which clears this flag itself on its first call), so it is
     # cleared before the first visitor (tests/browser/test_browser_startup.py).
     PagesManager.uses_pages_directory = False
-    from ui import uploads
+    from evalcore_app import uploads
 
     uploads.install()  # around the app the server builds when it starts (cli.main below)
 

@@ -32,7 +32,7 @@ from evalcore.report.embed import embed_signature, sidecar_name
 from evalcore.report.parts import Part, part_signature
 from evalcore.report.signature import Signature, evalcore_version, file_sha256
 from evalcore.viewstate import DEFAULT_MEASURES, SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
-from ui import cached, common, costs, jobs, sample
+from evalcore_app import cached, common, costs, jobs, sample
 
 REPORT_FILE = "evalcore-report.zip"
 
@@ -60,9 +60,9 @@ def data_sha256(dataset: str) -> str:
 
 
 def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
-    """The report's settings for a view of a loaded candidate set (``data``, a :class:`ui.cached.Loaded`; see the
+    """The report's settings for a view of a loaded candidate set (``data``, a :class:`evalcore_app.cached.Loaded`; see the
     module's docstring): the measures and the pair the pages show (:meth:`evalcore.viewstate.Selection.
-    effective_measures` and ``effective_pair``). With a sample design (``design``, :func:`ui.sample.report_parts`),
+    effective_measures` and ``effective_pair``). With a sample design (``design``, :func:`evalcore_app.sample.report_parts`),
     ``data`` is the annotated candidates and the test Fisher's, which is the one test the sample pages use."""
     if design is None:
         candidates = data.candidates
@@ -70,7 +70,7 @@ def report_settings(v: ViewSettings, data, design=None) -> ReportSettings:
         measures = list(v.selection.effective_measures(best)) or list(best[:DEFAULT_MEASURES])
         if v.a is not None and v.b is not None or len(best) < 2:
             pair = [v.a, v.b] if len(best) > 1 else measures[:2]
-        else:  # the pair the pages open on (ui.widgets.measure_pair)
+        else:  # the pair the pages open on (evalcore_app.widgets.measure_pair)
             pair = list(cached.default_pair(data, v.ranking, tuple(v.selection.effective_measures(best)), tuple(best),
                                             round(1 - v.level, 6), v.a, v.b))
     else:
@@ -114,7 +114,7 @@ def current() -> tuple[CurrentReport | None, str]:
 
 
 def sample_results(v: ViewSettings, labels: tuple):
-    """The candidates and the report's numbers of a view that estimates from a sample (ui/sample.py)."""
+    """The candidates and the report's numbers of a view that estimates from a sample (evalcore_app/sample.py)."""
     candidates, frame, settings = _sample_settings(v)
     return candidates, sample.report_numbers(v.data, labels, v.ranking, settings, candidates, frame)
 
@@ -161,8 +161,8 @@ def _zip(roles: Roles, settings: ReportSettings, ranking: RankingChoice, names: 
     """The report ZIP (called when the button is clicked: it draws the figures, a few seconds), with the measures'
     display names."""
     names = {m: t for m, t in names.items() if m in settings.measures}
-    if settings.design is not None:  # estimates from a sample: its candidates and numbers (ui/sample.py)
-        from ui import auth
+    if settings.design is not None:  # estimates from a sample: its candidates and numbers (evalcore_app/sample.py)
+        from evalcore_app import auth
 
         candidates, numbers = sample_results(view, sample.labels_key(view))
         who = sample.annotator_names(view)
@@ -207,7 +207,7 @@ def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0) ->
     the same buttons plain and no sidecar. Images and the signature are made only when clicked (deferred data):
     the signature's digest is of ``table``, the numbers this download shows (``shows``: the measures it shows, by
     their own names; ``beta``: the F-beta of a Precision table). PNG and SVG draw ``image`` (the figure with a
-    caption, ui/present.py) where given."""
+    caption, evalcore_app/present.py) where given."""
     report, _ = current()
 
     made: list = []  # (once per run, whichever button asks first: a digest of this table, as cheap as its bytes)

@@ -4,7 +4,7 @@ display names, the columns of a pair (``size_a``) named by the measures, the dow
 ``caption``, a toggle in the sidebar).
 
 Tables on screen hold the numbers and show the text written by :mod:`evalcore.format` (one way for every page;
-ui/tables.py), so that they sort as numbers; the CSV downloads keep the exact numbers, with the same display names.
+evalcore_app/tables.py), so that they sort as numbers; the CSV downloads keep the exact numbers, with the same display names.
 A table of a few cells that nobody sorts (the 2x2 view's) is typeset instead (:func:`small_table`), with the same
 text in every cell.
 """
@@ -17,8 +17,8 @@ import streamlit as st
 from evalcore import format as fmt
 from evalcore.figures import style as figures
 from evalcore.text import markdown_text as esc
-from ui import cached, report, widgets
-from ui.common import view
+from evalcore_app import cached, report, widgets
+from evalcore_app.common import view
 
 #: Per download stem, what its figure depends on besides the data and the ties (figure_caption's parts).
 CAPTION_PARTS = {
@@ -30,10 +30,10 @@ CAPTION_PARTS = {
 
 def table(page: str, name: str, data, measures=(), *, pair: tuple[str, str] | None = None, **kwargs):
     """``st.dataframe`` of a page's table: the cells read as :func:`evalcore.format.page_table` writes them, the
-    values stay typed (:func:`evalcore.format.page_cells`, :func:`ui.tables.dataframe`), so that a click on a
+    values stay typed (:func:`evalcore.format.page_cells`, :func:`evalcore_app.tables.dataframe`), so that a click on a
     header sorts numbers as numbers; the columns and cells that name ``measures`` show their display names (and,
     given the ``pair`` A, B, the columns of A and B are named by :func:`pair_named`)."""
-    from ui import tables  # (imported here: this function is the one use)
+    from evalcore_app import tables  # (imported here: this function is the one use)
 
     values, texts = fmt.page_cells(page, name, _shown(data, measures))
     if pair is not None:
@@ -109,7 +109,7 @@ def for_export(fig, stem: str):
 def downloads(fig, table, stem: str, shows=(), beta: float = 1.0) -> None:
     """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with its own
     signature (the view's settings and a digest of ``table``; ``shows`` names the measures it shows, ``beta`` the
-    F-beta of a Precision table) where the view has one, else plain (:func:`ui.report.downloads`, the one row of
+    F-beta of a Precision table) where the view has one, else plain (:func:`evalcore_app.report.downloads`, the one row of
     them).
 
     Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for

@@ -9,15 +9,15 @@ from evalcore import analysis
 from evalcore.work import WorkTooLargeError
 from evalcore import format as fmt
 from evalcore.figures.paper import log_score_axis_applicable
-from ui import cached, widgets
-from ui.common import forgotten, update, view
+from evalcore_app import cached, widgets
+from evalcore_app.common import forgotten, update, view
 
 MEASURE_KEY = "w_threshold_measure"
 GAMMA_KEYS = ("w_gamma", "w_gamma_typed")  # the slider and the number input, both showing the view's gamma
 
 
 def _refill(key: str, value) -> None:
-    """Show the view's value in a widget (only where it differs: see :func:`ui.widgets.bound`)."""
+    """Show the view's value in a widget (only where it differs: see :func:`evalcore_app.widgets.bound`)."""
     if st.session_state.get(key) != value:
         st.session_state[key] = value
 

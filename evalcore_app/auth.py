@@ -7,7 +7,7 @@ open as before and annotators type their names. When it is on:
 - :func:`gate`, called first in app.py, lets nothing of the app run before sign-in: a visitor who is not signed in
   sees only a sign-in screen (no page, no data, no navigation), then the script stops;
 - the annotator is the signed-in user (:func:`identity`); no name field, and no link can change it;
-- only a session the gate let in may upload files: the gate tells :mod:`ui.uploads` in every run, and its guard
+- only a session the gate let in may upload files: the gate tells :mod:`evalcore_app.uploads` in every run, and its guard
   refuses any other session's uploads from their headers, before their bytes are read;
 - an optional allow-list of addresses and domains (:func:`allow_list`) decides who may enter; anyone else is
   told so politely and offered a sign-out;
@@ -31,7 +31,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 import streamlit as st
 
 from evalcore.text import markdown_text as esc
-from ui import uploads
+from evalcore_app import uploads
 
 NEXT_COOKIE = "evalcore_next"  # the link asked for before sign-in (path and query of this app)
 NEXT_MAX_AGE_S = 600  # a sign-in that takes longer than this returns to the Data page
@@ -199,7 +199,7 @@ def _only(screen) -> None:
     if base and (path == base or path.startswith(base + "/")):
         path = path[len(base):].strip("/")
     asked = path.split("/")[0]
-    uploads.admit(None)  # a session that sees only this screen may not upload (ui/uploads.py)
+    uploads.admit(None)  # a session that sees only this screen may not upload (evalcore_app/uploads.py)
     pages = [st.Page(screen, title="Sign in", url_path=SIGN_IN_PATH, default=True)]
     if asked and asked != SIGN_IN_PATH:
         pages.append(st.Page(screen, title="Sign in", url_path=asked))
@@ -266,7 +266,7 @@ def gate() -> None:
         _only(_refusal(why))
     if _return_to_link():
         _only(_going_back)
-    uploads.admit(identity())  # this session may upload, as this user (ui/uploads.py)
+    uploads.admit(identity())  # this session may upload, as this user (evalcore_app/uploads.py)
     with st.sidebar:
         st.caption(esc(f"Signed in as {identity()}"))
         st.button("Sign out", key="signout", on_click=st.logout, icon=":material/logout:")

@@ -37,8 +37,8 @@ from evalcore.report import ReportSettings, report_results
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
                                 check_columns, with_roles)
-from ui import cached, costs, serverdata
-from ui.common import PAGES, show_link_problems, stop, update, view
+from evalcore_app import cached, costs, serverdata
+from evalcore_app.common import PAGES, show_link_problems, stop, update, view
 
 ESTIMATING_PAGES = "Precision, Confidence, Threshold and Significance"
 MORE = (0, 25, 50, 100, 200, 400, 800)  # "how many more": the numbers of further candidates in the table
@@ -91,7 +91,7 @@ def suggested(dataset: str) -> dict:
 
 
 def apply_roles(table: pd.DataFrame) -> None:
-    """As :func:`ui.guards.apply_roles`, with the roles a partly annotated set gets (:func:`suggested`)."""
+    """As :func:`evalcore_app.guards.apply_roles`, with the roles a partly annotated set gets (:func:`suggested`)."""
     v, problems = check_columns(view(), [str(c) for c in table.columns])
     if v.label is None and not v.scores:
         v = with_roles(v, sample=None, **suggested(v.dataset))
@@ -155,7 +155,7 @@ def not_here(v: ViewSettings) -> None:
 def data_section(table: pd.DataFrame) -> None:
     """The Data page for a label column with empty cells (or none): how many candidates are annotated, where to
     annotate (a link to the Annotate page) and which pages estimate from the sample; the display names; a preview."""
-    from ui.widgets import display_names_editor
+    from evalcore_app.widgets import display_names_editor
 
     v = view()
     try:
@@ -237,7 +237,7 @@ def _frame_mask(roles: Roles, labels: tuple):
 def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
                 min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
     """Significance from an annotated sample, tested once per (data and labels so far, pair, range, level,
-    correction, difference interval), as :func:`ui.cached.pair` is for full annotation:
+    correction, difference interval), as :func:`evalcore_app.cached.pair` is for full annotation:
     :func:`evalcore.estimates.tested_comparison`, as the report computes it."""
     sizes = np.arange(n_range[0], n_range[1] + 1)
     return estimates.tested_comparison(_ranking(roles, labels, a, ranking), _ranking(roles, labels, b,
@@ -495,7 +495,7 @@ def check_view(candidates: CandidateSet) -> ViewSettings:
 # ---------------------------------------------------------------- widgets of the sample pages
 
 def interval_select() -> None:
-    from ui.widgets import bound
+    from evalcore_app.widgets import bound
 
     bound(st.selectbox, "Interval from the sample", "sample_interval", options=list(SAMPLE_INTERVAL_LABELS),
           format_func=SAMPLE_INTERVAL_LABELS.get, help="The hypergeometric interval is exact for a list of n "
@@ -505,7 +505,7 @@ def interval_select() -> None:
 
 def measures_select(s: Sample, label: str) -> tuple:
     """The shared measure selection among the sample's measures (in the file's order)."""
-    from ui.widgets import bound
+    from evalcore_app.widgets import bound
     from evalcore.viewstate import MAX_MEASURES
 
     if view().measures is None or any(m not in s.candidates.measures for m in view().measures):
@@ -521,7 +521,7 @@ def measures_select(s: Sample, label: str) -> tuple:
 
 def pair_select(s: Sample, columns) -> tuple[str, str]:
     """Measures A and B (the view's pair) among the sample's measures."""
-    from ui.widgets import bound
+    from evalcore_app.widgets import bound
 
     measures = list(s.candidates.measures)
     if len(measures) < 2:

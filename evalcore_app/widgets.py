@@ -9,8 +9,8 @@ from evalcore.samples import Cut, min_sample_size
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import MAX_DISPLAY_CHARS, MAX_MEASURES, cut_gammas, n_options, widened, with_cut_gamma
 
-from ui import cached
-from ui.common import correct, forgotten, stop, update, view
+from evalcore_app import cached
+from evalcore_app.common import correct, forgotten, stop, update, view
 
 
 #: The arguments that make a widget of the same key a new widget to Streamlit (st.slider's identity holds them):
@@ -200,7 +200,7 @@ def measure_pair(data, columns) -> tuple[str, str]:
 
     Every page that compares a pair shows the same one: A and B default to the first two measures of the shared
     selection whose n-best lists differ enough for Fisher's test to reach alpha somewhere in the default range
-    (:func:`ui.cached.default_pair`, :func:`evalcore.compare.default_pair`), shown and not written into the view
+    (:func:`evalcore_app.cached.default_pair`, :func:`evalcore.compare.default_pair`), shown and not written into the view
     until the user picks one.
     """
     measures = data.candidates.measures
@@ -232,7 +232,7 @@ def measure_pair(data, columns) -> tuple[str, str]:
 
 def bands_note(data, measures, n_range: tuple[int, int]) -> None:
     """Where two of the measures drawn have the same n-best lists over the range, or nearly so (Fisher's test could
-    not tell them apart: :func:`ui.cached.pair_reach`), say so in words: their bands lie on each other."""
+    not tell them apart: :func:`evalcore_app.cached.pair_reach`), say so in words: their bands lie on each other."""
     v = view()
     for i, a in enumerate(measures):
         for b in measures[i + 1:]:
@@ -253,7 +253,7 @@ def pair_reach_note(comparison, a: str, b: str) -> None:
     difference regions, the page's own), say so in words: Fisher's test cannot reach alpha on regions that small
     (:func:`evalcore.compare.regions_reach`, once per table and level)."""
     from evalcore.compare import regions_reach
-    from ui import figcache
+    from evalcore_app import figcache
 
     v = view()
     reach = figcache.memo(comparison, lambda: regions_reach(comparison, 1 - v.level), "reach", v.level)

@@ -1,8 +1,8 @@
 """The sections of the Precision, Confidence, Threshold and Significance pages that estimate from a random sample
-of annotations (see :mod:`ui.sample`): the widgets the full-data pages have, the estimates with the annotated
+of annotations (see :mod:`evalcore_app.sample`): the widgets the full-data pages have, the estimates with the annotated
 counts behind them, the random-sample note, and (Precision) how many more candidates to annotate.
 
-Each page calls its section when :func:`ui.sample.mode` is ``"sample"`` (or ``"unannotated"``) and stops.
+Each page calls its section when :func:`evalcore_app.sample.mode` is ``"sample"`` (or ``"unannotated"``) and stops.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from evalcore.stats.effect import odds_ratio
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, n_options
-from ui import cached, common, present, sample, widgets
+from evalcore_app import cached, common, present, sample, widgets
 
 PERCENT = ("estimate", "lower", "upper", "estimate_d1", "estimate_d2", "difference", "difference_low",
            "difference_high")

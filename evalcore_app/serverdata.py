@@ -45,7 +45,7 @@ from evalcore.io.limits import limits_from
 from evalcore.io.store import DatasetStore, StoreError, parse_size
 from evalcore.text import cut, listed, shown
 from evalcore.viewstate import SERVER_NAME, SERVER_PREFIX
-from ui import costs, jobs
+from evalcore_app import costs, jobs
 
 DEFAULT_MAX_BYTES = 200 * 10**9
 DEFAULT_MAX_ROWS = 2 * 10**9
@@ -512,7 +512,7 @@ def data_page_section(load) -> None:
                               format_func=lambda n: f"{n} ({fmt.count(sizes[n])} bytes)")
         if st.button("Open this data set", key="w_open_server"):
             load(SERVER_PREFIX + chosen)
-            from ui import common
+            from evalcore_app import common
 
             if common.view().ties == "random":  # said on the page: the engine's random order is the hashed one
                 common.update(ties="hash")

@@ -2,7 +2,7 @@
 uploaders, ROUGE's settings (tokenizer, stemmer, several references, rougeLsum's sentences, the statistic), the
 runs' (missing topics, ties) and the tests besides the resampling (the t-test and Wilcoxon's for means with scipy's
 options, Tukey's HSD). Every widget is bound to the view's ``systems`` group (:class:`evalcore.viewstate.SystemsView`),
-so each setting is in the link; ui/systems.py calls these from its sections.
+so each setting is in the link; evalcore_app/systems.py calls these from its sections.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from evalcore.systems.names import (MAX_SYSTEMS, PAIR_TESTS, ROUGE_REFERENCES, R
                                     ROUGE_TOKENIZERS, TREC_EXAMPLES, TREC_MISSING, TREC_TIES, WILCOXON_METHODS,
                                     WILCOXON_ZERO_METHODS)
 from evalcore.text import markdown_text as esc
-from ui import cached, common, widgets
+from evalcore_app import cached, common, widgets
 
 __all__ = ["trec_uploaders", "rouge_settings", "trec_settings", "tests_settings", "store_qrels", "store_run"]
 

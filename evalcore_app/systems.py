@@ -43,8 +43,8 @@ from evalcore.work import (WorkEstimate, WorkModel, check_work, systems_estimate
 from evalcore.work.child import run_stoppable
 from evalcore.work.commands import reading_estimate
 from evalcore.work.scoring import scoring_estimate
-from ui import cached, common, costs, figcache, jobs, uploads, widgets
-from ui import systems_inputs as sysui
+from evalcore_app import cached, common, costs, figcache, jobs, uploads, widgets
+from evalcore_app import systems_inputs as sysui
 
 REPORT_FILE = "evalcore-systems-report.zip"
 #: What the scoring's child processes start with (imported once by their fork server).
@@ -294,7 +294,7 @@ def within_scoring_budget(inp: SystemsInput) -> None:
 @jobs.cache(work=costs.statistics, max_entries=4, show_spinner=False, hash_funcs=_KEYS)
 def _statistics(inp: SystemsInput, _progress=None) -> ItemStatistics:
     """The per-item statistics, scored within the work budget in a child process that a closed tab ends
-    (:func:`evalcore.work.child.run_stoppable`; ``_progress``, not in the key: :meth:`ui.jobs.Job.progress`)."""
+    (:func:`evalcore.work.child.run_stoppable`; ``_progress``, not in the key: :meth:`evalcore_app.jobs.Job.progress`)."""
     if inp.mode == "table":
         table = item_table(inp.table, inp.metric)
         if table.metric == "mean":
@@ -326,7 +326,7 @@ def statistics(inp: SystemsInput, show=None) -> ItemStatistics:
 @jobs.cache(work=costs.comparison, max_entries=8, show_spinner="Resampling ...", hash_funcs=_KEYS)
 def comparison(inp: SystemsInput, settings: ResamplingSettings, tests: PairTests = PairTests(),
                _progress=None) -> SystemsComparison:
-    """``_progress`` (not in the key): :meth:`ui.jobs.Job.progress`'s callback, which stops work nobody waits for."""
+    """``_progress`` (not in the key): :meth:`evalcore_app.jobs.Job.progress`'s callback, which stops work nobody waits for."""
     stats = statistics(inp)
     check_budget(inp, stats.n_items, stats.n_systems, settings, tests=tests)
     return compare_systems(stats, settings, progress=_progress, tests=tests)
@@ -689,7 +689,7 @@ def needed_table(curves_: pd.DataFrame, result: SystemsComparison) -> pd.DataFra
 
 
 def figure(result, kind: str, *args):
-    """A figure of a cached result, built once per result (ui/figcache.py)."""
+    """A figure of a cached result, built once per result (evalcore_app/figcache.py)."""
     builders = {"scores": lambda: sysfig.scores_figure(result),
                 "pvalues": lambda: sysfig.pvalue_figure(result, column=args[0]),
                 "gains": lambda: sysfig.gains_figure(result, args[0])}

@@ -1,5 +1,5 @@
 """Streamlit glue shared by the pages: the view in session state and the URL, and widgets bound
-to it (the data and the cached calls into evalcore are in ui/cached.py).
+to it (the data and the cached calls into evalcore are in evalcore_app/cached.py).
 
 The canonical state is one frozen ``ViewSettings`` (small frozen objects by concern, see
 :mod:`evalcore.viewstate`) in ``st.session_state["view"]``, read from the URL once per session and
@@ -120,12 +120,12 @@ def update(**changes) -> None:
 
 def default_seed(dataset: str | None) -> int | None:
     """The seed of random ties a data set opens with: derived from the data's identity
-    (:func:`ui.cached.default_seed`), so that two people who open the same file see the same numbers; None without a
+    (:func:`evalcore_app.cached.default_seed`), so that two people who open the same file see the same numbers; None without a
     data set, or for one that cannot be opened (the page says why)."""
     if dataset is None:
         return None
     from evalcore.errors import EvalcoreError
-    from ui import cached
+    from evalcore_app import cached
 
     try:
         return cached.default_seed(dataset)

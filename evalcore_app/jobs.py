@@ -224,7 +224,7 @@ def within_budget(estimate: WorkEstimate, key: str, names: dict[str, str] | None
 def refused(exc: WorkTooLargeError, key: str, names: dict[str, str] | None = None) -> None:
     """Show a refusal of the work budget (:func:`within_budget`): what it would cost, as an error, with a button per
     offer that fits; and stop the page."""
-    from ui import common
+    from evalcore_app import common
 
     st.error(esc(exc))
     columns = st.columns(max(1, len(exc.offers)))
@@ -304,13 +304,13 @@ def cache(*, work: Callable[..., WorkEstimate], **options) -> Callable[[Callable
     A call's key is the same whatever the order (or the positional or keyword form) of its arguments, and
     defaults are part of it; a leading ``_`` leaves an argument out of the key. On a miss, before the function
     computes, ``work`` (called with the same arguments) estimates its cost (:mod:`evalcore.work`; most estimates
-    are in :mod:`ui.costs`), checked against the server's budget: past it a
+    are in :mod:`evalcore_app.costs`), checked against the server's budget: past it a
     :class:`evalcore.work.WorkTooLargeError`, and nothing is computed or cached. A page's own call shows the
     refusal and stops the page (:func:`refusals_shown`); a call made while another cached function computes
     raises it to that one.
     """
     if not callable(work):
-        raise TypeError("cache(work=...) needs the function that estimates the work (see ui/costs.py)")
+        raise TypeError("cache(work=...) needs the function that estimates the work (see evalcore_app/costs.py)")
 
     def wrap(fn: Callable) -> Callable:
         name = f"{fn.__module__}.{fn.__qualname__}"

@@ -33,7 +33,7 @@ _declared: list = []
 
 def _component(**kwargs):
     """The component, declared at its first use in a run: Streamlit registers a declared component only where a
-    script runs, so one declared at import by the server's warm-up (ui.serve.import_app) would never be served."""
+    script runs, so one declared at import by the server's warm-up (evalcore_app.serve.import_app) would never be served."""
     if not _declared:
         _declared.append(components.declare_component("keyqueue", path=str(FRONTEND)))
     return _declared[0](**kwargs)

@@ -16,7 +16,7 @@ from evalcore.candidates import CandidateSet
 from evalcore.errors import EvalcoreError, ParameterError
 from evalcore.text import markdown_text
 from evalcore.viewstate import ViewSettings
-from ui import cached, costs
+from evalcore_app import cached, costs
 
 SEEDED = ("random", "hash")
 
@@ -37,7 +37,7 @@ def _measures_and_widths(v: ViewSettings, candidates: CandidateSet):
 def _bands(roles, measures: tuple, widths: tuple, ties: str, tie_seed):
     """The bands over the data set's candidates (their counts), for the view's measures, widths and ties."""
     from evalcore.pooling.stratified import Bands, StratifiedDesign, best_rank
-    from ui.sample import annotated_sample
+    from evalcore_app.sample import annotated_sample
 
     candidates = annotated_sample(roles.dataset, roles.label, roles.scores, roles.keys, roles.lower).candidates
     probe = StratifiedDesign.of(measures, widths, (1,) * (len(widths) + 1), ties=ties, tie_seed=tie_seed)
@@ -65,7 +65,7 @@ def design_of(v: ViewSettings, candidates: CandidateSet):
 def draw(v: ViewSettings, candidates: CandidateSet):
     """Draw the view's stratified design and store it (a new allocation is a new sample); its SampleInfo."""
     from evalcore.pooling.stratified import draw_stratified, stratified_name
-    from ui.sample import db, db_id
+    from evalcore_app.sample import db, db_id
 
     design, bands = design_of(v, candidates)
     return db().create_sample(db_id(v.dataset), stratified_name(design), draw_stratified(design, bands),
@@ -87,7 +87,7 @@ def status(v: ViewSettings, info, design, candidates: CandidateSet, labels: pd.D
     """A stored stratified sample: its design, and how many of each band's sample carry a TP or FP label (by the
     view's rule of combining annotators). The estimates use the annotated candidates of each band as they come."""
     from evalcore.annotations import annotated_candidate_set
-    from ui.annotate import whose
+    from evalcore_app.annotate import whose
 
     bands = design.bands(candidates)
     st.text(f"Sample {info.name}: {info.size:,} candidates; design: {design.describe(bands.counts)}.")
@@ -120,7 +120,7 @@ def _plan(roles, labels: tuple, measures: tuple, targets: tuple, ties: str, tie_
     """The plan from the annotations so far read with their own design (a pilot), else from the guessed rates."""
     from evalcore.pooling.stratified_planning import pilot_weights, plan_strata
     from evalcore.ranking import rank
-    from ui.sample import _design_of, _labelled
+    from evalcore_app.sample import _design_of, _labelled
 
     c = _labelled(roles, labels)[0]
     ranked = {m: rank(c, m, ties=ties, seed=tie_seed) for m in set(measures) | set(targets)}
@@ -140,7 +140,7 @@ def _plan(roles, labels: tuple, measures: tuple, targets: tuple, ties: str, tie_
 
 
 def _use(sizes: tuple) -> None:
-    from ui.common import update
+    from evalcore_app.common import update
 
     update(ann_design="stratified", ann_band_sizes=",".join(str(s) for s in sizes))
 
@@ -149,9 +149,9 @@ def planner(v: ViewSettings, candidates: CandidateSet) -> None:
     """The planner of a stratified design: the sample size of each band for a budget B, and the expected width of
     each chosen measure's interval at the list sizes that matter against a random sample of B, with a warning where
     the design would (or might) be wider."""
-    from ui import widgets
-    from ui.common import view
-    from ui.sample import labels_key
+    from evalcore_app import widgets
+    from evalcore_app.common import view
+    from evalcore_app.sample import labels_key
 
     N = candidates.n_candidates
     c1, c2, c3 = st.columns(3)
