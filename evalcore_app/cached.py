@@ -35,7 +35,7 @@ from evalcore.work.commands import reading_estimate
 from evalcore_app import costs, jobs
 from evalcore_app import serverdata
 
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+SAMPLE_DIR = Path(__file__).resolve().parent / "sample_data"  # in a clone a link to its sample_data/
 SAMPLES = {"collocations_sim": "collocations_sim.tsv", "experiment_sim": "experiment_sim.tsv.gz"}
 
 

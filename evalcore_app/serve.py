@@ -1,4 +1,5 @@
-"""Start the dashboard warm: ``python -m evalcore_app.serve [streamlit options]`` (what ``./dev run`` does).
+"""Start the dashboard warm: ``evalcore app [streamlit options]`` (also ``python -m evalcore app`` and ``python -m
+evalcore_app.serve``; what ``./dev run`` starts), from a clone or from an installed package.
 
 ``streamlit run app.py`` imports the app's modules only when the first visitor arrives, so that
 visitor waits for the imports and the compiled kernels (several seconds). This loads them in the
@@ -10,6 +11,13 @@ several seconds (evalcore_app.cached, evalcore_app.present, evalcore_app.systems
 (:mod:`evalcore_app.uploads`) around Streamlit's server before it starts: with sign-in on, no byte of an upload
 from anyone but a signed-in member, and no session holding more than the upload limit. ``streamlit run
 app.py`` serves the app without that guard.
+
+The main script is :data:`APP`, in :data:`DASHBOARD` beside this module: in a clone, links to the clone's
+``app.py``, ``pages/`` and ``.streamlit/config.toml``; in an installed package, the files themselves. Streamlit reads
+the project's settings from the ``.streamlit/config.toml`` beside the main script wherever the server is started
+(its script-level configuration, above a ``.streamlit/config.toml`` of the working folder and of the user; below
+``STREAMLIT_*`` variables and the options given here), so the installed app runs with the upload limit, the
+message limit, no file watching, no data export from grids and the viewer's toolbar of the clone.
 """
 
 from __future__ import annotations
@@ -24,7 +32,19 @@ import sys
 import time
 from pathlib import Path
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
+DASHBOARD = Path(__file__).resolve().parent / "dashboard"
+APP = (DASHBOARD / "app.py").resolve()  # in a clone: the clone's app.py (so that pages/ beside it are the pages)
+SETTINGS = APP.parent / ".streamlit" / "config.toml"
+
+USAGE = """\
+usage: evalcore app [streamlit options]
+
+The dashboard, warmed (the numerical modules and compiled kernels loaded before the first visitor), behind the
+upload guard, with the project's settings (evalcore_app/dashboard/.streamlit/config.toml; a STREAMLIT_* variable or
+an option here changes one). The options are those of `streamlit run` (below), e.g.
+  evalcore app --server.port 8502 --server.address 0.0.0.0
+Uploaded data sets and annotations are kept in EVALCORE_STORE (now: {store}).
+"""
 
 
 def _imported_by(script: Path) -> list[str]:
@@ -73,10 +93,20 @@ def import_app(app: Path = APP) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from evalcore.io.store import default_root
+
+    options = list(sys.argv[1:] if argv is None else argv)
+    if "-h" in options or "--help" in options:  # ours, then Streamlit's options, without warming anything
+        print(USAGE.format(store=default_root()))
+        from streamlit.web import cli
+
+        sys.argv = ["streamlit", "run", str(APP), "--help"]
+        return cli.main(prog_name="streamlit")
     from evalcore.warm import warm
 
     seconds = warm()
-    print(f"evalcore: imports and compiled kernels loaded in {seconds:.1f} s", file=sys.stderr)
+    print(f"evalcore: imports and compiled kernels loaded in {seconds:.1f} s; the store is {default_root()}",
+          file=sys.stderr)
     seconds = import_app()
     print(f"evalcore: the app's modules imported in {seconds:.1f} s", file=sys.stderr)
     # What the warm-up loaded lives as long as the server: keep it out of every later garbage collection (a full
@@ -95,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
     uploads.install()  # around the app the server builds when it starts (cli.main below)
 
-    sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
+    sys.argv = ["streamlit", "run", str(APP), *options]
     return cli.main()
 
 
