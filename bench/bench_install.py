@@ -9,7 +9,7 @@ with the clock running from its start until Chromium has opened ``/`` and the ap
 is drawn (tests/browser/test_browser.py's wait_for_app). Then the size of the clone's ``.venv`` (``du``: blocks on
 disk, as `du -sh` says it). Chromium is a system package in both and not counted; neither is the pip cache.
 
-    .venv/bin/python bench/bench_install.py [--before b36f729] [--after HEAD] [--keep]
+    .venv/bin/python bench/bench_install.py [--before 37b7dc0] [--after HEAD] [--keep]
 
 Writes bench/results/install.json and prints a table. Takes minutes per commit (the downloads and pip's work).
 """
@@ -109,7 +109,7 @@ def first_page(commit: str, folder: Path, browser) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", default="b36f729", help="today's requirements (default b36f729, main before "
+    parser.add_argument("--before", default="37b7dc0", help="today's requirements (default 37b7dc0, main before "
                                                             "issue 32)")
     parser.add_argument("--after", default="HEAD", help="the package's runtime (default HEAD)")
     parser.add_argument("--keep", action="store_true", help="keep the clones (printed)")
