@@ -6,8 +6,8 @@ extra (pyproject.toml) brings one feature more:
 ======  ====================================================  ==============================================
 extra   brings                                                for
 ======  ====================================================  ==============================================
-text    sacrebleu, jiwer, rouge-score (with nltk and regex),  the text and retrieval metrics of ``evalcore
-        ir-measures                                           systems`` (BLEU, chrF, TER, WER, ROUGE, the TREC
+text    sacrebleu, jiwer (with rapidfuzz), rouge-score (with  the text and retrieval metrics of ``evalcore
+        nltk and regex), ir-measures                          systems`` (BLEU, chrF, TER, WER, ROUGE, the TREC
                                                               measures) and the Systems page
 app     streamlit, Authlib, httpx (and ``text``)              the dashboard: ``evalcore app``
 spark   pyspark                                               the cluster engine: ``--engine spark``
@@ -29,7 +29,7 @@ __all__ = ["EXTRAS", "MissingExtraError", "missing", "require"]
 
 #: extra -> the modules it brings (their import names); tests/test_package.py checks them against pyproject.toml
 EXTRAS = MappingProxyType({
-    "text": ("sacrebleu", "jiwer", "rouge_score", "nltk", "regex", "ir_measures"),
+    "text": ("sacrebleu", "jiwer", "rapidfuzz", "rouge_score", "nltk", "regex", "ir_measures"),
     "app": ("streamlit", "authlib", "httpx"),
     "spark": ("pyspark",),
 })
