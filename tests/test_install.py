@@ -7,11 +7,13 @@ read and its steps replayed on the host, into a temporary folder standing for th
 pinned runtime (tests/wheels.py) and the machine's pip configuration left out, as in the image:
 
 1. ``RUN python3 -m venv /opt/evalcore`` as written; then, in that environment, the package with no extra (``pip
-   install evalcore-*.whl``, the versions of requirements.txt): every module of ``evalcore`` imports without
-   Streamlit, sacrebleu, jiwer or pyspark; ``evalcore curves`` reads the sample data and the same table in Latin-1
-   and UTF-16; ``evalcore systems`` on text files, ``evalcore app`` and ``--engine spark`` each say in one line which
-   extra to install (exit code 2); the store is the user's data folder.
-2. The same with [text]: ``evalcore systems`` on text gives sacrebleu's own BLEU.
+   install evalcore-*.whl``, the versions of requirements.txt): every module of ``evalcore`` imports without any
+   module of an extra (Streamlit, sacrebleu, jiwer, rouge-score, ir-measures, pyspark, ...); ``evalcore curves``
+   reads the sample data and the same table in Latin-1 and UTF-16; ``evalcore systems`` on text files and on TREC
+   runs, ``evalcore app`` and ``--engine spark`` each say in one line which extra to install (exit code 2); the
+   store is the user's data folder.
+2. The same with [text]: ``evalcore systems`` on text gives sacrebleu's own BLEU and rouge-score's own ROUGE-1, and
+   on TREC runs the clone's nDCG@10 (ir-measures).
 3. The Dockerfile's own steps from there: ``pip install ... "evalcore-*.whl[app]"``, the kernels compiled, the user
    and the volume's folder (made here by hand: no user is created on the host; a root test runs the server as
    ``nobody``). Every module of ``evalcore_app`` imports; Streamlit reads the project's settings (the wheel's
@@ -46,6 +48,7 @@ import pandas as pd
 import pytest
 
 import wheels
+from evalcore.extras import EXTRAS
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample_data" / "collocations_sim.tsv"
@@ -54,7 +57,7 @@ DOCKER_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"  # 
 SERVER_START_S = 600  # a fresh environment: imports from source, kernels loaded, on a loaded machine
 FIRST_PAGE_MS = 900_000  # the first run of a page in that server (its imports compiled from source: the stages before
 # the Dockerfile's install skip byte-compiling), on a machine whose cores other processes keep busy
-EXTRA_MODULES = ("streamlit", "authlib", "httpx", "sacrebleu", "jiwer", "pyspark")
+EXTRA_MODULES = tuple(m for extra in ("text", "app", "spark") for m in EXTRAS[extra])  # what no core module imports
 
 _spec = importlib.util.spec_from_file_location("browser_helpers", REPO / "tests" / "browser" / "test_browser.py")
 browser_helpers = importlib.util.module_from_spec(_spec)
@@ -264,7 +267,11 @@ def test_with_no_extra_a_command_that_needs_one_says_which(image, tmp_path):
     (tmp_path / "refs.txt").write_text("the cat sat on the mat\n")
     (tmp_path / "a.txt").write_text("the cat sat on a mat\n")
     (tmp_path / "b.txt").write_text("a cat is on the mat\n")
+    (tmp_path / "qrels.txt").write_text("1 0 d1 1\n1 0 d2 0\n")
+    (tmp_path / "a.run").write_text("1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n")
+    (tmp_path / "b.run").write_text("1 Q0 d2 1 2.0 b\n1 Q0 d1 2 1.0 b\n")
     for args, extra in [(["systems", "--refs", "refs.txt", "--hyps", "a.txt", "b.txt"], "text"),
+                        (["systems", "--qrels", "qrels.txt", "--runs", "a.run", "b.run"], "text"),
                         (["app", "--server.port", "1"], "app"),
                         (["curves", str(SAMPLE), "--engine", "spark", "--ties", "hash"], "spark")]:
         done = image.evalcore(*args, cwd=tmp_path)
@@ -297,7 +304,7 @@ def test_with_text_systems_compares_texts_with_sacrebleus_bleu(image, tmp_path):
     image.pip_install(image.path('"$(ls /wheels/evalcore-*.whl)[text]"'))
     absent = image.python_code("import importlib.util, sys; print([m for m in sys.argv[1:] if "
                                "importlib.util.find_spec(m)])", *EXTRA_MODULES)
-    assert absent.stdout.strip() == "['sacrebleu', 'jiwer']"  # [text], and no other extra
+    assert absent.stdout.strip() == str(list(EXTRAS["text"]))  # [text], and no other extra
     refs = [f"the {w} sat on the mat number {i}" for i, w in enumerate(["cat", "dog", "bird", "cow"] * 10)]
     hyps = {"base": [r.replace("sat", "is") for r in refs], "new": [r.replace("mat", "rug", 1) for r in refs]}
     (tmp_path / "refs.txt").write_text("\n".join(refs) + "\n")
@@ -314,6 +321,51 @@ def test_with_text_systems_compares_texts_with_sacrebleus_bleu(image, tmp_path):
     assert reference.returncode == 0, reference.stderr
     assert [s["name"] for s in result["systems"]] == ["base", "new"]
     assert [s["score"] for s in result["systems"]] == pytest.approx(json.loads(reference.stdout), abs=1e-9)
+
+
+def test_with_text_systems_scores_rouge_with_rouge_score_and_trec_runs_as_the_clone(image, tmp_path):
+    """ROUGE-1 (rouge-score's tokenizer and nltk's Porter stemmer, evalcore's default) and nDCG@10 (ir-measures)
+    from the installed [text]: rouge-score's own mean F-measure, and the clone's numbers for the TREC runs."""
+    refs = [f"the {w} were sitting on the mats in room {i}" for i, w in enumerate(["cats", "dogs", "birds"] * 8)]
+    hyps = {"base": [r.replace("sitting", "sat") for r in refs],
+            "new": [r.replace("mats", "mat") for r in refs]}
+    (tmp_path / "refs.txt").write_text("\n".join(refs) + "\n")
+    for name, lines in hyps.items():
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    done = image.evalcore("systems", "--refs", "refs.txt", "--hyps", "base.txt", "new.txt", "--metric", "rouge1",
+                          "--resamples", "200", "--json", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    scores = [s["score"] for s in json.loads(done.stdout)["systems"]]
+    reference = subprocess.run([image.python, "-c", "import json, sys; from rouge_score import rouge_scorer; "
+                                "s = rouge_scorer.RougeScorer(['rouge1'], use_stemmer=True); "
+                                "refs = open(sys.argv[1]).read().splitlines(); "
+                                "print(json.dumps([sum(s.score(r, h)['rouge1'].fmeasure for r, h in "
+                                "zip(refs, open(f).read().splitlines())) / len(refs) for f in sys.argv[2:]]))",
+                                "refs.txt", "base.txt", "new.txt"], capture_output=True, text=True, cwd=tmp_path,
+                               timeout=300)
+    assert reference.returncode == 0, reference.stderr
+    expected = json.loads(reference.stdout)
+    assert expected[0] != expected[1]  # the stemmer counts sitting/sat apart, mats/mat together
+    assert scores == pytest.approx(expected, abs=1e-12)
+
+    with open(tmp_path / "qrels.txt", "w") as qrels:  # 12 topics, 20 documents each, a third of them relevant
+        for t in range(1, 13):
+            qrels.writelines(f"{t} 0 d{d} {int((d * 7 + t) % 3 == 0)}\n" for d in range(20))
+    for name, step in (("bm25", 3), ("dense", 7)):
+        with open(tmp_path / f"{name}.run", "w") as run:
+            for t in range(1, 13):
+                docs = [(d * step + t) % 20 for d in range(15)]
+                run.writelines(f"{t} Q0 d{d} {k + 1} {100 - k}.0 {name}\n" for k, d in enumerate(docs))
+    args = ["systems", "--qrels", "qrels.txt", "--runs", "bm25.run", "dense.run", "--metric", "nDCG@10",
+            "--resamples", "200", "--json", "-"]
+    done = image.evalcore(*args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    clone = subprocess.run([sys.executable, "-m", "evalcore", *args], capture_output=True, text=True, cwd=tmp_path,
+                           timeout=900)
+    assert clone.returncode == 0, clone.stderr[-3000:]
+    installed = json.loads(done.stdout)
+    assert installed["metric"] == "nDCG@10" and installed["n_items"] == 12
+    assert installed == json.loads(clone.stdout)  # the scores, the intervals and the p-values: the clone's
 
 
 # ---------------------------------------------------------------- 3. [app], as the Dockerfile installs it

@@ -8,6 +8,7 @@ container's steps replayed, the dashboard in Chromium) is tests/test_install.py.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -134,16 +135,26 @@ raise SystemExit(main(sys.argv[2:]))
 """
 
 
+TEXT = ",".join(extras.EXTRAS["text"])
+
+
 @pytest.mark.parametrize("hidden, args, extra", [
-    ("sacrebleu,jiwer", ["systems", "--refs", "R", "--hyps", "A", "B"], "text"),
+    (TEXT, ["systems", "--refs", "R", "--hyps", "A", "B"], "text"),
+    ("rouge_score,nltk", ["systems", "--refs", "R", "--hyps", "A", "B", "--metric", "rouge1"], "text"),
+    ("ir_measures", ["systems", "--qrels", "Q", "--runs", "A.run", "B.run"], "text"),
     ("streamlit,authlib,httpx", ["app", "--server.port", "1"], "app"),
     ("pyspark", ["curves", "S", "--engine", "spark", "--ties", "hash"], "spark"),
 ])
 def test_a_command_whose_extra_is_missing_says_which_in_one_line(tmp_path, hidden, args, extra):
+    """Any module of the extra missing (here: all of [text], or only ROUGE's, or only the TREC measures'), the
+    command says in one line which extra to install, before it reads a file."""
     sample = REPO / "sample_data" / "collocations_sim.tsv"
     (tmp_path / "R").write_text("a b c\n")
     (tmp_path / "A").write_text("a b c\n")
     (tmp_path / "B").write_text("a b d\n")
+    (tmp_path / "Q").write_text("1 0 d1 1\n1 0 d2 0\n")
+    (tmp_path / "A.run").write_text("1 Q0 d1 1 2.0 a\n1 Q0 d2 2 1.0 a\n")
+    (tmp_path / "B.run").write_text("1 Q0 d2 1 2.0 b\n1 Q0 d1 2 1.0 b\n")
     args = [str(sample) if a == "S" else a for a in args]
     done = subprocess.run([sys.executable, "-c", WITHOUT, hidden, *args], capture_output=True, text=True,
                           cwd=tmp_path, timeout=300)
@@ -153,13 +164,15 @@ def test_a_command_whose_extra_is_missing_says_which_in_one_line(tmp_path, hidde
     assert "\n" not in line and "Traceback" not in line, done.stderr
     assert line.startswith("evalcore: error: ") and line.endswith(f'pip install "evalcore[{extra}]"'), line
     assert f"needs the [{extra}] extra" in line
+    named = re.search(r"extra \((.*) (?:is|are) not installed\)", line)
+    assert named and named.group(1).split(", ") == hidden.split(","), line  # the missing ones, and only those
 
 
 def test_a_per_item_table_needs_no_extra(tmp_path):
     table = tmp_path / "items.csv"
     table.write_text("item,A.tp,A.fp,A.fn,B.tp,B.fp,B.fn\n" + "".join(f"{i},{i % 3},{i % 2},1,{i % 4},0,1\n"
                                                                        for i in range(40)))
-    done = subprocess.run([sys.executable, "-c", WITHOUT, "sacrebleu,jiwer", "systems", str(table), "--resamples",
+    done = subprocess.run([sys.executable, "-c", WITHOUT, TEXT, "systems", str(table), "--resamples",
                            "100", "--json", "-"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     assert '"metric": "f1"' in done.stdout

@@ -2,9 +2,10 @@
 
 The wheel is built from the clone with this environment's setuptools (pinned in requirements-test.txt; no build
 isolation, so nothing is fetched). The wheelhouse holds a wheel of every package that ``evalcore[app]`` brings at
-the versions of requirements.txt (``pip download``, which needs the package index once); it is kept in pytest's
-cache folder (``.pytest_cache/d/evalcore-wheelhouse/<digest of requirements.txt>``), so that later runs install
-offline (``pip install --no-index --find-links``) and at once.
+the versions of requirements.txt (``pip wheel``, which needs the package index once: it downloads the wheels there
+are and builds the others from their source, rouge-score's, which PyPI has as a source archive only); it is kept in
+pytest's cache folder (``.pytest_cache/d/evalcore-wheelhouse/<digest of requirements.txt>``), so that later runs
+install offline (``pip install --no-index --find-links``) and at once.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def wheelhouse(cache: Path) -> Path:
         if old.is_dir() and old.parent == cache and old.name != digest:
             shutil.rmtree(old)
     partial = cache / f"{digest}.partial"
-    done = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "-d", str(partial),
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--prefer-binary", "-w", str(partial),
                            "-r", str(REPO / "requirements.txt")], capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, f"the wheelhouse could not be downloaded:\n{done.stderr[-3000:]}"
     if folder.exists():
