@@ -5,13 +5,13 @@ import streamlit as st
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
 from evalcore.work import WorkTooLargeError
-from ui import auth, cached, common, jobs, present, report, systems
-from ui import serverdata
-from ui.serverdata import ServerDataError
+from evalcore_app import auth, cached, common, jobs, present, report, systems
+from evalcore_app import serverdata
+from evalcore_app.serverdata import ServerDataError
 
 st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
 # page icon is fetched from fonts.gstatic.com)
-auth.gate()  # with sign-in configured, nothing below runs before it (ui/auth.py)
+auth.gate()  # with sign-in configured, nothing below runs before it (evalcore_app/auth.py)
 
 common.PAGES.update({
     "data": st.Page("pages/data.py", title="Data", icon=":material/upload_file:", url_path="data", default=True),
@@ -42,7 +42,7 @@ jobs.pin_dataset(common.view().dataset)  # kept in the store while this session 
 common.forget_widgets_on_page_change(page.url_path)
 try:
     serverdata.guard(page.url_path, common.view().dataset)  # a server set on a page of single candidates: say so
-    with jobs.refusals_shown():  # work past the budget: said as the page's own refusals are (ui/jobs.py)
+    with jobs.refusals_shown():  # work past the budget: said as the page's own refusals are (evalcore_app/jobs.py)
         page.run()
 except common.PageDone:  # a page that has nothing more to show
     pass
@@ -60,7 +60,7 @@ finally:  # the URL and the link must show what the page shows
         st.markdown("**Link to this view**")
         st.code(common.share_link(), language=None, wrap_lines=True)
         st.caption("Copy it (icon at the right) to show a colleague exactly this page, data and settings.")
-        if page.url_path == "systems":  # its own signature and report (ui/systems.py)
+        if page.url_path == "systems":  # its own signature and report (evalcore_app/systems.py)
             systems.sidebar()
         else:
             report.sidebar()

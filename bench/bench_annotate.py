@@ -56,7 +56,7 @@ def click(store: AnnotationStore, who: str, position: int, small: np.ndarray) ->
         store.progress(DATASET, "small", who)
         store.upcoming(DATASET, "small", who, 60)
         store.recent(DATASET, "small", who, 20)
-    else:  # evalcore up to 04183db: ui.annotate.mark, then the page's run
+    else:  # evalcore up to 04183db: evalcore_app.annotate.mark, then the page's run
         nxt = store.next_position(DATASET, "small", who)
         if nxt is not None and int(store.sample(DATASET, "small").candidates[nxt]) == int(small[position]):
             store.annotate(DATASET, "small", int(small[position]), who, label)

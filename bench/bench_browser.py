@@ -9,7 +9,7 @@ floor's slider step (or, for a first visit, to the floor's first visit).
 Steps (the paper's data set from ../shared, 5,102 candidates; and 1,000,000 synthetic ones):
 
 * slider key on Significance (the confidence level) -> Figure 3 and the difference panel redrawn (in place, by
-  ui/components/plot), and on
+  evalcore_app/components/plot), and on
   Confidence -> the bands redrawn, each key pressed in turn with a key on the floor app (kept open beside it), so
   that both are timed under the same load (the ratio is to those floor keys);
 * switch to Precision / Confidence after their first use;
@@ -20,7 +20,7 @@ What a person feels first (issue 34), with ``--felt``: each against the floor ap
 dashboard of this tree and of each ``--root NAME=DIR`` (e.g. main's code, ``git archive main | tar -x -C DIR``),
 each in turn with keys on the floor app so that both meet the same load:
 
-* first visit to a fresh server started as ``./dev run`` starts it (``python -m ui.serve``, the sample data set as
+* first visit to a fresh server started as ``./dev run`` starts it (``python -m evalcore_app.serve``, the sample data set as
   the default; the Data page) -> ratio to the floor's first visit to a fresh server;
 * upload of Krenn's file (and of 1,000,000 generated rows) -> its summary shown, then the switch to Precision right
   after it (the page's first run on the new data) -> ratios to the floor's keys pressed in turn with them.
@@ -92,7 +92,7 @@ DONE = """(runsBefore) => {
   if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
   const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
-  // a chart's place: st.plotly_chart's, or a chart drawn in place (ui/components/plot), which is busy while drawing
+  // a chart's place: st.plotly_chart's, or a chart drawn in place (evalcore_app/components/plot), which is busy while drawing
   const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic, '
                                           + '[data-testid="stElementContainer"]:has(> .stBidiComponent)');
   if (document.querySelector('[data-testid="stPlotlyChart"][aria-busy="true"]')) return false;
@@ -105,7 +105,7 @@ DONE = """(runsBefore) => {
 }"""
 # Bytes the page receives on its websocket (every message counted, whichever is the app's): what a key costs in
 # transfer, which the load of a shared machine does not change (a Significance level key: 128 KB on main c180f1b,
-# 97 KB of it a table whose Styler uuid changed on every rerun; ui/tables.py).
+# 97 KB of it a table whose Styler uuid changed on every rerun; evalcore_app/tables.py).
 BYTES_COUNTER = """(() => {
   window.__stBytes = 0;
   const Native = window.WebSocket;
@@ -136,7 +136,7 @@ STARTED: list["Server"] = []  # every server started, stopped at the end even wh
 
 class Server:
     """``streamlit run`` of a script on a free port, with its own dataset store; the dashboard is started
-    as ``./dev run`` does, through ``python -m ui.serve`` (warmed before it accepts anyone)."""
+    as ``./dev run`` does, through ``python -m evalcore_app.serve`` (warmed before it accepts anyone)."""
 
     def __init__(self, script: Path, store: Path, cwd: Path = ROOT, env: dict | None = None):
         self.port = free_port()
@@ -145,12 +145,12 @@ class Server:
         env = {**os.environ, "EVALCORE_STORE": str(store), "PYTHONUNBUFFERED": "1"}
         env.pop("EVALCORE_DEFAULT_DATASET", None)
         env.update(extra)
-        dashboard = script.name == "app.py" and (script.parent / "ui" / "serve.py").exists()
-        if dashboard:  # (another tree's dashboard: its own evalcore and ui/ first on the path)
+        dashboard = script.name == "app.py" and (script.parent / "evalcore_app" / "serve.py").exists()
+        if dashboard:  # (another tree's dashboard: its own evalcore and evalcore_app/ first on the path)
             env["PYTHONPATH"] = str(script.parent)
             cwd = script.parent
         # (streamlit through this interpreter: the .venv/bin/streamlit script's first line may name another checkout)
-        launcher = [sys.executable, "-m", "ui.serve"] if dashboard else [sys.executable, "-m", "streamlit", "run",
+        launcher = [sys.executable, "-m", "evalcore_app.serve"] if dashboard else [sys.executable, "-m", "streamlit", "run",
                                                                          str(script)]
         self.proc = subprocess.Popen(
             [*launcher, "--server.headless", "true", "--server.port", str(self.port),

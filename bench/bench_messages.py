@@ -4,7 +4,7 @@
 ``server.maxMessageSize`` bounds both directions of the websocket: a message the server would send above it is
 replaced by an error on the page, and uvicorn closes a connection whose browser sends a frame above it (so it also
 bounds what a visitor who is not signed in can make the server buffer). The dashboard is served as ``./dev run``
-serves it (``python -m ui.serve``) with the limit raised to 200 MB (Streamlit's default, so that nothing is cut
+serves it (``python -m evalcore_app.serve``) with the limit raised to 200 MB (Streamlit's default, so that nothing is cut
 here); a Chromium tab uploads a set of ``--candidates`` candidates (default 1,000,000: a key, a label and two scores,
 Parquet) and visits every page of one candidate set, the Significance page also with the candidates of D1 and D2
 open at an n where they are just below Streamlit's 150,000 rows (a table with more rows is sent in pieces, on

@@ -5,7 +5,7 @@ tests/browser/test_browser_serverdata.py
 at N rows (default 20,000,000: label with 11% TPs, two scores with heavy ties), then:
 
 1. ``count``: the count tables of both measures (DuckDB, ties hashed at random), time and peak memory;
-2. ``figure``: the Confidence page's curves (``ui.serverdata.curves``: precision, recall, F and the Clopper-Pearson
+2. ``figure``: the Confidence page's curves (``evalcore_app.serverdata.curves``: precision, recall, F and the Clopper-Pearson
    interval at every n, chunk by chunk, thinned for drawing) checked against every point of the same curves: in
    each of the thinned figure's parts of the n axis, for each measure and series, the smallest and the largest value
    and the first and the last n are drawn;
@@ -102,7 +102,7 @@ def main() -> None:
     from evalcore.engines import TableSource, count_tables
     from evalcore.engines.chunked import SignificantRun, comparison_chunks, curve_chunks
     from evalcore.engines.thin import Thinner
-    from ui import serverdata
+    from evalcore_app import serverdata
 
     with tempfile.TemporaryDirectory(prefix="bench_serverdata_") as tmp:
         folder = Path(args.folder or tmp)

@@ -1,10 +1,10 @@
 """The server's memory under hostile uploads (issue 29 §1), today's main against this tree, in the same run.
 
 Two dashboard servers with sign-in on (a local OpenID provider, ``oidc-provider-mock``; an allow-list naming one
-member), both started as ``./dev run`` starts them (``python -m ui.serve``, ``server.maxUploadSize`` 500 MB):
+member), both started as ``./dev run`` starts them (``python -m evalcore_app.serve``, ``server.maxUploadSize`` 500 MB):
 
 * **main**: the code of a named commit (default ``main``), extracted with ``git archive`` into a temporary folder;
-* **now**: this working tree, with the upload guard (ui/uploads.py).
+* **now**: this working tree, with the upload guard (evalcore_app/uploads.py).
 
 On each, in the same order, with the server's resident memory (``VmRSS`` of its process) read before and after:
 
@@ -92,7 +92,7 @@ def start_server(folder: Path, secrets_toml: Path, work: Path, name: str) -> tup
     env = {**os.environ, "EVALCORE_STORE": str(work / f"{name}-store"), "PYTHONPATH": str(folder)}
     env.pop("EVALCORE_DEFAULT_DATASET", None)
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.headless", "true", "--server.port",
+        proc = subprocess.Popen([sys.executable, "-m", "evalcore_app.serve", "--server.headless", "true", "--server.port",
                                  str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
                                  "--secrets.files", str(secrets_toml)], cwd=folder, env=env, stdout=out,
                                 stderr=subprocess.STDOUT)

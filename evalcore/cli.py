@@ -1,4 +1,4 @@
-"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate|power|report|reproduce|systems``.
+"""The command line: ``python -m evalcore curves|compare|auc-test|accept|summary|validate|across|uir|simulate|power|report|reproduce|systems|app``.
 
 Tables go to ``--out`` (or standard output) as CSV, or as Parquet or TSV when ``--out``
 ends in ``.parquet`` or ``.tsv``; numbers are written exactly (shortest round-trip form),
@@ -180,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     report_parsers.add_parsers(sub, _data_arguments, _ranking_arguments)
     systems_cli.add_parser(sub, _limit_argument)
     pool_cli.add_parser(sub, _data_arguments, _ranking_arguments)
+    sub.add_parser("app", add_help=False, help="the dashboard, warmed, behind the upload guard (the [app] extra; "
+                                               "evalcore app --help for Streamlit's options)")  # (main passes on)
     return parser
 
 
@@ -728,7 +730,29 @@ def run(argv: Sequence[str] | None = None) -> None:
     os._exit(code)
 
 
+def _cmd_app(options: list[str]) -> int:
+    """``evalcore app [streamlit options]``: the server ``./dev run`` starts (:mod:`evalcore_app.serve`); its options
+    are Streamlit's, passed on as they are. The core never imports Streamlit: this command imports the app."""
+    import os
+
+    from .extras import require
+
+    require("app", "the dashboard (evalcore app)")
+    from evalcore_app.serve import main as serve
+
+    os.environ.setdefault("EVALCORE_DEFAULT_DATASET", "sample:collocations_sim")  # a page without a data set in
+    # its link opens the shipped sample, as ./dev run's (EVALCORE_DEFAULT_DATASET= for none)
+    return serve(options)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["app"]:  # Streamlit's options are not ours to parse
+        try:
+            return _cmd_app(argv[1:])
+        except EvalcoreError as exc:
+            print(f"evalcore: error: {exc}", file=sys.stderr)
+            return 2
     args = build_parser().parse_args(argv)
     code = None
     try:

@@ -267,7 +267,7 @@ def data_seed(data_sha256: str) -> int:
     | cut -c1-8`` shows them). The identity is the SHA-256 of the file's bytes (an upload's store id; the command
     line's file), of the table that several files uploaded together make (:func:`evalcore.io.combine_samples`, the
     command line's too), or, for a set in the server's folder of large data sets, the identity its count tables are
-    keyed by (``ui.serverdata.content_id``). A seed given explicitly (a link's, a signature's, ``--seed``) is used
+    keyed by (``evalcore_app.serverdata.content_id``). A seed given explicitly (a link's, a signature's, ``--seed``) is used
     as it is.
 
     Examples

@@ -37,7 +37,7 @@ list) and the generic checks: ``choices`` (known names), ``grid`` (a slider's lo
 ``"one"`` or a page's limit of a list), ``n`` (``"range"``: clamped into 1..N; ``"any"``: within 1..N, else the
 default), ``data`` (cleared when another data set is loaded) and ``also`` (older URL names still read). A check
 the generic ones do not cover goes in the group's ``_check`` (no data) or ``_check_data`` method. Pages read a setting as
-``view.power`` (or ``view.tests.power``) and write it with ``ui.common.update(power=...)`` or a widget bound to
+``view.power`` (or ``view.tests.power``) and write it with ``evalcore_app.common.update(power=...)`` or a widget bound to
 ``"power"``; flat names are unique over the groups (checked at import).
 
 Values that arrive in a URL are checked here (ranges, slider steps, known names): a bad value is replaced by the
@@ -81,7 +81,7 @@ from .text import SHOWN_CHARS as TEXT_SHOWN_CHARS, listed, shown
 from .systems import names as _sysnames
 
 SAMPLE_PREFIX = "sample:"
-SERVER_PREFIX = "server:"  # a data set in the host's folder of large sets (ui/serverdata.py), by its name there
+SERVER_PREFIX = "server:"  # a data set in the host's folder of large sets (evalcore_app/serverdata.py), by its name there
 SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 _DATASET_ID = re.compile(r"[0-9a-f]{64}")
 _SAMPLE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,80}")
@@ -170,7 +170,7 @@ def n_options(n_candidates: int) -> list[int]:
     them the positions whose step follows the scale (:func:`scale_step`, finer than the grid's), so that short lists
     can be chosen on a large data set: 1, 2, ..., 20, 22, ..., 50, 55, ..., 100, 110, ... up to where the grid's
     step takes over. The n range itself takes any n from 1 to N (typed, or from a link): see
-    :func:`ui.widgets.n_range_slider`, which adds the chosen ends to these positions."""
+    :func:`evalcore_app.widgets.n_range_slider`, which adds the chosen ends to these positions."""
     low, high, step = n_grid(n_candidates)
     options = set(range(low, high + 1, step)) | {high}
     n = 1

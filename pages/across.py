@@ -7,7 +7,7 @@ from evalcore.errors import EvalcoreError
 from evalcore import format as fmt
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP
-from ui import cached, common, guards, present, widgets
+from evalcore_app import cached, common, guards, present, widgets
 
 common.ensure_router()
 

@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore.annotations import COMBINATION_LABELS, EXPORT_FORMATS
 from evalcore.pooling import DESIGN_KINDS
 from evalcore.ranking import resolve_seed
-from ui import annotate, cached, common, sample, strata, uploads, widgets
+from evalcore_app import annotate, cached, common, sample, strata, uploads, widgets
 
 common.ensure_router()
 
@@ -66,7 +66,7 @@ with st.expander("Sample to annotate", expanded=v.ann_sample is None):
     annotate.design_caption(common.view(), candidates)
     st.button("Draw the sample", key="draw_sample", type="primary", on_click=annotate.draw_clicked, args=(v,))
 v = common.view()
-if v.ann_design == "stratified":  # (its planner: ui/strata.py)
+if v.ann_design == "stratified":  # (its planner: evalcore_app/strata.py)
     widgets.bound(st.toggle, "Plan the bands: the sample size of each for a budget", "ann_plan")
     if common.view().ann_plan:
         with st.container(border=True):

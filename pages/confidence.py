@@ -5,8 +5,8 @@ import streamlit as st
 from evalcore.figures import paper as figures
 from evalcore.stats.intervals import INTERVAL_LABELS, INTERVAL_METHODS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS
-from ui import cached, common, figcache, guards, present, sample, sample_pages, widgets
-from ui.components import plot
+from evalcore_app import cached, common, figcache, guards, present, sample, sample_pages, widgets
+from evalcore_app.components import plot
 
 common.ensure_router()
 
@@ -30,7 +30,7 @@ v = common.view()
 if len(chosen) > MAX_BANDS:
     st.caption(f"Bands of the first {MAX_BANDS} of the {len(chosen)} chosen measures (more would hide each other).")
 table = cached.curves(data, v.ranking, v.display, chosen[:MAX_BANDS], (n_min, n_max), v.level, v.interval)
-# built once per cached table (ui/figcache.py) and drawn in place: a level key redraws one figure, once
+# built once per cached table (evalcore_app/figcache.py) and drawn in place: a level key redraws one figure, once
 fig = figcache.memo(table, lambda: figures.confidence_figure(table, baseline=candidates.baseline, level=v.level,
                                                              method_label=INTERVAL_LABELS[v.interval]),
                     "fig2", candidates.baseline, v.level, v.interval)

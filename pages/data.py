@@ -11,9 +11,9 @@ from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from ui import cached, common, guards, present, serverdata, widgets
-from ui.sample import data_section, mode as annotation_mode
-from ui.uploads import show_refusal
+from evalcore_app import cached, common, guards, present, serverdata, widgets
+from evalcore_app.sample import data_section, mode as annotation_mode
+from evalcore_app.uploads import show_refusal
 
 common.ensure_router()
 

@@ -7,7 +7,7 @@ from evalcore import names
 from evalcore.figures import pairwise as pairfigures
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES
-from ui import cached, common, guards, present, widgets
+from evalcore_app import cached, common, guards, present, widgets
 
 common.ensure_router()
 

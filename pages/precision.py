@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore import analysis
 from evalcore.figures import paper as figures
 from evalcore.viewstate import BETA_MAX, BETA_MIN, MAX_MEASURES
-from ui import cached, common, guards, present, sample, sample_pages, widgets
+from evalcore_app import cached, common, guards, present, sample, sample_pages, widgets
 
 common.ensure_router()
 

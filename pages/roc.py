@@ -8,7 +8,7 @@ from evalcore.errors import EvalcoreError
 from evalcore.text import markdown_text as esc
 from evalcore.roc import AUC_INTERVAL_LABELS
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_MEASURES, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, guards, jobs, present, widgets
+from evalcore_app import cached, common, guards, jobs, present, widgets
 
 common.ensure_router()
 

@@ -11,8 +11,8 @@ from evalcore.stats.pairtests import PAIR_TESTS
 from evalcore.format import p_statement, p_value
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, N_STEP_MAX, RESAMPLES_MAX, RESAMPLES_MIN
-from ui import cached, common, figcache, guards, jobs, present, sample, sample_pages, widgets
-from ui.components import plot
+from evalcore_app import cached, common, figcache, guards, jobs, present, sample, sample_pages, widgets
+from evalcore_app.components import plot
 
 common.ensure_router()
 NOTES = (names.MCNEMAR_NOTE + " Fisher's test on D1/D2 uses the TPs and the FPs of both regions. "

@@ -7,9 +7,9 @@ import streamlit as st
 from evalcore.errors import EvalcoreError
 from evalcore.systems.names import RULE_NAMES
 from evalcore.text import markdown_text as esc
-from ui import common, jobs, widgets
-from ui import systems as ui
-from ui import systems_inputs as sysui
+from evalcore_app import common, jobs, widgets
+from evalcore_app import systems as ui
+from evalcore_app import systems_inputs as sysui
 
 common.ensure_router()
 

@@ -7,8 +7,8 @@ from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.figures import paper as figures
 from evalcore.text import markdown_text as esc
-from ui import cached, common, guards, present, sample, sample_pages, widgets
-from ui import threshold as controls
+from evalcore_app import cached, common, guards, present, sample, sample_pages, widgets
+from evalcore_app import threshold as controls
 
 common.ensure_router()
 

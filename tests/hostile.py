@@ -87,7 +87,7 @@ def markup_problems(source: str, allowed_rewrites: tuple[str, ...] = ()) -> list
     """Why ``source`` (Markdown that Streamlit renders) would show data as markup; [] if it shows it as text.
 
     - no link, image, HTML, formula, code, heading, quote, list or strike-through (our own texts use none);
-    - tables only of the pages' own making (ui.present.small_table): data inside one stays in its cell, which the
+    - tables only of the pages' own making (evalcore_app.present.small_table): data inside one stays in its cell, which the
       next rule checks with the hostile "| a | b |" (split into cells, it would not be shown whole);
     - every hostile string in the source (read without its escapes) is in the rendered text, whole: not
       emphasised, not eaten by a link or a formula;

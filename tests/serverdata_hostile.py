@@ -1,6 +1,6 @@
 """A folder of large data sets (``EVALCORE_DATA_DIR``) made of files from many hands, each hostile in its own way.
 
-Used by tests/test_serverdata.py (the engine and :func:`ui.serverdata.summary` on each file) and
+Used by tests/test_serverdata.py (the engine and :func:`evalcore_app.serverdata.summary` on each file) and
 tests/app/test_serverdata_pages.py (each file opened by a link on the Data, Precision, Confidence and Significance
 pages). Every file here must be refused with a message in the page's words that names it by its name in the folder,
 with no path of the server, no SQL and no traceback; the two good files must open.

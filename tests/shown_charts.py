@@ -1,5 +1,5 @@
 """The figures a page shows under AppTest, in page order, as plotly JSON: ``st.plotly_chart``'s and those drawn in
-place by :mod:`ui.components.plot` (a component whose data carries the figure's JSON), so that a test reads every
+place by :mod:`evalcore_app.components.plot` (a component whose data carries the figure's JSON), so that a test reads every
 figure on a page whichever way it is drawn, and an assertion that a page shows no figure cannot pass by looking
 for the wrong element."""
 
@@ -9,7 +9,7 @@ import json
 
 import plotly.io
 
-from ui.components.plot import COMPONENT
+from evalcore_app.components.plot import COMPONENT
 
 
 def _walk(node):

@@ -1,7 +1,7 @@
 """What a table of the app shows, read from an AppTest element: the text of every cell.
 
 Pages show typed values (so that columns sort as numbers) with the formatter's text in each cell
-(ui/tables.py): ``element.value`` is the typed table, :func:`shown` the text a person reads."""
+(evalcore_app/tables.py): ``element.value`` is the typed table, :func:`shown` the text a person reads."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from streamlit import dataframe_util
 def shown(element) -> pd.DataFrame:
     """The display text of every cell of an ``at.dataframe`` element, as strings, under the table's columns."""
     raw = element.proto.arrow_data.styler.display_values
-    assert raw, "the table carries no display text (a table of the pages goes through ui.tables)"
+    assert raw, "the table carries no display text (a table of the pages goes through evalcore_app.tables)"
     texts = dataframe_util.convert_arrow_bytes_to_pandas_df(raw)
     texts.columns = element.value.columns
     return texts.astype(str)
@@ -27,7 +27,7 @@ def reads(element) -> pd.DataFrame:
 
 
 def markdown_tables(source: str) -> list[pd.DataFrame]:
-    """The tables typeset in a Markdown element's source (ui.present.small_table): the text of every cell as a
+    """The tables typeset in a Markdown element's source (evalcore_app.present.small_table): the text of every cell as a
     person reads it (escapes and the invisible word joiners of evalcore.text.markdown_text removed)."""
     tables, block = [], []
     for line in source.splitlines() + [""]:

@@ -140,7 +140,7 @@ def test_nice_ticks_are_round_and_cover_any_range():
 
 # ---------------------------------------------------------------------------------------------- downloads
 
-PAGE_FILES = sorted((REPO / "pages").glob("*.py")) + [REPO / "ui" / "sample_pages.py"]
+PAGE_FILES = sorted((REPO / "pages").glob("*.py")) + [REPO / "evalcore_app" / "sample_pages.py"]
 
 
 def _call(node, owner, name: str):

@@ -1,4 +1,4 @@
-"""ui/jobs.py without a browser: a computation shared by the sessions that wait for it and stopped when none does
+"""evalcore_app/jobs.py without a browser: a computation shared by the sessions that wait for it and stopped when none does
 (sessions simulated by threads, Streamlit's stop request by the run's yield check), and the pins of the data set a
 session uses (renewed while the session lives, dropped when it ends)."""
 
@@ -11,7 +11,7 @@ import pytest
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
 from evalcore.io.store import DatasetStore
-from ui import jobs
+from evalcore_app import jobs
 
 
 class Sessions:

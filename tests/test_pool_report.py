@@ -83,7 +83,7 @@ def test_a_pooled_report_holds_the_pages_estimates_exact_inside_the_pool(hidden_
     strata = Strata.of(design, candidates, rankings)
     assert results.strata.pool_size == strata.pool_size == 299 and candidates.n_annotated == 500
     sizes = np.array(settings.sizes)
-    for m in MEASURES:  # the report's table is the pages' estimate (ui/sample.py: Sample.strata.precision)
+    for m in MEASURES:  # the report's table is the pages' estimate (evalcore_app/sample.py: Sample.strata.precision)
         got = results.precision[results.precision["measure"] == m].reset_index(drop=True)
         want = strata.precision(rankings[m], sizes)
         for column in ("m", "k", "estimate", "lower", "upper", "pooled", "rest_m"):

@@ -1,6 +1,6 @@
 """The p-values of a pair kept in the store chunk by chunk (evalcore/engines/pvalues.py, issue 34): equal to a fresh
-computation (a server data set of 1,000,000 generated rows through the Significance page's path, ui/cached.py and
-ui/serverdata.py), not computed again for a level, a correction, a sub-range or a new process, computed again to the
+computation (a server data set of 1,000,000 generated rows through the Significance page's path, evalcore_app/cached.py and
+evalcore_app/serverdata.py), not computed again for a level, a correction, a sub-range or a new process, computed again to the
 same numbers when evicted or damaged, and a computation stopped between chunks keeps what it stored."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def million(tmp_path_factory):
 
 @pytest.fixture()
 def server(million, tmp_path, monkeypatch):
-    from ui import cached, serverdata
+    from evalcore_app import cached, serverdata
 
     monkeypatch.setenv("EVALCORE_DATA_DIR", str(million))
     monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
@@ -54,7 +54,7 @@ def server(million, tmp_path, monkeypatch):
 
 
 def test_the_stored_p_values_of_a_million_rows_equal_a_fresh_computation(server):
-    from ui import cached, serverdata
+    from evalcore_app import cached, serverdata
 
     roles, choice = server
     data = cached.load(roles)
@@ -86,7 +86,7 @@ def test_the_stored_p_values_of_a_million_rows_equal_a_fresh_computation(server)
 
 
 def test_a_level_or_a_correction_computes_no_p_value(server):
-    from ui import cached
+    from evalcore_app import cached
 
     roles, choice = server
     data = cached.load(roles)

@@ -1,6 +1,6 @@
 """A download's signature (evalcore.report.parts): the view's settings, the part and the digest of that download's
 table; `evalcore reproduce` recomputes the table from the data file and says whether the digests match, and a
-tampered signature does not reproduce. The tables are built here as the pages build them (ui/cached.py: curves on
+tampered signature does not reproduce. The tables are built here as the pages build them (evalcore_app/cached.py: curves on
 rankings named by their display names; the pair tested at every n of the range); the browser test
 (tests/browser/test_browser_report.py) reproduces a figure downloaded from the Significance page itself."""
 
@@ -45,7 +45,7 @@ def reproduce(signature) -> tuple[int, str]:
 
 
 def precision_table(candidates, s: ReportSettings, shows, names, beta):
-    """The Precision page's table (ui/cached.py's curves): rankings named by their display names."""
+    """The Precision page's table (evalcore_app/cached.py's curves): rankings named by their display names."""
     ranked = analysis.rankings_for(candidates, shows, ties=s.ties, seed=s.seed)
     ranked = {names.get(m, m): replace(r, measure=names.get(m, m)) for m, r in ranked.items()}
     return analysis.curves(ranked, range(s.n_range[0], s.n_range[1] + 1), confidence_level=s.level,

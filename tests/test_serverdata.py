@@ -1,4 +1,4 @@
-"""The host's folder of large data sets (ui/serverdata.py, issue 21): only the folder's own entries can be opened
+"""The host's folder of large data sets (evalcore_app/serverdata.py, issue 21): only the folder's own entries can be opened
 (no path, no '..', no symbolic link that leads out, the folder's own size limit), and count tables are kept in the
 store so that a link reopens a set without counting it again."""
 
@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from evalcore.viewstate import dataset_problem
-from ui import serverdata
+from evalcore_app import serverdata
 
 
 @pytest.fixture()
@@ -231,8 +231,8 @@ def _replace(path, frame):
 
 
 def test_a_replaced_file_is_read_again_never_from_the_old_state(folder, monkeypatch):
-    """Before: the preview (ui.cached.raw_table) and the measures' order (_LAST) were keyed by the name alone."""
-    from ui import cached
+    """Before: the preview (evalcore_app.cached.raw_table) and the measures' order (_LAST) were keyed by the name alone."""
+    from evalcore_app import cached
 
     cached.raw_table.clear()
     serverdata.summary.clear()
@@ -260,7 +260,7 @@ def test_a_replaced_file_is_read_again_never_from_the_old_state(folder, monkeypa
 
 def test_a_growing_file_gets_a_new_key_and_the_roles_key_holds_it(folder):
     from evalcore.viewstate import Roles
-    from ui import cached
+    from evalcore_app import cached
 
     roles = Roles(dataset=serverdata.SERVER_PREFIX + "big.parquet", label="label", scores=("a", "b"))
     key = cached.FAST_KEYS[Roles](roles)
@@ -300,7 +300,7 @@ class _Writer:
 
 @pytest.mark.parametrize("what", ["preview", "summary", "count_tables"])
 def test_a_file_that_changes_while_read_is_refused_not_mixed(folder, monkeypatch, what):
-    from ui import cached
+    from evalcore_app import cached
 
     cached.raw_table.clear()
     serverdata.summary.clear()

@@ -1,4 +1,4 @@
-"""Sign-in's rules without a browser (ui/auth.py): which kept links may be followed after sign-in, how an allow-list
+"""Sign-in's rules without a browser (evalcore_app/auth.py): which kept links may be followed after sign-in, how an allow-list
 reads and whom it admits; and the report's sentence naming who annotated (evalcore/report/annotators.py).
 
 The whole flow (a local OpenID provider, Chromium) is in tests/browser/test_browser_signin.py.
@@ -15,7 +15,7 @@ import pytest
 from evalcore.io import load_candidates
 from evalcore.report import ReportSettings, build_report
 from evalcore.report.annotators import Annotators
-from ui.auth import NEXT_MAX_CHARS, admitted, next_path, parse_allow_list
+from evalcore_app.auth import NEXT_MAX_CHARS, admitted, next_path, parse_allow_list
 
 
 @pytest.mark.parametrize("link", ["/", "/significance?dataset=sample%3Acollocations_sim&a=t_score&b=MI",

@@ -119,7 +119,7 @@ def test_links_the_page_cannot_show_are_corrected_with_a_message(text_link, stor
 
 def test_work_past_the_bound_of_one_request_is_refused_with_a_message(monkeypatch):
     from evalcore.work import WorkTooLargeError
-    from ui.systems import SystemsInput, check_budget
+    from evalcore_app.systems import SystemsInput, check_budget
 
     monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")  # the resampling: the host's work budget (evalcore.work)
     table = SystemsInput("table", (), (), "d" * 64, "accuracy", None)
@@ -204,7 +204,7 @@ def test_a_score_table_and_tests_a_ratio_of_sums_cannot_take(store, tmp_path):
 def test_rouge_scoring_past_the_work_budget_is_refused_with_a_message(monkeypatch):
     from evalcore.errors import EvalcoreError
     from evalcore.work import rouge_estimate
-    from ui.systems import check_scoring
+    from evalcore_app.systems import check_scoring
 
     monkeypatch.setenv("EVALCORE_WORK_BUDGET", "60")
     check_scoring(rouge_estimate("rougeL", 20_000, 20_000 * 60, 20_000 * 900))

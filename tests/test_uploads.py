@@ -1,4 +1,4 @@
-"""The upload guard's rules without a server (ui/uploads.py, issue 29 §1): which requests are refused from their
+"""The upload guard's rules without a server (evalcore_app/uploads.py, issue 29 §1): which requests are refused from their
 headers, how the bytes a session holds are counted, whose sign-in cookie a request carries, and that a refused
 request's body is never read.
 
@@ -17,8 +17,8 @@ from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileMan
 from streamlit.runtime.uploaded_file_manager import UploadedFileRec
 from streamlit.web.server.starlette.starlette_app_utils import create_signed_value
 
-from ui import auth, uploads
-from ui.uploads import FILE_OVERHEAD, FRAMING_BYTES, MB, Ledger, Refused, decide, file_cost, stored
+from evalcore_app import auth, uploads
+from evalcore_app.uploads import FILE_OVERHEAD, FRAMING_BYTES, MB, Ledger, Refused, decide, file_cost, stored
 
 LIMIT = 1 * MB  # server.maxUploadSize = 1
 BOUND = LIMIT + FRAMING_BYTES

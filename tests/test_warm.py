@@ -25,7 +25,7 @@ def test_the_launcher_warms_then_serves_the_app(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "EVALCORE_STORE": str(tmp_path / "store")}
-    proc = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.headless", "true", "--server.port",
+    proc = subprocess.Popen([sys.executable, "-m", "evalcore_app.serve", "--server.headless", "true", "--server.port",
                              str(port), "--browser.gatherUsageStats", "false"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -46,14 +46,14 @@ def test_the_launcher_warms_then_serves_the_app(tmp_path):
 
 
 def test_the_app_modules_are_imported_before_the_first_visitor():
-    """ui/serve.py imports ui/ and what app.py and the pages import (issue 34: ui.cached, ui.present, ui.systems
-    and ui.annotate took the first visitor's run seconds), and runs no page."""
-    code = ("import sys; from ui import serve; serve.import_app(); "
-            "print(sorted(m for m in sys.modules if m.startswith(('ui.', 'pages', 'evalcore.figures.paper', "
+    """evalcore_app/serve.py imports evalcore_app/ and what app.py and the pages import (issue 34: evalcore_app.cached, evalcore_app.present, evalcore_app.systems
+    and evalcore_app.annotate took the first visitor's run seconds), and runs no page."""
+    code = ("import sys; from evalcore_app import serve; serve.import_app(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('evalcore_app.', 'pages', 'evalcore.figures.paper', "
             "'evalcore.stats.intervals', 'plotly.graph_objects'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=900)
     assert done.returncode == 0, done.stderr
     loaded = set(eval(done.stdout))
-    assert {"ui.cached", "ui.present", "ui.systems", "ui.annotate", "ui.tables", "ui.report", "ui.components.plot",
+    assert {"evalcore_app.cached", "evalcore_app.present", "evalcore_app.systems", "evalcore_app.annotate", "evalcore_app.tables", "evalcore_app.report", "evalcore_app.components.plot",
             "evalcore.figures.paper", "evalcore.stats.intervals", "plotly.graph_objects"} <= loaded, loaded
     assert not any(m == "pages" or m.startswith("pages.") for m in loaded)  # (a page is run, never imported)

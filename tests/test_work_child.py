@@ -1,6 +1,6 @@
 """Issue 29: scoring runs where it can be ended at any moment, even inside one long segment (sacrebleu's TER of one
 pair runs in one call, with no checkpoint): a child process (evalcore.work.child), ended when no session waits
-for it (ui.jobs), going on while another session waits, and ended past its CPU budget. What is checked is what
+for it (evalcore_app.jobs), going on while another session waits, and ended past its CPU budget. What is checked is what
 happened (the child process is gone, the work's result or its refusal), not how long it took."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from evalcore.systems.metrics import TextOptions
 from evalcore.systems.statistics import text_jobs, text_statistics
 from evalcore.systems.synthetic import synthetic_test_set
 from evalcore.work import child
-from ui import jobs
+from evalcore_app import jobs
 
 import child_work
 

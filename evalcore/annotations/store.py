@@ -7,7 +7,7 @@ data set and the sample reopens the same sample for anyone; each annotator goes 
 Storage and durability
 ----------------------
 The database is one SQLite file, ``annotations.sqlite3`` in the store folder (``EVALCORE_STORE``, else
-``data/store``; see :func:`evalcore.io.store.default_root`), opened with the standard library's :mod:`sqlite3`;
+a clone's ``data/store`` or the user's data folder; see :func:`evalcore.io.store.default_root`), opened with the standard library's :mod:`sqlite3`;
 its tables are in :mod:`evalcore.annotations.schema` (a database of an earlier schema is migrated when opened):
 
 * WAL journal mode: readers never block the writer and the writer never blocks readers, so annotators in
@@ -90,7 +90,7 @@ def _now() -> str:
 
 
 def default_path() -> Path:
-    """``annotations.sqlite3`` in the store folder (``EVALCORE_STORE``, else ``data/store``)."""
+    """``annotations.sqlite3`` in the store folder (:func:`evalcore.io.store.default_root`)."""
     return default_root() / DB_FILE
 
 

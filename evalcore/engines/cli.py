@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import names
 from ..errors import ParameterError
+from ..extras import require
 from ..nspec import parse_n_spec
 from .progress import ProgressBar
 
@@ -29,6 +30,8 @@ def source_of(args):
     """The command's data file as a :class:`~evalcore.engines.source.TableSource`."""
     from .source import TableSource
 
+    if args.engine == "spark":  # before anything else is said or read
+        require("spark", "the Spark engine (on Java 17)")
     for option, value in (("--encoding", args.encoding), ("--sheet", args.sheet), ("--limit", args.limit or None)):
         if value:
             raise ParameterError(f"{option} applies to the memory engine's readers; the {args.engine} engine reads "

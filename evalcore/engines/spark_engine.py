@@ -24,6 +24,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import ParameterError
+from ..extras import require
 from ..text import shown
 from ..ranking import resolve_seed
 from . import source as src
@@ -42,11 +43,8 @@ def local_session(cores: int | None = None, memory: str | None = None):
         return _SESSION[0]
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    try:
-        from pyspark.sql import SparkSession
-    except ImportError as exc:  # pragma: no cover - installed by ./dev
-        raise ParameterError("the Spark engine needs pyspark (pip install pyspark) and Java 17 "
-                             "(apt-get install openjdk-17-jre-headless)") from exc
+    require("spark", "the Spark engine (on Java 17)")
+    from pyspark.sql import SparkSession
     master = os.environ.get("EVALCORE_SPARK_MASTER", f"local[{cores or 2}]")
     session = (SparkSession.builder.master(master).appName("evalcore")
                .config("spark.driver.memory", memory or os.environ.get("EVALCORE_SPARK_MEMORY", "2g"))
@@ -92,6 +90,7 @@ class SparkEngine:
     name = "spark"
 
     def __init__(self, session=None) -> None:
+        require("spark", "the Spark engine (on Java 17)")  # before anything imports pyspark
         self._session = session
 
     @property

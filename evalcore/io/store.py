@@ -19,7 +19,7 @@ Layout on disk
 --------------
 ::
 
-    <root>/                      EVALCORE_STORE, else <repo>/data/store
+    <root>/                      EVALCORE_STORE, else <clone>/data/store, else ~/.local/share/evalcore/store
         3f/                      first two characters of the id
             3f2a...e1/           the id
                 data.bin         the file bytes, exactly as uploaded
@@ -121,6 +121,7 @@ import os
 import re
 import secrets
 import stat
+import sys
 import tempfile
 import threading
 import time
@@ -128,7 +129,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 try:
     import fcntl
@@ -162,6 +163,7 @@ __all__ = [
     "default_root",
     "format_size",
     "parse_size",
+    "user_data_dir",
     "validate_id",
 ]
 
@@ -311,11 +313,31 @@ class _Item:
 
 
 def default_root() -> Path:
-    """``$EVALCORE_STORE`` if set and not empty, else ``<repo>/data/store``."""
+    """Where the store lives: ``$EVALCORE_STORE`` if set and not empty; else, when evalcore runs from a clone (the
+    package beside its ``pyproject.toml``), the clone's ``data/store``; else the per-user data folder
+    (:func:`user_data_dir`, e.g. ``~/.local/share/evalcore/store``)."""
     env = os.environ.get(ENV_VAR)
     if env:
         return Path(env).expanduser()
-    return Path(__file__).resolve().parents[2] / "data" / "store"
+    source = Path(__file__).resolve().parents[2]
+    if (source / "pyproject.toml").is_file() and (source / "evalcore" / "io" / "store.py").is_file():
+        return source / "data" / "store"
+    return user_data_dir() / "store"
+
+
+def user_data_dir(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """evalcore's folder of the user's data, as each system places it (and as platformdirs does):
+    ``$XDG_DATA_HOME/evalcore`` (default ``~/.local/share/evalcore``) on Linux and other Unix systems,
+    ``~/Library/Application Support/evalcore`` on macOS, ``%LOCALAPPDATA%\\evalcore`` on Windows."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    home = Path(environ.get("HOME") or Path.home())
+    if platform == "win32":
+        return Path(environ.get("LOCALAPPDATA") or home / "AppData" / "Local") / "evalcore"
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / "evalcore"
+    xdg = environ.get("XDG_DATA_HOME", "")
+    return (Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share") / "evalcore"
 
 
 def parse_size(text: str | int, *, parameter: str = "size") -> int:
@@ -597,7 +619,7 @@ class DatasetStore:
     ----------
     root : str or path-like, optional
         The store folder; default :func:`default_root` (``$EVALCORE_STORE``, else
-        ``<repo>/data/store``). Created on the first :meth:`put`.
+        a clone's ``data/store``, else ``~/.local/share/evalcore/store``). Created on the first :meth:`put`.
     quota : int or str, optional
         Most bytes the store keeps (``5GB``, ``500MB``, or a number of bytes); default
         :func:`default_quota` (``$EVALCORE_STORE_QUOTA``, else 5 GB).

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import ParameterError
+from ..extras import require
 from ..text import shown
 from .names import (DEFAULT_RESAMPLES, DEFAULT_SEED, METRICS, PAIR_TESTS, ROUGE_METRICS, ROUGE_REFERENCES, ROUGE_SPLITS,
                     ROUGE_STATS, ROUGE_TOKENIZERS, RULES, TABLE_METRICS, TEXT_METRICS, TOKENIZERS, TREC_MISSING,
@@ -170,6 +171,7 @@ def tests_of(args):
 
 
 def _trec(args, limits):
+    require("text", "systems on TREC runs (ir-measures)")  # before a file is read
     from .trec import read_qrels, read_run, trec_statistics
 
     from ..cli_steps import check_work, read
@@ -223,6 +225,7 @@ def run_comparison(args, *, with_curves: bool = False):
         if metric not in TEXT_METRICS:
             raise ParameterError(f"--metric {str(metric)[:40]} is not a metric of text files; choose one of "
                                  f"{', '.join(TEXT_METRICS)} (a TREC measure takes --qrels and --runs)")
+        require("text", "systems on text files (bleu, chrf, ter, wer, rouge)")  # before a file is read
         for f in refs + hyps:
             read(f, args, kind="text")
         data = inputs.check_text_input([(f, inputs.read_segments(f, limits=limits)) for f in refs],

@@ -41,6 +41,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ParameterError
+from ..extras import require
 from .names import METRIC_NAMES, METRICS, ROUGE_METRICS, TABLE_METRICS, TEXT_METRICS
 
 __all__ = ["Metric", "TextOptions", "METRIC_TABLE", "get_metric", "exact_score", "sacrebleu_metric",
@@ -298,6 +299,7 @@ def get_metric(name: str, options=None) -> Metric:
 
 def sacrebleu_metric(name: str, options: TextOptions):
     """sacrebleu's metric object for ``name`` with ``options`` (its defaults otherwise)."""
+    require("text", f"the metric {name}")
     from sacrebleu.metrics import BLEU, CHRF, TER
 
     if name == "bleu":

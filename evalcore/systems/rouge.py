@@ -44,6 +44,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import FileFormatError, ParameterError
+from ..extras import require
 from ..text import shown
 from .inputs import TextInput, _lines_list
 from .metrics import get_metric, mean_score
@@ -179,6 +180,7 @@ def base_tokenizer(options: RougeOptions):
 def rouge_scorer_for(metric: str, options: RougeOptions, *, remember: bool = True):
     """rouge-score's ``RougeScorer([metric])`` with the options' tokenizer (remembering its texts' tokens), and that
     tokenizer: ``(scorer, tokenizer)``."""
+    require("text", f"the metric {metric}")
     from rouge_score import rouge_scorer
 
     tokenizer = base_tokenizer(options)
@@ -331,6 +333,7 @@ def rouge_statistics(data: TextInput, metric: str, options: RougeOptions | None 
     FileFormatError
         An empty reference summary.
     """
+    require("text", f"the metric {metric}")  # rouge-score and nltk: the [text] extra
     options = (options or RougeOptions()).for_metric(metric)
     m = get_metric(metric, options)
     _check_references(data)

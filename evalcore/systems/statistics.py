@@ -24,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..extras import require
 from ..work.child import report
 from ..work.scoring import scoring_jobs
 from .inputs import ItemTable, TextInput
@@ -166,6 +167,7 @@ def text_statistics(data: TextInput, metric: str, options: TextOptions | None = 
     workers : int, optional
         Processes to share the segments' scoring among (default :func:`default_workers`).
     """
+    require("text", f"the metric {metric}")  # sacrebleu and jiwer: the [text] extra
     options = (options or TextOptions()).for_metric(metric)
     m = get_metric(metric, options)
     n_items, n_systems = data.n_items, len(data.systems)

@@ -40,6 +40,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import FileFormatError, ParameterError
+from ..extras import require
 from ..text import shown
 from ..io.limits import Limits, limits_from
 from .inputs import _lines_list, read_segments, read_text_bytes, system_name, unique_names
@@ -265,6 +266,7 @@ def read_qrels(source: Any, *, name: str | None = None, limits: Limits | None = 
 def trec_measure(text: str):
     """ir-measures' measure for ``text`` (its syntax in any case, or trec_eval's name), checked: one measure, the
     mean over topics its aggregate, a provider installed that computes it."""
+    require("text", "the TREC measures")  # ir-measures: the [text] extra
     import ir_measures
 
     raw = str(text).strip()
@@ -363,6 +365,7 @@ def trec_statistics(qrels: Qrels, runs: Sequence[Run], measure: str, options: Tr
         Statistics ``(score, n)`` per topic (``items`` the topics); each run's observed score is the mean of its
         topics' values; ``notes`` count the topics left out, scored 0 or ignored.
     """
+    require("text", "the TREC measures")
     import ir_measures
 
     options = options or TrecOptions()

@@ -3,7 +3,7 @@
 A Python thread cannot be stopped from outside while it is inside one long call (sacrebleu's TER of one segment of
 800 words runs for a minute in one call, without a checkpoint). :func:`run_stoppable` runs ``function(*args)`` in a
 child process instead, and while it runs the parent calls ``progress(done, total)`` every ``poll`` seconds: the
-checkpoint where the caller stops the work (a dashboard session whose tab closed: :meth:`ui.jobs.Job.progress`
+checkpoint where the caller stops the work (a dashboard session whose tab closed: :meth:`evalcore_app.jobs.Job.progress`
 raises), and the child is then ended at once (SIGTERM, then SIGKILL), within ``poll`` seconds plus the time it
 takes the system to end a process, wherever the child is. The child's own CPU time is watched too: past
 ``cpu_limit`` seconds (the work budget, where the estimate was wrong) it is ended and :class:`CPULimitError`

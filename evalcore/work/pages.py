@@ -6,7 +6,7 @@ Each function returns a :class:`~evalcore.work.cost.WorkEstimate` in CPU seconds
 machine (2 cores, shared), measured by ``bench/bench_work.py --commands`` (the constants below, with a margin of
 about 1.5 over what it measured). They are all linear in what the page holds (candidates, measures, samples,
 list sizes, characters), which the reading limits bound; the point is that each is estimated before it starts
-and a host's budget refuses it, not that any is large. ``ui/costs.py`` maps every cached computation of the pages
+and a host's budget refuses it, not that any is large. ``evalcore_app/costs.py`` maps every cached computation of the pages
 to one of these (or of the other modules').
 
 =========================  ================================================================  ======================

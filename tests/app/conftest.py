@@ -30,7 +30,7 @@ def krenn_id(store_root):
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels():
     """Each worker imports the numerical modules and compiles the kernels once, before its first AppTest, as the
-    server does before it accepts anyone (ui/serve.py). A fresh clone has no numba cache: on a loaded machine the
+    server does before it accepts anyone (evalcore_app/serve.py). A fresh clone has no numba cache: on a loaded machine the
     first page run spent that time inside AppTest's 120 s timeout (tests/app/test_links.py timed out so once, its
     second example passing at once)."""
     from evalcore.warm import warm

@@ -20,7 +20,7 @@ from evalcore.annotations import AnnotationStore, annotated_candidate_set, expor
 from evalcore.ranking import rank
 from evalcore.stats.agreement import cohens_kappa
 from evalcore.io.store import DatasetStore
-from ui import annotate, sample
+from evalcore_app import annotate, sample
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -78,7 +78,7 @@ def drawn(dataset: str, annotator: str = "ann", size: int = 20, seed: int = 7) -
 
 
 def queue_args(at: AppTest) -> dict:
-    """What the page sent to the key queue (ui/components/keyqueue): the candidates to come, what was applied."""
+    """What the page sent to the key queue (evalcore_app/components/keyqueue): the candidates to come, what was applied."""
     (component,) = at.get("component_instance")
     return json.loads(component.proto.json_args)
 
@@ -157,7 +157,7 @@ def test_mark_undo_progress_and_export(unlabelled):
     raw = at.session_state["view"]
     # another annotator marks after the page's last run: the download, made when clicked, holds that mark too
     AnnotationStore().annotate(annotate.db_id(dataset), "s7", int(info.candidates[5]), "bob", "TP")
-    data = annotate.export_file(raw, "s7", base, __import__("ui.cached", fromlist=["raw_table"]).raw_table(dataset)[0],
+    data = annotate.export_file(raw, "s7", base, __import__("evalcore_app.cached", fromlist=["raw_table"]).raw_table(dataset)[0],
                                 "csv")
     back = read_export(data, "csv", expected_rows=base.n_candidates)
     np.testing.assert_array_equal(back.sample_candidates, info.candidates)
@@ -344,7 +344,7 @@ def test_one_annotators_labels_are_named_in_the_link_by_a_token_not_a_name(unlab
 
 
 def test_the_key_queue_value_is_checked_and_each_press_taken_once():
-    from ui.components.keyqueue import unapplied
+    from evalcore_app.components.keyqueue import unapplied
 
     good = {"seq": 3, "action": "TP", "position": 2, "candidate": 7, "context": "x"}
     value = {"client": "c1", "events": [good, {**good, "seq": 2}, {**good, "seq": 3}, {"seq": 4, "action": "undo"},

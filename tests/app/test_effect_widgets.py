@@ -154,10 +154,10 @@ def test_a_link_with_a_power_not_offered_is_reported(krenn_id):
 
 
 def test_the_notes_are_shown_as_text_and_downloads_carry_the_choices(krenn_id, monkeypatch):
-    import ui.present
+    import evalcore_app.present
 
     sent = {}
-    monkeypatch.setattr(ui.present, "downloads", lambda fig, table, stem, **_: sent.__setitem__(stem, (fig, table)))
+    monkeypatch.setattr(evalcore_app.present, "downloads", lambda fig, table, stem, **_: sent.__setitem__(stem, (fig, table)))
     at = app({"dataset": krenn_id, "ties": "stable", "a": "log.like", "b": "chisq", "power": "0.9",
               "diff_ci": "agresti_caffo"})
     captions = "\n\n".join(c.value for c in at.caption)

@@ -174,7 +174,7 @@ def test_sample_tables_write_missing_numbers_as_a_dash():
     'None' where an estimate or a p-value is missing, percentages and p-values written as everywhere else."""
     import pandas as pd
 
-    from ui.sample_pages import _greyed
+    from evalcore_app.sample_pages import _greyed
 
     table = pd.DataFrame({"n": [10, 20], "m_d1": [0, 12], "estimate_d1": [np.nan, 0.25], "difference": [np.nan, -0.1],
                           "p_value": [np.nan, 0.0123], "p_adjusted": [np.nan, 0.0246], "enough": [False, True],
@@ -185,7 +185,7 @@ def test_sample_tables_write_missing_numbers_as_a_dash():
 
 
 def test_the_sidebar_report_of_a_sample(krenn_sample, monkeypatch):
-    """The sidebar's report ZIP of a partly annotated set (ui/report.py's sample branch; figures left out here, the
+    """The sidebar's report ZIP of a partly annotated set (evalcore_app/report.py's sample branch; figures left out here, the
     print figures are built from the same results): estimated precision with m and k, the design in the methods
     text, the signature the sidebar shows."""
     import functools
@@ -196,7 +196,7 @@ def test_the_sidebar_report_of_a_sample(krenn_sample, monkeypatch):
     from evalcore.report.build import report_signature
     from evalcore.report.figures import report_figures
     from evalcore.viewstate import ViewSettings
-    from ui import report, sample
+    from evalcore_app import report, sample
 
     dataset, _ = krenn_sample
     v = ViewSettings.of(dataset=dataset, ties="stable", label="is.colloc", a="log.like", b="chisq")

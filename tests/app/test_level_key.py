@@ -24,7 +24,7 @@ from streamlit.testing.v1 import AppTest
 
 from shown_charts import specs
 from shown_tables import markdown_tables, page_tables
-from ui import tables
+from evalcore_app import tables
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 pytestmark = pytest.mark.usefixtures("store_root")  # (tests/app/conftest.py)

@@ -1,4 +1,4 @@
-"""A value the browser sends for a widget whose key a page switch has just dropped (ui/common.py's
+"""A value the browser sends for a widget whose key a page switch has just dropped (evalcore_app/common.py's
 forget_widgets_on_page_change) is no error. In Chromium (the Annotate browser test, 1 in 3 whole runs under load):
 the sample size typed on the Annotate page before the switch's run had drawn the sidebar again; Streamlit called the
 sidebar caption toggle's change callback, whose key was gone, and the page showed

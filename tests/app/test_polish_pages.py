@@ -52,7 +52,7 @@ def downloads(monkeypatch):
 
     monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
     monkeypatch.setattr(style, "export", lambda fig, fmt_: fig.to_json().encode())
-    monkeypatch.setattr("ui.report.embed_signature", lambda raw, fmt_, signature: raw)
+    monkeypatch.setattr("evalcore_app.report.embed_signature", lambda raw, fmt_, signature: raw)
     return found
 
 
@@ -236,7 +236,7 @@ def test_ties_choice_explains_itself_without_optimistic_or_pessimistic(krenn_id)
     assert at.selectbox(key="w_ties").help == names.TIE_HELP
     shown = " ".join(texts(at) + [s.help or "" for s in at.selectbox] + list(at.selectbox(key="w_ties").options))
     assert "optimistic" not in shown.lower() and "pessimistic" not in shown.lower()
-    sources = [p for d in ("pages", "ui") for p in (REPO / d).glob("*.py")]
+    sources = [p for d in ("pages", "evalcore_app") for p in (REPO / d).glob("*.py")]
     for path in sources:
         for line in path.read_text().splitlines():
             strings = re.findall(r"\"[^\"]*\"|'[^']*'", line)

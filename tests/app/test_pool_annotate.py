@@ -18,7 +18,7 @@ from evalcore.estimates import SamplingFrame
 from evalcore.io.store import DatasetStore
 from evalcore.pooling import Design, draw_design, plan_pool, pooled_precision, rankings_for
 from evalcore.ranking import rank
-from ui import annotate, sample
+from evalcore_app import annotate, sample
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")

@@ -23,7 +23,7 @@ from evalcore.io.store import DatasetStore
 from evalcore.pooling import Design, Strata, draw_design
 from evalcore.ranking import rank
 from evalcore.report.signature import parse_signature
-from ui import annotate
+from evalcore_app import annotate
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -62,7 +62,7 @@ def test_the_sidebar_report_of_a_pooled_design(monkeypatch):
     assert signature.get("sample-seed") == "7" and signature.get("annotations").startswith(name)
 
     from evalcore.report import build_report
-    from ui import report, sample
+    from evalcore_app import report, sample
 
     v = at.session_state["view"]
     candidates, numbers = report.sample_results(v, sample.labels_key(v))

@@ -113,7 +113,7 @@ def test_without_data_the_sidebar_says_how_to_get_a_signature():
 def test_a_visit_computes_none_of_the_reports_numbers(monkeypatch):
     """The sidebar names the view's settings without numbers: a first visit, a page switch and a level key compute
     no report (on main every new view computed the whole report for the sidebar's digest: issue 34)."""
-    from ui import cached, report, sample
+    from evalcore_app import cached, report, sample
 
     calls = []
 

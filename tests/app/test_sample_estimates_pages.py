@@ -25,7 +25,7 @@ from evalcore.io.store import DatasetStore
 from evalcore.ranking import rank
 from evalcore.stats.effect import odds_ratio
 from shown_charts import specs
-from ui import sample
+from evalcore_app import sample
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")

@@ -1,5 +1,5 @@
 """Issue 21: the Significance page from an annotated sample tests every n once per (data and labels, pair, range,
-level), as the full-annotation page does (``ui.sample.sample_pair``): a rerun that changes nothing the test depends
+level), as the full-annotation page does (``evalcore_app.sample.sample_pair``): a rerun that changes nothing the test depends
 on (the look-at-n slider) computes nothing again."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def test_sample_significance_is_tested_once_per_settings(krenn_sample, monkeypat
         return original(*args, **kwargs)
 
     monkeypatch.setattr(estimates, "tested_comparison", counted)
-    from ui import sample
+    from evalcore_app import sample
 
     sample.sample_pair.clear()
     at = app({"dataset": dataset, "a": "log.like", "b": "chisq", "n_min": "10", "n_max": "2000", "sig_n": "50"},

@@ -1,4 +1,4 @@
-"""The sign-in gate (ui/auth.py) under AppTest: with an ``[auth]`` section in the secrets, no page runs before sign-in;
+"""The sign-in gate (evalcore_app/auth.py) under AppTest: with an ``[auth]`` section in the secrets, no page runs before sign-in;
 a signed-in stranger is refused; a member annotates under the identity, whatever the link says; a setup that cannot
 work keeps everyone out with a message; without ``[auth]`` nothing changes (every other AppTest runs so).
 
@@ -17,7 +17,7 @@ from streamlit.runtime.secrets import Secrets
 from streamlit.testing.v1 import AppTest
 
 from shown_charts import specs
-from ui import auth
+from evalcore_app import auth
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
@@ -104,7 +104,7 @@ def test_a_member_annotates_under_the_identity_whatever_the_link_says():
     assert at.header[0].value == "Annotate a random sample"
     assert "Annotating as bob@members.example" in [t.value for t in at.text]
     assert not [t for t in at.text_input if t.label == "Your name (annotator)"]
-    assert not [b for b in at.button if b.label == "Change name"]  # (ui/annotate.annotator() is the identity)
+    assert not [b for b in at.button if b.label == "Change name"]  # (evalcore_app/annotate.annotator() is the identity)
     assert "annotator" not in at.query_params and "mallory" not in str(dict(at.query_params))
     assert [b.label for b in at.sidebar.button][0] == "Sign out"
 

@@ -192,7 +192,7 @@ def test_the_data_page_says_which_data_set_is_loaded(krenn_id):
 
 def test_cache_keys_do_not_depend_on_the_order_of_arguments():
     from evalcore.work import WorkEstimate, WorkModel
-    from ui.cached import cache
+    from evalcore_app.cached import cache
 
     calls = []
 
@@ -210,7 +210,7 @@ def test_cache_keys_do_not_depend_on_the_order_of_arguments():
 
 
 def test_the_file_is_parsed_once_and_each_measure_ranked_once(krenn_id, monkeypatch):
-    from ui import cached
+    from evalcore_app import cached
 
     counts = {"read": 0, "load": 0, "rank": 0}
 

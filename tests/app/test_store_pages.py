@@ -21,7 +21,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import evalcore.io.store as store_module
-import ui.cached
+import evalcore_app.cached
 from evalcore.io.store import DATA_FILE, DatasetStore, dataset_id, format_size
 from shown_charts import specs
 
@@ -88,7 +88,7 @@ def files_in(root: Path) -> list[Path]:
 
 def to_data_page(at: AppTest):
     """The page link to the Data page, if the page shows one."""
-    from ui.common import PAGES
+    from evalcore_app.common import PAGES
 
     return [link for link in at.get("page_link") if link.proto.page_script_hash == PAGES["data"]._script_hash]
 
@@ -117,8 +117,8 @@ def test_a_refused_upload_leaves_nothing_on_disk(store_root, name, content):
 def test_an_upload_is_read_once_then_stored(store_root, monkeypatch):
     content = candidates(1)
     reads = []
-    real_read = ui.cached.read_table
-    monkeypatch.setattr(ui.cached, "read_table", lambda *a, **k: reads.append(k.get("name")) or real_read(*a, **k))
+    real_read = evalcore_app.cached.read_table
+    monkeypatch.setattr(evalcore_app.cached, "read_table", lambda *a, **k: reads.append(k.get("name")) or real_read(*a, **k))
     opens = []
     real_open = DatasetStore.open
     monkeypatch.setattr(DatasetStore, "open", lambda self, i: opens.append(i) or real_open(self, i))

@@ -19,7 +19,7 @@ from evalcore.io.store import DatasetStore
 from evalcore.pooling import Strata, StratifiedDesign
 from evalcore.pooling.stratified_planning import plan_strata
 from evalcore.ranking import rank
-from ui import annotate, sample
+from evalcore_app import annotate, sample
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")

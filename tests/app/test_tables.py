@@ -1,5 +1,5 @@
 """Tables that read as the formatter writes and sort as numbers (issue 18, item 10): evalcore.format.page_cells and
-ui/tables.py under AppTest. On main the pages' tables were text (``page_table``): a column of counts held
+evalcore_app/tables.py under AppTest. On main the pages' tables were text (``page_table``): a column of counts held
 "1,000", "10", "9", which sort as text. tests/browser/test_browser_tables.py clicks a header in Chromium."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _script():
     import streamlit as st
 
     from evalcore import format as fmt
-    from ui import tables
+    from evalcore_app import tables
 
     frame = pd.DataFrame({"n": [9, 1000, 10], "tp": [3, 250, 4], "fp": [6, 750, 6],
                           "precision": [1 / 3, 0.25, np.nan]})
@@ -77,7 +77,7 @@ def test_a_table_too_big_to_style_keeps_its_numbers(run):
 
 def test_a_small_table_is_typeset_with_the_texts_of_page_table_and_data_as_text():
     from shown_tables import markdown_tables
-    from ui import present
+    from evalcore_app import present
 
     frame = pd.DataFrame({"": ["D1: only | a | b |", "D2: only *X²* <b>"], "TPs": [1000, 9], "FPs": [0, 12]})
     source = present.small_table("significance", "2x2", frame)

@@ -1,12 +1,12 @@
 """Issue 29: every computation a page can start is estimated before it computes and refused past a set budget, with
 a message in words; an inventory that fails when a new page computation forgets it.
 
-- Every cached function of ui/ and pages/ declares its work (``ui.jobs.cache``'s ``work=``, read from the source
+- Every cached function of evalcore_app/ and pages/ declares its work (``evalcore_app.jobs.cache``'s ``work=``, read from the source
   by its syntax tree): a new ``st.cache_resource`` or a cached function without an estimate fails
   :func:`test_every_cached_computation_declares_its_work`.
 - The pages are opened with data of every kind they take (a full candidate set, an experiment of samples, a partly
   annotated set, a pooled design, text and a per-item table of systems, a server data set) with no budget, and
-  every estimate a cached function checks is recorded (:func:`ui.jobs.watch`). Every cached function of the app is
+  every estimate a cached function checks is recorded (:func:`evalcore_app.jobs.watch`). Every cached function of the app is
   reached (:func:`test_the_pages_reach_every_cached_computation`), and each one, called again with its arguments
   under a budget of half its estimate, is refused naming its work, and does not compute.
 - Opened with a tiny budget, every page says so in words and computes nothing, draws nothing.
@@ -33,24 +33,24 @@ from evalcore.io.store import DatasetStore
 from evalcore.errors import EvalcoreError
 from evalcore.work import WorkTooLargeError, duration_text
 from shown_charts import specs
-from ui import costs, jobs
+from evalcore_app import costs, jobs
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")
 SIM = REPO / "sample_data" / "collocations_sim.tsv"
 SERVER = "one request may use on this server"
 
-#: Functions with a cache decorator that is not ``ui.jobs.cache`` (the reason they need no estimate of their own).
+#: Functions with a cache decorator that is not ``evalcore_app.jobs.cache`` (the reason they need no estimate of their own).
 NOT_ESTIMATED = {
-    "ui/report.py:_current": "remembers per view which cached functions (estimated) give the report; computes only "
+    "evalcore_app/report.py:_current": "remembers per view which cached functions (estimated) give the report; computes only "
                              "the signature's text from their numbers",
-    "ui/report.py:_current_sample": "the same, for a view that estimates from a sample",
+    "evalcore_app/report.py:_current_sample": "the same, for a view that estimates from a sample",
 }
 #: The cached functions the walk below does not reach, and why (empty: it reaches them all).
 NOT_WALKED: dict[str, str] = {
-    "ui.report.results": "computed when the sidebar's Report (ZIP) is downloaded (a deferred download, which AppTest "
+    "evalcore_app.report.results": "computed when the sidebar's Report (ZIP) is downloaded (a deferred download, which AppTest "
                          "does not click), no more on a visit (issue 34); estimated by costs.results like the rest",
-    "ui.sample.report_numbers": "the same for a view estimated from a sample",
+    "evalcore_app.sample.report_numbers": "the same for a view estimated from a sample",
 }
 
 
@@ -62,10 +62,10 @@ def _decorator_name(node: ast.expr) -> str:
 
 
 def cached_functions() -> dict[str, tuple[str, bool]]:
-    """``file:function`` -> (its cache decorator, whether it declares ``work=``), for every function of ui/, pages/
+    """``file:function`` -> (its cache decorator, whether it declares ``work=``), for every function of evalcore_app/, pages/
     and app.py with a decorator that caches."""
     found = {}
-    for path in sorted([*REPO.glob("ui/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]):
+    for path in sorted([*REPO.glob("evalcore_app/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -81,17 +81,17 @@ def cached_functions() -> dict[str, tuple[str, bool]]:
 
 def test_every_cached_computation_declares_its_work():
     found = cached_functions()
-    assert len(found) >= 40  # (the scan finds them: ui/cached.py alone has 19)
+    assert len(found) >= 40  # (the scan finds them: evalcore_app/cached.py alone has 19)
     forgot = {f: d for f, (d, work) in found.items()
               if f not in NOT_ESTIMATED and not (d in ("jobs.cache", "cached.cache", "cache") and work)}
     assert not forgot, ("a cached computation without an estimate of its work: declare it with "
-                        f"@cached.cache(work=costs.<name>, ...) or @jobs.cache(work=...) (ui/costs.py): {forgot}")
+                        f"@cached.cache(work=costs.<name>, ...) or @jobs.cache(work=...) (evalcore_app/costs.py): {forgot}")
     assert set(NOT_ESTIMATED) <= set(found), "NOT_ESTIMATED names a function that is gone"
 
 
 def test_no_cache_of_streamlit_is_used_directly():
-    """``st.cache_resource`` and ``st.cache_data`` only inside ui/jobs.py's ``cache`` (which estimates first)."""
-    for path in [*REPO.glob("ui/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]:
+    """``st.cache_resource`` and ``st.cache_data`` only inside evalcore_app/jobs.py's ``cache`` (which estimates first)."""
+    for path in [*REPO.glob("evalcore_app/**/*.py"), *REPO.glob("pages/*.py"), REPO / "app.py"]:
         if path.name == "jobs.py":
             continue
         text = path.read_text(encoding="utf-8")
@@ -101,7 +101,7 @@ def test_no_cache_of_streamlit_is_used_directly():
 # ---------------------------------------------------------------- the data of every kind, and the walk
 
 def clear_caches() -> None:
-    from ui import report
+    from evalcore_app import report
 
     st.cache_resource.clear()
     report._current.cache_clear()
@@ -151,7 +151,7 @@ def _pooled(store) -> dict:
     at.text_input(key="w_annotator_name").set_value("ann").run()
     at.button(key="draw_sample").click().run()
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
-    from ui import annotate
+    from evalcore_app import annotate
 
     name, db = at.session_state["view"].ann_sample, annotate.db_id(dataset)
     annotations = AnnotationStore()
@@ -362,7 +362,7 @@ def _refused(call, what: str) -> str:
 
 
 def test_an_upload_is_estimated_before_it_is_read_and_stored(tiny):
-    from ui import cached
+    from evalcore_app import cached
 
     content = SIM.read_bytes()
     _refused(lambda: cached.ingest(content, "mine.tsv"), f"(reading mine.tsv ({len(content):,} bytes))")
@@ -372,7 +372,7 @@ def test_an_upload_is_estimated_before_it_is_read_and_stored(tiny):
 
 
 def test_a_text_read_again_in_another_encoding_is_estimated(tiny, monkeypatch):
-    from ui import cached
+    from evalcore_app import cached
 
     monkeypatch.setenv("EVALCORE_WORK_BUDGET", "unlimited")
     dataset = tiny.put(SIM.read_bytes(), "latin.tsv")
@@ -382,7 +382,7 @@ def test_a_text_read_again_in_another_encoding_is_estimated(tiny, monkeypatch):
 
 
 def test_systems_uploads_are_estimated_before_they_are_read(tiny):
-    from ui import systems
+    from evalcore_app import systems
 
     text = SimpleNamespace(name="refs.txt", getvalue=lambda: b"a b c\n" * 1000)
     _refused(lambda: systems.store_text(text), "(reading refs.txt (6,000 bytes))")
@@ -405,6 +405,6 @@ def test_an_annotation_draw_is_estimated_before_it_draws(store_root, monkeypatch
     assert f"({estimate.what})" in said and "drawing 200 candidates of 6,348 to annotate" in said
     assert "it was not started" in said
     assert at.session_state["view"].ann_sample is None  # nothing drawn
-    from ui import annotate
+    from evalcore_app import annotate
 
     assert AnnotationStore().samples(annotate.db_id(dataset)).empty

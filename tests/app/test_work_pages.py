@@ -17,7 +17,7 @@ from evalcore import analysis
 from evalcore.io.store import DatasetStore
 from evalcore.work import check_work, pair_estimate
 from shown_charts import specs
-from ui import jobs
+from evalcore_app import jobs
 
 REPO = Path(__file__).resolve().parents[2]
 APP = str(REPO / "app.py")

@@ -34,7 +34,7 @@ STARTUP_TIMEOUT_S = 60
 # Counts the app's script runs in the page, from what the server says: every ForwardMsg the page receives on its
 # websocket is read for the field ``script_finished`` (ForwardMsg field 6, a varint status: 0 finished, 1 compile
 # error; 2, stopped early for another rerun, is no finished run, and 3, a fragment's run, is none of the app: the
-# Annotate page's watcher runs one every 2 s, ui/annotate.py), in the page's own listener.
+# Annotate page's watcher runs one every 2 s, evalcore_app/annotate.py), in the page's own listener.
 # ``finished`` counts them; ``frameAtFinish`` is the animation frame it came in, and a run counts as shown once a
 # later frame has been drawn (the frontend dispatches the message in the same task, or shows the run as running
 # while it waits for a cached element). The attribute data-test-script-state of [data-testid="stApp"] ("running",

@@ -27,7 +27,7 @@ FIRST_RUN_MS = 180_000
 # shows what that run drew, and every figure of it is drawn. Streamlit updates the page AFTER it reports the
 # run state: the elements of a run arrive a moment later, and each chart first shows a skeleton while the
 # Plotly bundle loads, then an undrawn plot; and a page opened from a link first runs once without content
-# (ui/common.ensure_router). So: at least one element in the main area, none stale (left from an earlier run),
+# (evalcore_app/common.ensure_router). So: at least one element in the main area, none stale (left from an earlier run),
 # no skeleton, and every chart element (a graphic element container) holds a Plotly figure with all its traces
 # drawn and shown (unless in a tab not open). The number of charts is the number of chart elements the run
 # drew, whatever the page, or the number a test expects: never the first figure, never a fixed time.
@@ -53,7 +53,7 @@ SETTLED = """([finishedBefore, figures, hrefBefore]) => {
   if (!main || !main.querySelector('[data-testid="stElementContainer"]')) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
   const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
-  // a chart's place: st.plotly_chart's, or a chart drawn in place (ui/components/plot), which is busy while drawing
+  // a chart's place: st.plotly_chart's, or a chart drawn in place (evalcore_app/components/plot), which is busy while drawing
   const slots = document.querySelectorAll('[data-testid="stElementContainer"].stPrintGraphic, '
                                           + '[data-testid="stElementContainer"]:has(> .stBidiComponent)');
   if (document.querySelector('[data-testid="stPlotlyChart"][aria-busy="true"]')) return false;

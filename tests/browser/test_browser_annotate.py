@@ -38,7 +38,7 @@ def progress(page: Page):
 
 
 def queue(page: Page):
-    """The key queue component (ui/components/keyqueue): its frame."""
+    """The key queue component (evalcore_app/components/keyqueue): its frame."""
     return page.frame_locator('iframe[data-testid="stCustomComponentV1"]')
 
 

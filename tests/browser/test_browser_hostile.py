@@ -30,7 +30,7 @@ RENDERED_PROBLEMS = """(emphasis) => {
   flag('markup from data', Array.from(document.querySelectorAll(
       `${md} b, ${md} strong, ${md} em, ${md} i, ${md} del, ${md} s, ${md} code, ${md} u, ${md} a`))
       .filter(e => emphasis.includes(text(e))));
-  // (tables are ours, typeset by ui.present.small_table with every cell escaped: a name split into cells by its
+  // (tables are ours, typeset by evalcore_app.present.small_table with every cell escaped: a name split into cells by its
   // "|" would not be shown literally, which check() asserts of every name)
   flag('block markup', Array.from(document.querySelectorAll(
       `${md} h1, ${md} h2, ${md} h3, ${md} h4, ${md} ul, ${md} ol, ${md} blockquote, ${md} hr`))

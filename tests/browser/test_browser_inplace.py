@@ -1,4 +1,4 @@
-"""Significance's figures are drawn in place (ui/components/plot, issue 18's level key): a level key updates Figure
+"""Significance's figures are drawn in place (evalcore_app/components/plot, issue 18's level key): a level key updates Figure
 3 and the difference panel where they are, each drawn once, with the new level's numbers; a key that changes
 neither figure draws neither. Helpers are in test_browser.py."""
 

@@ -44,7 +44,7 @@ SCREEN = """() => {
         [t.name, t.type, plain(t.x), plain(t.y), plain(t.z), plain(t.text)])),
     texts: text('[data-testid="stMarkdownContainer"], [data-testid="stCaptionContainer"], [data-testid="stText"],'
                 + ' [data-testid="stMetric"]'),
-    typeset: text('[data-testid="stMarkdownContainer"] table'),  // (small tables: ui.present.small_table)
+    typeset: text('[data-testid="stMarkdownContainer"] table'),  // (small tables: evalcore_app.present.small_table)
     sliders: text('[data-testid="stSliderThumbValue"]'),
     inputs: Array.from(main.querySelectorAll('input')).map(i => [i.getAttribute('aria-label'),
         i.type === 'checkbox' ? i.checked : i.value]),

@@ -28,7 +28,7 @@ import pytest
 from playwright.sync_api import expect
 
 from evalcore.ranking import data_seed
-from ui.serverdata import THIN_ABOVE, content_id, identity
+from evalcore_app.serverdata import THIN_ABOVE, content_id, identity
 
 from test_browser import (click_for_run, figure, go_to, metric, param, press, settled_link, slider_thumb,
                           slider_values, wait_for_app, wait_for_figure, wait_for_figures)

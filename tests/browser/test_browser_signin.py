@@ -8,7 +8,7 @@ read or touched) with an allow-list in it (``alice@lab.example``) and one in the
 stylesheet on a CDN; it is not fetched). Every step waits for what the page shows or for the runs it starts
 (conftest's run counter), never for a fixed time.
 
-The server is started as ``./dev run`` starts it (``python -m ui.serve``, with the upload guard of ui/uploads.py),
+The server is started as ``./dev run`` starts it (``python -m evalcore_app.serve``, with the upload guard of evalcore_app/uploads.py),
 with an upload limit of 1 MB (``server.maxUploadSize``), so that the bound one tab may hold is reached with small
 files. Uploads are sent as an attacker sends them (tests/browser/raw_requests.py: raw HTTP with a tab's own session
 id, XSRF token and cookies), to see whether the server answers from the headers, before any byte of the body.
@@ -43,7 +43,7 @@ from playwright.sync_api import Page, expect
 import raw_requests as req
 from evalcore.annotations import AnnotationStore
 from test_browser import rerun, wait_for_app
-from ui.sample import db_id
+from evalcore_app.sample import db_id
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
@@ -55,7 +55,7 @@ ANNOTATE_LINK = f"/annotate?dataset={DATASET}&annotator=mallory&ann_size=3&ann_s
 MEMBER_BY_LIST = "alice@lab.example"  # on secrets.toml's list
 MEMBER_BY_DOMAIN = "bob@members.example"  # of the domain in EVALCORE_ALLOWED_USERS
 STRANGER = "eve@elsewhere.example"
-NEXT_COOKIE = "evalcore_next"  # where the sign-in screen keeps the link asked for (ui/auth.py)
+NEXT_COOKIE = "evalcore_next"  # where the sign-in screen keeps the link asked for (evalcore_app/auth.py)
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def signin_url(browser, provider, signin_store, tmp_path_factory):
         f'allowed_users = ["{MEMBER_BY_LIST}"]\n')
     with pytest.MonkeyPatch.context() as mp:  # serve() passes its environment to the server
         mp.setenv("EVALCORE_ALLOWED_USERS", "members.example")
-        with browser_conftest.serve(["-m", "ui.serve", "--secrets.files", str(secrets_toml), "--server.maxUploadSize",
+        with browser_conftest.serve(["-m", "evalcore_app.serve", "--secrets.files", str(secrets_toml), "--server.maxUploadSize",
                                      "1"], signin_store, folder / "streamlit.log") as url:
             yield url
 
@@ -213,7 +213,7 @@ def test_a_deep_link_survives_sign_in_the_user_annotates_whatever_the_link_says_
     expect(page.get_by_label("Your name (annotator)")).to_have_count(0)
     with rerun(page):
         page.get_by_role("button", name="Draw the sample").click()
-    keys = page.frame_locator('iframe[data-testid="stCustomComponentV1"]')  # the key queue (ui/components)
+    keys = page.frame_locator('iframe[data-testid="stCustomComponentV1"]')  # the key queue (evalcore_app/components)
     for i in range(2):
         expect(keys.get_by_test_id("keyqueue-title")).to_contain_text(f"Candidate {i + 1} of 3")
         keys.get_by_role("button", name=re.compile(r"^TP")).click()

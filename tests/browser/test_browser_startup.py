@@ -1,5 +1,5 @@
 """A fresh server's first page (issue 10): the app's own navigation from the first moment the sidebar shows
-anything (never the modules of pages/ or ui/, never Streamlit's file-based page list), and no "Deploy" button.
+anything (never the modules of pages/ or evalcore_app/, never Streamlit's file-based page list), and no "Deploy" button.
 
 Its own server: the session's server (conftest.py) has long been warm when this runs, and the sidebar's start-up
 state shows only on a server that has not yet run app.py. The sidebar is watched from the page's first script on
@@ -23,7 +23,7 @@ _spec.loader.exec_module(browser_conftest)
 
 REPO = Path(__file__).resolve().parents[2]
 TITLES = set(PAGES) | {"Annotate"}  # app.py's st.Page titles
-HELPERS = {p.stem for p in (REPO / "ui").glob("*.py")} | {"app", "cached", "common", "guards", "widgets"}
+HELPERS = {p.stem for p in (REPO / "evalcore_app").glob("*.py")} | {"app", "cached", "common", "guards", "widgets"}
 
 # Every label the sidebar's navigation shows, from the document's creation on: recorded on each DOM change.
 NAV_WATCH = r"""
@@ -49,13 +49,13 @@ def fresh_url(browser, tmp_path):
     if browser is None:
         pytest.fail(browser_conftest.MISSING_CHROMIUM, pytrace=False)
     # README's `./dev run`; polled often: the page is opened the moment the server answers
-    with browser_conftest.serve(["-m", "ui.serve"], tmp_path / "store", tmp_path / "streamlit.log", 0.05) as url:
+    with browser_conftest.serve(["-m", "evalcore_app.serve"], tmp_path / "store", tmp_path / "streamlit.log", 0.05) as url:
         yield url
 
 
 # Streamlit (1.67) starts in its file-based mode when a folder named pages/ lies beside app.py: until app.py has
 # called st.navigation, the sidebar lists app.py and every file in pages/ by file name ("app", "across", ...).
-# ui/serve.py (what `./dev run` starts) leaves that mode before the first visitor; this test fails without it.
+# evalcore_app/serve.py (what `./dev run` starts) leaves that mode before the first visitor; this test fails without it.
 @pytest.mark.parametrize("path", ["/", "/significance"])
 def test_a_fresh_server_shows_the_apps_navigation_from_the_start(browser, fresh_url, path):
     context = browser.new_context(viewport=browser_conftest.VIEWPORT)

@@ -1,5 +1,5 @@
 """What one tab may hold in uploaded files (issue 29 §1), on a server without sign-in, started as ``./dev run``
-starts it (``python -m ui.serve``, with the upload guard of ui/uploads.py) with an upload limit of 1 MB
+starts it (``python -m evalcore_app.serve``, with the upload guard of evalcore_app/uploads.py) with an upload limit of 1 MB
 (``server.maxUploadSize``): the bytes a tab holds are counted and an upload past the bound is refused from its
 headers, before its body is sent; the Data page says why in words, and the message goes once the files fit again.
 
@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 import raw_requests as req
 from test_browser import rerun, wait_for_app
-from ui.uploads import FILE_OVERHEAD, FRAMING_BYTES, MB
+from evalcore_app.uploads import FILE_OVERHEAD, FRAMING_BYTES, MB
 
 _spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
 browser_conftest = importlib.util.module_from_spec(_spec)
@@ -33,7 +33,7 @@ def bounded_url(browser, tmp_path_factory):
     if browser is None:
         pytest.fail(browser_conftest.MISSING_CHROMIUM, pytrace=False)
     folder = tmp_path_factory.mktemp("uploads")
-    with browser_conftest.serve(["-m", "ui.serve", "--server.maxUploadSize", "1"], folder / "store",
+    with browser_conftest.serve(["-m", "evalcore_app.serve", "--server.maxUploadSize", "1"], folder / "store",
                                 folder / "streamlit.log") as url:
         yield url
 
