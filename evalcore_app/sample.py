@@ -246,12 +246,13 @@ def sample_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: 
                                        difference_method=difference_method)
 
 
-@cached.cache(work=costs.sample_pair, max_entries=32, show_spinner="Testing every n on the pooled design ...")
+@cached.cache(work=costs.sample_pair, max_entries=32, show_spinner="Testing every n on the design ...")
 def pooled_pair(roles: Roles, labels: tuple, ranking: RankingChoice, a: str, b: str, n_range: tuple, level: float,
                 min_annotated: int, correction: str = "none", difference_method: str = "newcombe"):
-    """Significance from a pooled design, tested once per (data and labels so far, pair, range, level, correction,
-    difference interval): the pooled counts with the sampled stratum (:meth:`evalcore.pooling.Strata.compare`),
-    Fisher's test at the n with enough annotated candidates, the correction over those."""
+    """Significance from a pooled or stratified design, tested once per (data and labels so far, pair, range,
+    level, correction, difference interval) by the design's own test (:meth:`evalcore.pooling.Strata.compare`):
+    Fisher's test on the pooled counts with the sampled stratum, or the score test on a stratified design's
+    effective counts, at the n with enough annotated candidates, the correction over those."""
     from evalcore.stats.multitest import adjust_pvalues
 
     strata = _strata(roles, labels)

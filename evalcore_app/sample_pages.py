@@ -199,22 +199,9 @@ def comparison(s: sample.Sample, a: str, b: str, n_range: tuple[int, int]) -> pd
     (:func:`evalcore.estimates.tested_comparison`): the view's correction over the n tested (those with enough
     annotated candidates), the view's interval of the difference of the regions' TP rates."""
     v = s.view
-    sizes = np.arange(n_range[0], n_range[1] + 1)
-    if s.pooled and not s.stratified:  # the pooled counts with the sampled stratum (evalcore.pooling.pooled_compare)
+    if s.pooled or s.stratified:  # the design's own test (evalcore.pooling: pooled_compare, stratified_compare)
         return sample.pooled_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated,
                                   v.correction, v.difference_method)
-    if s.stratified:  # the design's own test (stratified_compare), corrected as above
-        from evalcore.stats.multitest import adjust_pvalues
-
-        table = s.strata.with_difference(s.strata.compare(s.ranking(a), s.ranking(b), sizes, confidence_level=v.level,
-                                                          min_annotated=v.min_annotated), v.level, v.difference_method)
-        tested = table["enough"].to_numpy(bool)
-        adjusted = np.full(len(table), np.nan)
-        adjusted[tested] = adjust_pvalues(table.loc[tested, "p_value"].to_numpy(float), v.correction)
-        table.insert(table.columns.get_loc("significant"), "p_adjusted", adjusted)
-        with np.errstate(invalid="ignore"):
-            table["significant"] = tested & (adjusted < 1.0 - v.level)
-        return table
     return sample.sample_pair(v.data, s.labels, v.ranking, a, b, tuple(n_range), v.level, v.min_annotated,
                               v.correction, v.difference_method)
 
