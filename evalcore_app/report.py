@@ -193,20 +193,24 @@ def sidebar() -> None:
                             "with references, the signature and every number, in one ZIP.")
 
 
-def download_signature(report: CurrentReport, table, stem: str, shows=(), beta: float = 1.0) -> str:
+def download_signature(report: CurrentReport, table, stem: str, shows=(), beta: float = 1.0,
+                       at: int | None = None) -> str:
     """The signature of one download (:func:`evalcore.report.parts.part_signature`): the view's settings, which
-    download it is, the measures it shows and a digest of its table alone (the figure is drawn from it)."""
+    download it is, the measures it shows (and the list size of its one cut-off, ``at``) and a digest of its table
+    alone (the figure is drawn from it)."""
     names = common.view().display.mapping
-    part = Part(stem, tuple(shows), beta, tuple((m, names[m]) for m in shows if m in names))
+    part = Part(stem, tuple(shows), beta, tuple((m, names[m]) for m in shows if m in names),
+                None if at is None else int(at))
     return str(part_signature(report.settings, report.data_sha256, part, table))
 
 
-def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0) -> None:
+def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0, at: int | None = None) -> None:
     """Download buttons in one row: the figure as PNG, SVG and HTML with the download's signature inside, the table
     as CSV with the signature as a sidecar file; without a report (no signature for this view: :func:`current`),
     the same buttons plain and no sidecar. Images and the signature are made only when clicked (deferred data):
     the signature's digest is of ``table``, the numbers this download shows (``shows``: the measures it shows, by
-    their own names; ``beta``: the F-beta of a Precision table). PNG and SVG draw ``image`` (the figure with a
+    their own names; ``beta``: the F-beta of a Precision table; ``at``: the list size of a table of one cut-off).
+    PNG and SVG draw ``image`` (the figure with a
     caption, evalcore_app/present.py) where given."""
     report, _ = current()
 
@@ -214,7 +218,7 @@ def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0) ->
 
     def signature() -> str | None:
         if not made:
-            made.append(download_signature(report, table, stem, shows, beta) if report else None)
+            made.append(download_signature(report, table, stem, shows, beta, at) if report else None)
         return made[0]
 
     def signed(fmt: str):

@@ -65,7 +65,7 @@ fig = figures.threshold_histogram(scores, candidates.labels, gamma=gamma, measur
 neighbours = widgets.displayed(analysis.threshold_neighbours(candidates, ranking, int(res["size"])),
                                (v.threshold_measure,))
 st.plotly_chart(fig, key="threshold_chart", theme=None)
-present.downloads(fig, neighbours, "threshold")
+present.downloads(fig, neighbours, "threshold", shows=(v.threshold_measure,), at=int(res["size"]))
 st.markdown("**Candidates next to the cut-off**")
 present.table("threshold", "neighbours", neighbours)
 

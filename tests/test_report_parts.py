@@ -98,8 +98,32 @@ def test_a_significance_download_reproduces_and_a_tampered_one_fails(candidates)
                                         table.head(10))).rsplit(" ", 1)[-1]
 
 
+def test_a_threshold_download_reproduces_at_its_cut_off(candidates):
+    """The Threshold page's table (the candidates next to the cut-off, its score column by the display name) is
+    signed with the list size of its cut-off (``at``), which reproduce needs: another size, measure or display name
+    is another table."""
+    from evalcore.analysis import rankings_for, threshold_neighbours
+
+    s = settings()
+    ranking = rankings_for(candidates, ("log_like",), ties=s.ties, seed=s.seed)["log_like"]
+    table = threshold_neighbours(candidates, ranking, 137).rename(columns={"log_like": "G²"})  # (widgets.displayed)
+    part = Part("threshold", ("log_like",), 1.0, (("log_like", "G²"),), 137)
+    text = str(part_signature(s, file_sha256(SAMPLE), part, table))
+    assert "|part threshold|shows log_like|name log_like=G²|at 137|numbers " in text
+    assert part_of(parse_signature(text).settings) == (s, part)
+    code, out = reproduce(text)
+    assert code == 0 and "numbers: match" in out, out
+    for changed in (text.replace("|at 137|", "|at 138|"), text.replace("shows log_like", "shows MI"),
+                    text.replace("log_like=G²", "log_like=G2")):
+        code, out = reproduce(changed)
+        assert code == 1 and "DO NOT match" in out, (changed, out)
+
+
 @pytest.mark.parametrize("text, message", [
-    ("|part roc_curves", "recomputes the downloads of precision, confidence, significance and difference"),
+    ("|part roc_curves", "recomputes the downloads of precision, confidence, significance, difference and threshold"),
+    ("|part threshold|shows MI", "names no list size of its cut-off ('at')"),
+    ("|part threshold|shows MI|at 7000", "cut-off after rank 7,000 lies beyond the data file's 6,348 candidates"),
+    ("|part threshold|shows MI|at ten", "at is a list size, a whole number"),
     ("|part significance|shows log_like", "names 1 measure(s) it shows ('shows'); it shows 2"),
     ("|part precision|shows nope", "are not score columns of the data file"),
     ("|shows log_like,MI", "belong to a download's signature, which names its 'part'"),

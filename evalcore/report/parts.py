@@ -8,6 +8,8 @@ settings for the view (:meth:`ReportSettings.signature_settings`, so it reads li
   measures, the Significance page's pair A, B), where the page names them;
 - ``beta``: the F-beta of the Precision page's table, where it is not 1;
 - ``name``: the display names the table uses (``measure=name``), where the view gives any;
+- ``at``: the list size the download is of, where it shows one cut-off (the Threshold page's candidates next to
+  the cut-off after rank ``at``);
 
 and ``numbers``, the digest (:func:`numbers_digest`) of that download's table alone: the figure is drawn from the
 same table, so a figure and its table share one signature. Making it costs a digest of one table, never the
@@ -31,7 +33,7 @@ from .signature import Signature, evalcore_version, numbers_digest
 __all__ = ["Part", "PART_KEYS", "PART_TABLES", "part_signature", "part_of", "part_table", "table_digest"]
 
 #: The signature keys a download adds to the report's settings.
-PART_KEYS = ("part", "shows", "beta", "name")
+PART_KEYS = ("part", "shows", "beta", "name", "at")
 
 
 @dataclass(frozen=True)
@@ -48,12 +50,15 @@ class Part:
         The F-beta of a Precision table (1 elsewhere).
     names : tuple of (str, str)
         Display names used in the table, (measure, name) pairs.
+    at : int or None
+        The list size of a download of one cut-off (None elsewhere).
     """
 
     stem: str
     shows: tuple[str, ...] = ()
     beta: float = 1.0
     names: tuple[tuple[str, str], ...] = ()
+    at: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.stem, str) or not self.stem:
@@ -67,6 +72,8 @@ class Part:
             out.append(("beta", (repr(float(self.beta)),)))
         if self.names:
             out.append(("name", tuple(f"{m}={t}" for m, t in self.names)))
+        if self.at is not None:
+            out.append(("at", (str(int(self.at)),)))
         return tuple(out)
 
     @property
@@ -114,7 +121,13 @@ def part_of(settings: Sequence[tuple[str, tuple[str, ...]]]) -> tuple[ReportSett
         if not sep or not measure or not name:
             raise ParameterError(f"the signature's display names read measure=name; got {shown(item)}")
         names.append((measure, name))
-    return report, Part(_one(mapping["part"], "part"), tuple(mapping.get("shows", ())), beta, tuple(names))
+    at = None
+    if "at" in mapping:
+        text = _one(mapping["at"], "at")
+        if not text.isdigit():
+            raise ParameterError(f"the signature's at is a list size, a whole number; got {shown(text)}")
+        at = int(text)
+    return report, Part(_one(mapping["part"], "part"), tuple(mapping.get("shows", ())), beta, tuple(names), at)
 
 
 def _rankings(candidates: CandidateSet, settings: ReportSettings, part: Part, count: int | None = None) -> dict:
@@ -161,11 +174,30 @@ def _pair(candidates: CandidateSet, settings: ReportSettings, part: Part, budget
     return result.table().assign(difference_interval=settings.difference_interval, mdd_power=result.power)
 
 
+def _threshold(candidates: CandidateSet, settings: ReportSettings, part: Part, budget: float | None) -> pd.DataFrame:
+    """The Threshold page's table: the candidates next to the cut-off after rank ``at`` of the measure it shows
+    (``analysis.threshold_neighbours``), its score column under the measure's display name."""
+    from ..analysis import rankings_for, threshold_neighbours
+
+    _rankings(candidates, settings, part, 1)  # (checks the measure it shows)
+    measure = part.shows[0]
+    if part.at is None:
+        raise ParameterError("the signature of the 'threshold' download names no list size of its cut-off ('at'); "
+                             "copy the whole signature")
+    if part.at > candidates.n_candidates:
+        raise ParameterError(f"the signature's cut-off after rank {part.at:,} lies beyond the data file's "
+                             f"{candidates.n_candidates:,} candidates")
+    ranking = rankings_for(candidates, (measure,), ties=settings.ties, seed=settings.seed)[measure]
+    table = threshold_neighbours(candidates, ranking, part.at)
+    return table.rename(columns={measure: part.display[measure]}) if measure in part.display else table
+
+
 #: Download stem -> the function that computes its table from the candidates, the report settings and the part
 #: (what the page calls, on the same arguments). A download whose stem is not here is signed all the same; its
 #: digest can be checked against its file, but this evalcore does not recompute its table.
 PART_TABLES: Mapping[str, Callable[..., pd.DataFrame]] = {
     "precision": _curves, "confidence": _curves, "significance": _pair, "difference": _pair,
+    "threshold": _threshold,
 }
 
 

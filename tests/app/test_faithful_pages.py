@@ -214,3 +214,27 @@ def test_the_sidebar_report_of_a_sample(krenn_sample, monkeypatch):
     triangles = [t for t in figures["significance"].data if t.mode == "markers"]
     assert triangles and set(np.asarray(triangles[0].x)) <= set(numbers.comparison.loc[
         numbers.comparison["significant"], "n"])
+
+
+def test_the_threshold_download_names_its_cut_off_and_reproduces(monkeypatch):
+    """The Threshold page's table (the candidates next to the cut-off) is signed with the measure it shows, its
+    display name and the list size of the cut-off (``at``): the signature the page would hand out reproduces from
+    the data file (before, it named neither the measure nor the cut-off, and reproduce could not recompute it)."""
+    from evalcore_app import report
+
+    made = []
+
+    def downloads(fig, table, stem, image=None, shows=(), beta=1.0, at=None):
+        current, _ = report.current()
+        made.append((stem, at, report.download_signature(current, table, stem, shows, beta, at)))
+
+    monkeypatch.setattr(report, "downloads", downloads)
+    at = app({"dataset": "sample:collocations_sim", "ties": "stable", "t_measure": "log_like", "t_mode": "n",
+              "t_n": "137", "name": "log_like=G2"}, "pages/threshold.py")
+    stem, size, signature = next(m for m in made if m[0] == "threshold")
+    assert size == 137 and any(m.value == "137" for m in at.metric)
+    assert "|part threshold|shows log_like|name log_like=G2|at 137|" in signature
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["reproduce", signature, str(SAMPLE)])
+    assert code == 0 and "numbers: match" in out.getvalue(), out.getvalue()
