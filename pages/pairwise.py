@@ -42,7 +42,7 @@ st.markdown(f"At n = {n:,}, **{int(pairs['significant'].sum())} of {len(pairs)}*
             f"(alpha = {alpha:.3g}, correction: {CORRECTIONS[v.correction]}).")
 fig = pairfigures.pvalue_heatmap(result.matrix, alpha=alpha, n=n, correction_label=CORRECTIONS[v.correction])
 st.plotly_chart(fig, key="pairwise_chart", theme=None)
-present.downloads(fig, pairs.assign(difference_interval=v.difference_method), "pairwise")
+present.downloads(fig, pairs.assign(difference_interval=v.difference_method), "pairwise", shows=tuple(measures), at=n)
 left, right = st.columns([1, 1])
 with left:
     st.markdown(f"**Precision of each {n:,}-best list** ({fmt.level(v.level)} interval)")

@@ -119,11 +119,35 @@ def test_a_threshold_download_reproduces_at_its_cut_off(candidates):
         assert code == 1 and "DO NOT match" in out, (changed, out)
 
 
+def test_a_pairwise_download_reproduces_at_its_n(candidates):
+    """The Pairwise page's table (every pair of the measures it shows at n = ``at``, corrected across the pairs)."""
+    from dataclasses import replace
+
+    from evalcore.analysis import pairwise, rankings_for
+
+    s = settings()
+    ranked = rankings_for(candidates, ("log_like", "MI", "t_score"), ties=s.ties, seed=s.seed)
+    ranked["log_like"] = replace(ranked["log_like"], measure="G²")
+    pairs = pairwise({r.measure: r for r in ranked.values()}, 300, confidence_level=s.level, correction=s.correction,
+                     interval=s.interval, difference_method=s.difference_interval).pairs
+    table = pairs.assign(difference_interval=s.difference_interval)
+    part = Part("pairwise", ("log_like", "MI", "t_score"), 1.0, (("log_like", "G²"),), 300)
+    text = str(part_signature(s, file_sha256(SAMPLE), part, table))
+    code, out = reproduce(text)
+    assert code == 0 and "numbers: match" in out, out
+    for changed in (text.replace("|at 300|", "|at 301|"), text.replace("|corr holm|", "|corr none|"),
+                    text.replace("shows log_like,MI,t_score", "shows log_like,MI")):
+        code, out = reproduce(changed)
+        assert code == 1 and "DO NOT match" in out, (changed, out)
+
+
 @pytest.mark.parametrize("text, message", [
-    ("|part roc_curves", "recomputes the downloads of precision, confidence, significance, difference and threshold"),
+    ("|part roc_curves", "recomputes the downloads of precision, confidence, significance, difference, threshold and "
+                         "pairwise"),
     ("|part threshold|shows MI", "names no list size of its cut-off ('at')"),
     ("|part threshold|shows MI|at 7000", "cut-off after rank 7,000 lies beyond the data file's 6,348 candidates"),
     ("|part threshold|shows MI|at ten", "at is a list size, a whole number"),
+    ("|part pairwise|shows MI|at 10", "names 1 measure(s) it shows ('shows'); it shows at least 2"),
     ("|part significance|shows log_like", "names 1 measure(s) it shows ('shows'); it shows 2"),
     ("|part precision|shows nope", "are not score columns of the data file"),
     ("|shows log_like,MI", "belong to a download's signature, which names its 'part'"),

@@ -9,7 +9,7 @@ settings for the view (:meth:`ReportSettings.signature_settings`, so it reads li
 - ``beta``: the F-beta of the Precision page's table, where it is not 1;
 - ``name``: the display names the table uses (``measure=name``), where the view gives any;
 - ``at``: the list size the download is of, where it shows one cut-off (the Threshold page's candidates next to
-  the cut-off after rank ``at``);
+  the cut-off after rank ``at``, the Pairwise page's pairs at n = ``at``);
 
 and ``numbers``, the digest (:func:`numbers_digest`) of that download's table alone: the figure is drawn from the
 same table, so a figure and its table share one signature. Making it costs a digest of one table, never the
@@ -192,12 +192,29 @@ def _threshold(candidates: CandidateSet, settings: ReportSettings, part: Part, b
     return table.rename(columns={measure: part.display[measure]}) if measure in part.display else table
 
 
+def _pairwise(candidates: CandidateSet, settings: ReportSettings, part: Part, budget: float | None) -> pd.DataFrame:
+    """The Pairwise page's table: every pair of the measures it shows tested at n = ``at``, corrected across the
+    pairs (``analysis.pairwise``)."""
+    from ..analysis import pairwise
+
+    if part.at is None or not 1 <= part.at <= candidates.n_candidates:
+        raise ParameterError(f"the signature of the 'pairwise' download names the list size n of its pairs ('at') "
+                             f"within 1..{candidates.n_candidates:,}; got {shown(part.at)}")
+    if len(part.shows) < 2:
+        raise ParameterError(f"the signature of the 'pairwise' download names {len(part.shows)} measure(s) it shows "
+                             "('shows'); it shows at least 2")
+    result = pairwise(_rankings(candidates, settings, part), part.at, confidence_level=settings.level,
+                      correction=settings.correction, interval=settings.interval,
+                      difference_method=settings.difference_interval)
+    return result.pairs.assign(difference_interval=settings.difference_interval)
+
+
 #: Download stem -> the function that computes its table from the candidates, the report settings and the part
 #: (what the page calls, on the same arguments). A download whose stem is not here is signed all the same; its
 #: digest can be checked against its file, but this evalcore does not recompute its table.
 PART_TABLES: Mapping[str, Callable[..., pd.DataFrame]] = {
     "precision": _curves, "confidence": _curves, "significance": _pair, "difference": _pair,
-    "threshold": _threshold,
+    "threshold": _threshold, "pairwise": _pairwise,
 }
 
 

@@ -238,3 +238,24 @@ def test_the_threshold_download_names_its_cut_off_and_reproduces(monkeypatch):
     with redirect_stdout(out):
         code = main(["reproduce", signature, str(SAMPLE)])
     assert code == 0 and "numbers: match" in out.getvalue(), out.getvalue()
+
+
+def test_the_pairwise_download_names_its_measures_and_n_and_reproduces(monkeypatch):
+    """The Pairwise page's download is signed with the measures it shows and its n (``at``), and reproduces."""
+    from evalcore_app import report
+
+    made = []
+
+    def downloads(fig, table, stem, image=None, shows=(), beta=1.0, at=None):
+        current, _ = report.current()
+        made.append((stem, report.download_signature(current, table, stem, shows, beta, at)))
+
+    monkeypatch.setattr(report, "downloads", downloads)
+    app({"dataset": "sample:collocations_sim", "ties": "stable", "m": ["log_like", "MI", "t_score"], "pw_n": "300",
+         "correction": "holm", "name": "MI=PMI"}, "pages/pairwise.py")
+    signature = next(sig for stem, sig in made if stem == "pairwise")
+    assert "|corr holm|" in signature and "|part pairwise|shows log_like,MI,t_score|name MI=PMI|at 300|" in signature
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["reproduce", signature, str(SAMPLE)])
+    assert code == 0 and "numbers: match" in out.getvalue(), out.getvalue()
