@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
 from evalcore.work import WorkTooLargeError
-from ui import auth, cached, common, jobs, present, report, systems
+from ui import auth, cached, common, jobs, preload, present, report, systems
 from ui import serverdata
 from ui.serverdata import ServerDataError
 
@@ -65,3 +65,4 @@ finally:  # the URL and the link must show what the page shows
         else:
             report.sidebar()
         present.caption_toggle()
+        preload.preload()  # the next page's browser code, loaded while this one waits (ui/preload.py)
