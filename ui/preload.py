@@ -17,7 +17,6 @@ is left out (:func:`chunk_urls`), and that page loads its chunk as before.
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
@@ -31,7 +30,6 @@ CHUNKS = ("axios", "DataFrame", "Metric", "Multiselect", "Selectbox", "NumberInp
 _STATIC = Path(st.__file__).parent / "static" / "static" / "js"
 
 
-@functools.lru_cache(maxsize=1)
 def chunk_files() -> tuple[str, ...]:
     """The files of :data:`CHUNKS` in Streamlit's static folder (``PlotlyChart.D9Z0_fxz.js``), in that order; a chunk
     this Streamlit names otherwise (or has not) is left out."""
@@ -43,11 +41,14 @@ def chunk_files() -> tuple[str, ...]:
     return tuple(found)
 
 
+_FILES = chunk_files()  # (looked up once, when the server imports this module: the files do not change)
+
+
 def chunk_urls() -> list[str]:
     """The chunks' URLs, below the server's ``baseUrlPath``, as the front end's own imports resolve them."""
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     root = "/" + base if base else ""
-    return [f"{root}/static/js/{name}" for name in chunk_files()]
+    return [f"{root}/static/js/{name}" for name in _FILES]
 
 
 def _js(value) -> str:
