@@ -7,8 +7,9 @@ an upload took 4.1 s in Chromium on a loaded machine, 1.1 s with those chunks lo
 and the upload to its summary 2.9 s against 0.8 s (bench/bench_browser.py ``--felt``). :func:`preload` puts a few
 lines of JavaScript in the sidebar that, once the page's run has finished and the browser is idle, import those
 chunks one by one (the same URLs Streamlit imports them from, so the module it asks for later is the one loaded),
-and then the plotly.js that :mod:`ui.components.plot` draws Figures 2 and 3 with. Once per tab; nothing from the
-user reaches the script (the URLs are the server's own files, written as JSON strings).
+and the plotly.js that :mod:`ui.components.plot` draws Figures 1, 2 and 3 with (before Streamlit's own chart,
+which the other pages draw with). Once per tab; nothing from the user reaches the script (the URLs are the server's
+own files, written as JSON strings).
 
 It changes nothing a page shows: it only loads code the pages would load themselves, from the same server
 (tests/browser/test_browser_offline.py). With another Streamlit whose chunks are named otherwise, a name not found
@@ -23,10 +24,13 @@ from pathlib import Path
 import streamlit as st
 
 #: The chunks of Streamlit's front end the pages use, in the order they are loaded: the uploader's (axios sends the
-#: file), the Data page's after an upload (tables, metrics, its inputs), then the figure pages' (sliders, plotly, the
-#: components that draw in place).
+#: file), the Data page's after an upload (tables, metrics, its inputs), the figure pages' (sliders, the component
+#: that draws Precision's, Confidence's and Significance's figures in place, whose plotly.js comes next), and last
+#: Streamlit's own chart (``st.plotly_chart``: the other pages' figures).
 CHUNKS = ("axios", "DataFrame", "Metric", "Multiselect", "Selectbox", "NumberInput", "Checkbox", "TextInput",
-          "DownloadButton", "ButtonGroup", "Slider", "PlotlyChart", "BidiComponent")
+          "DownloadButton", "ButtonGroup", "Slider", "BidiComponent", "PlotlyChart")
+#: The chunks loaded after plotly.js (:data:`CHUNKS`' last ones).
+AFTER_PLOTLY = ("PlotlyChart",)
 _STATIC = Path(st.__file__).parent / "static" / "static" / "js"
 
 
@@ -60,7 +64,7 @@ SCRIPT = """
 (() => {
   if (window.__evalcorePreload) return;  // once per tab
   window.__evalcorePreload = 'waiting';
-  const modules = %(modules)s, plotly = %(plotly)s;
+  const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s;
   const idle = () => new Promise(done => window.requestIdleCallback
     ? window.requestIdleCallback(done, {timeout: 3000}) : setTimeout(done, 100));
   const later = ms => new Promise(done => setTimeout(done, ms));
@@ -83,13 +87,17 @@ SCRIPT = """
     });
   }
   (async () => {
-    for (const url of modules) {
-      await quiet();
-      try { await import(url); } catch (error) { /* the page that needs it loads it (and says so) */ }
-    }
+    const load = async urls => {
+      for (const url of urls) {
+        await quiet();
+        try { await import(url); } catch (error) { /* the page that needs it loads it (and says so) */ }
+      }
+    };
+    await load(modules);
     if (plotly) { await quiet(); try { await script(plotly); } catch (error) {} }
+    await load(after);
     window.__evalcorePreload = 'done';
-  })();
+  })().catch(() => { window.__evalcorePreload = 'failed'; });  // (the pages load what they need themselves)
 })();
 """
 
@@ -98,5 +106,8 @@ def preload() -> None:
     """The script that loads the chunks (see the module's docstring), at the end of the sidebar: it takes no room."""
     from ui.components import plot
 
-    code = SCRIPT % {"modules": _js(chunk_urls()), "plotly": _js(plot.plotly_url())}
+    urls = chunk_urls()
+    later = [u for u in urls if u.rsplit("/", 1)[-1].split(".")[0] in AFTER_PLOTLY]
+    code = SCRIPT % {"modules": _js([u for u in urls if u not in later]), "plotly": _js(plot.plotly_url()),
+                     "after": _js(later)}
     st.html(f"<script>{code}</script>", unsafe_allow_javascript=True, width="content")
