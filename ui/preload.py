@@ -6,7 +6,7 @@ slider's. A tab pays for it on the first page that shows one, after that page's 
 an upload took 4.1 s in Chromium on a loaded machine, 1.1 s with those chunks loaded before (3.3 s were the chunks),
 and the upload to its summary 2.9 s against 0.8 s (bench/bench_browser.py ``--felt``). :func:`preload` puts a few
 lines of JavaScript in the sidebar that, once the page's run has finished and the browser is idle, import those
-chunks one by one (the same URLs Streamlit imports them from, so the module it asks for later is the one loaded),
+chunks (the same URLs Streamlit imports them from, so the module it asks for later is the one loaded),
 and the plotly.js that :mod:`ui.components.plot` draws Figures 1, 2 and 3 with (before Streamlit's own chart,
 which the other pages draw with). Once per tab; nothing from the user reaches the script (the URLs are the server's
 own files, written as JSON strings).
@@ -27,10 +27,14 @@ import streamlit as st
 #: file), the Data page's after an upload (tables, metrics, its inputs), the figure pages' (sliders, the component
 #: that draws Precision's, Confidence's and Significance's figures in place, whose plotly.js comes next), and last
 #: Streamlit's own chart (``st.plotly_chart``: the other pages' figures).
-CHUNKS = ("axios", "DataFrame", "Metric", "Multiselect", "Selectbox", "NumberInput", "Checkbox", "TextInput",
-          "DownloadButton", "ButtonGroup", "Slider", "BidiComponent", "PlotlyChart")
+CHUNKS = ("axios", "Metric", "Multiselect", "Selectbox", "NumberInput", "Checkbox", "TextInput", "DownloadButton",
+          "ButtonGroup", "DataFrame", "Slider", "BidiComponent", "PlotlyChart")
 #: The chunks loaded after plotly.js (:data:`CHUNKS`' last ones).
 AFTER_PLOTLY = ("PlotlyChart",)
+#: Large chunks, each loaded on its own once the page is quiet again (the others, small, together first): the
+#: browser evaluates a chunk in one piece, and a page that waited behind all of them at once felt it (an upload
+#: right after a page opened took 4.1 s against 0.9 s).
+LARGE = ("DataFrame", "Slider", "BidiComponent")
 _STATIC = Path(st.__file__).parent / "static" / "static" / "js"
 
 
@@ -64,7 +68,7 @@ SCRIPT = """
 (() => {
   if (window.__evalcorePreload) return;  // once per tab
   window.__evalcorePreload = 'waiting';
-  const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s;
+  const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s, FIRST = %(first)s;
   const idle = () => new Promise(done => window.requestIdleCallback
     ? window.requestIdleCallback(done, {timeout: 3000}) : setTimeout(done, 100));
   const later = ms => new Promise(done => setTimeout(done, ms));
@@ -87,13 +91,12 @@ SCRIPT = """
     });
   }
   (async () => {
-    const load = async urls => {
-      for (const url of urls) {
-        await quiet();
-        try { await import(url); } catch (error) { /* the page that needs it loads it (and says so) */ }
-      }
+    const load = async urls => {  // together: fetched at once, evaluated one after another as they arrive
+      await quiet();
+      await Promise.all(urls.map(url => import(url).catch(() => { /* the page that needs it loads it */ })));
     };
-    await load(modules);
+    await load(modules.slice(0, FIRST));  // (the small ones, then each large one when the page is quiet again)
+    for (const url of modules.slice(FIRST)) await load([url]);
     if (plotly) { await quiet(); try { await script(plotly); } catch (error) {} }
     await load(after);
     window.__evalcorePreload = 'done';
@@ -108,6 +111,7 @@ def preload() -> None:
 
     urls = chunk_urls()
     later = [u for u in urls if u.rsplit("/", 1)[-1].split(".")[0] in AFTER_PLOTLY]
-    code = SCRIPT % {"modules": _js([u for u in urls if u not in later]), "plotly": _js(plot.plotly_url()),
-                     "after": _js(later)}
+    first = [u for u in urls if u not in later]
+    code = SCRIPT % {"modules": _js(first), "plotly": _js(plot.plotly_url()), "after": _js(later),
+                     "first": len([u for u in first if u.rsplit("/", 1)[-1].split(".")[0] not in LARGE])}
     st.html(f"<script>{code}</script>", unsafe_allow_javascript=True, width="content")
