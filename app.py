@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
 from evalcore.work import WorkTooLargeError
-from evalcore_app import auth, cached, common, jobs, present, report, systems
+from evalcore_app import auth, cached, common, jobs, preload, present, report, systems
 from evalcore_app import serverdata
 from evalcore_app.serverdata import ServerDataError
 
@@ -65,3 +65,4 @@ finally:  # the URL and the link must show what the page shows
         else:
             report.sidebar()
         present.caption_toggle()
+        preload.preload()  # the next page's browser code, loaded while this one waits (evalcore_app/preload.py)

@@ -481,8 +481,16 @@ def rankings_for(candidates: CandidateSet, measures, *, ties: str, seed: int | N
     return {m: rank(candidates, m, ties=ties, seed=seed) for m in measures}
 
 
-def measure_quality(candidates: CandidateSet) -> pd.DataFrame:
+def measure_quality(candidates: CandidateSet, rankings: dict[str, Ranking] | None = None) -> pd.DataFrame:
     """Every measure's average precision and ROC AUC, best first: the order pages start from.
+
+    Parameters
+    ----------
+    candidates : CandidateSet
+    rankings : dict, optional
+        Rankings of the measures already made, under any ties (by measure name; a measure missing from it is
+        ranked here): both numbers are the same for every tie policy, so a caller that holds the rankings its
+        pages use does not rank again (on 1,000,000 candidates, 0.6 s a measure).
 
     Returns
     -------
@@ -503,7 +511,7 @@ def measure_quality(candidates: CandidateSet) -> pd.DataFrame:
 
     rows = []
     for m in candidates.measures:
-        r = rank(candidates, m, ties="stable")
+        r = rankings[m] if rankings is not None and m in rankings else rank(candidates, m, ties="stable")
         try:
             rows.append((m, average_precision(r), auc(r)))
         except ParameterError:  # no TP or no FP: nothing to order by

@@ -451,7 +451,7 @@ def similar(inp) -> WorkEstimate:
 
 # ---------------------------------------------------------------- for the merge with issue 31 and the server folder
 # Cached functions that main has and this branch does not yet (the lead declares them with work= at the merge):
-# evalcore_app/cached.py's _raw_table, _left_out (a server set's file version in the key) and _sample_sha256, evalcore_app/systems.py's
+# evalcore_app/cached.py's _raw_table, _suggested (a server set's file version in the key) and _sample_sha256, evalcore_app/systems.py's
 # qrels_file and run_file (TREC). Their estimates are here so the merge only names them.
 
 def _raw_table(dataset: str, file_version: str = "", _just_read=None) -> WorkEstimate:
@@ -459,8 +459,8 @@ def _raw_table(dataset: str, file_version: str = "", _just_read=None) -> WorkEst
     return raw_table(dataset, _just_read)
 
 
-def _left_out(dataset: str, file_version: str = "") -> WorkEstimate:
-    """evalcore_app/cached.py's ``_left_out`` (main): the suggested roles of the table's columns, one pass over each."""
+def _suggested(dataset: str, file_version: str = "") -> WorkEstimate:
+    """evalcore_app/cached.py's ``_suggested`` (main): the suggested roles of the table's columns, one pass over each."""
     from evalcore_app import cached
 
     table, name = cached.raw_table(dataset)

@@ -6,26 +6,27 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore.errors import EvalcoreError
-from evalcore.io import suggest_roles, unfilled_label
+from evalcore.io import unfilled_label
 from evalcore.samples import default_cut_n, min_sample_size
 from evalcore.io.store import UnknownDatasetError
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import check_against_data, check_columns, check_samples, with_roles
-from evalcore_app.cached import Loaded, load, raw_table, whole
+from evalcore_app.cached import Loaded, load, raw_table, suggested, whole
 from evalcore_app.common import PAGES, show_link_problems, stop, view
 from evalcore_app import sample
 
 
 def apply_roles(table) -> None:
-    """Check the view's column roles against the data set's table (a message for each column a link names
-    wrongly) and fill the roles still open with the suggested ones.
+    """Check the view's column roles against the data set's table (``table``: :func:`evalcore_app.cached.raw_table`'s of the
+    view's data set; a message for each column a link names wrongly) and fill the roles still open with the
+    suggested ones (:func:`evalcore_app.cached.suggested`).
 
     A column named like the label and empty in every row stays the label (:func:`evalcore.io.unfilled_label`):
     nothing is annotated yet, and the Data page says so and offers the Annotate page or another label column;
     another TP/FP column is never put in its place without a word."""
     v, problems = check_columns(view(), [str(c) for c in table.columns])
     if v.label is None and not v.scores:  # a fresh data set (or a link naming only it): suggested roles
-        roles_ = suggest_roles(table)
+        roles_ = suggested(v.dataset)  # (``table`` is its raw_table: suggested once per data set)
         label = unfilled_label(table, roles_.label) or roles_.label
         keys = [c for c in roles_.keys if c != label]
         v = with_roles(v, label=label, scores=roles_.scores, keys=keys, sample=roles_.sample)

@@ -106,14 +106,22 @@ def base(v: ViewSettings) -> CandidateSet:
     return annotated_sample(v.dataset, v.label, v.scores, v.keys, v.lower).candidates
 
 
+def empty_cells(cells: pd.Series) -> pd.Series:
+    """Which cells of a label column are empty: missing, or blank text. A column of numbers or booleans holds no
+    text, so only its missing cells are looked at (the text of every cell took 0.3 s of a 1,000,000-row upload)."""
+    empty = cells.isna()
+    if not (pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells)):
+        empty |= cells.astype(str).str.strip() == ""
+    return empty
+
+
 @cached.cache(work=costs._label_state, max_entries=16)
 def _label_state(dataset: str, label) -> str:
     """"none" (no label column, or one empty in every row), "partial" (some empty cells) or "full"."""
     table, _ = cached.raw_table(dataset)
     if label is None or label not in table.columns:
         return "none"
-    cells = table[label]
-    empty = cells.isna() | (cells.astype(str).str.strip() == "")
+    empty = empty_cells(table[label])
     return "none" if empty.all() else "partial" if empty.any() else "full"
 
 

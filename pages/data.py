@@ -5,7 +5,7 @@ import streamlit as st
 from evalcore import analysis, names
 from evalcore import format as fmt
 from evalcore.errors import EvalcoreError
-from evalcore.io import ENCODING_CHOICES, suggest_roles
+from evalcore.io import ENCODING_CHOICES
 from evalcore.io.roles import left_out_note
 from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
@@ -118,7 +118,7 @@ with c3:
 
 state = annotation_mode(common.view())
 if state != "full":  # empty labels: the Annotate page, and the pages that estimate
-    other = suggest_roles(table).label  # a column of TP/FP labels, if the file has one besides the empty label
+    other = cached.suggested(v.dataset).label  # a column of TP/FP labels, if the file has one besides the empty label
     if state == "unannotated" and common.view().label is not None and other not in (None, common.view().label):
         st.warning(f"The label column {esc(common.view().label)} is empty in every row: no candidate is annotated. "
                    f"Annotate a random sample on the Annotate page (below), or choose another label column above: "

@@ -59,7 +59,8 @@ def spec_of(fig) -> tuple[str, str]:
     return figcache.memo(fig, encode, "plot.spec")
 
 
-def _plotly_url() -> str:
+def plotly_url() -> str:
+    """Where the page loads plotly.js from (also :mod:`evalcore_app.preload`, which loads it before a figure needs it)."""
     base = (st.get_option("server.baseUrlPath") or "").strip("/")
     return ("/" + base if base else "") + f"/component/{_assets().name}/plotly.min.js"
 
@@ -67,4 +68,4 @@ def _plotly_url() -> str:
 def chart(fig, *, key: str) -> None:
     """Show ``fig`` as the chart ``key`` of the page, updating in place the figure this key showed before."""
     spec, digest = spec_of(fig)
-    _component(key=key, data={"spec": spec, "hash": digest, "src": _plotly_url()})
+    _component(key=key, data={"spec": spec, "hash": digest, "src": plotly_url()})

@@ -3,6 +3,11 @@
 const loading = {};
 function loadPlotly(src) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
+  const preloading = window.__evalcoreScripts && window.__evalcoreScripts[src];  // evalcore_app/preload.py's, under way
+  if (preloading && !loading[src]) loading[src] = preloading.then(() => {
+    if (!window.Plotly) throw new Error('no Plotly in ' + src);
+    return window.Plotly;
+  }).catch(error => { delete loading[src]; throw error; });
   if (!loading[src]) loading[src] = new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = src;
