@@ -29,6 +29,7 @@ def warm() -> float:
     from .curves import precision_curve
     from .figures import paper  # noqa: F401
     from .ranking import rank_scores
+    from .stats.intervals import binomial_interval
 
     rng = np.random.default_rng(0)
     labels = rng.random(WARM_N) < 0.1
@@ -39,6 +40,7 @@ def warm() -> float:
     for sizes in (None, small):  # parallel and serial builds
         precision_curve(a, sizes)
         compare_rankings(a, b, sizes)
+    binomial_interval(a.tp[1:], np.arange(1, WARM_N + 1), method="wilson")  # (Newcombe's interval: compiled)
     return time.perf_counter() - t0
 
 
