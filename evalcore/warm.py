@@ -29,6 +29,7 @@ def warm() -> float:
     from .curves import precision_curve
     from .figures import paper  # noqa: F401
     from .ranking import rank_scores
+    from .stats.intervals import binomial_interval
 
     rng = np.random.default_rng(0)
     labels = rng.random(WARM_N) < 0.1
@@ -39,6 +40,13 @@ def warm() -> float:
     for sizes in (None, small):  # parallel and serial builds
         precision_curve(a, sizes)
         compare_rankings(a, b, sizes)
+    binomial_interval(a.tp[1:], np.arange(1, WARM_N + 1), method="wilson")  # (Newcombe's interval: compiled)
+    from .engines.tieorder import order_groups  # (a large set's tie groups, read by DuckDB: float and integer keys)
+
+    rows = np.arange(200, dtype=np.int64)
+    for keys in (np.repeat(np.arange(100.0), 2), np.repeat(np.arange(100), 2)):
+        for ties in ("stable", "hash"):
+            order_groups(keys, rows, labels[:200], ties, 0)
     return time.perf_counter() - t0
 
 

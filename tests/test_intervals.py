@@ -99,3 +99,32 @@ def test_bad_parameters_are_rejected(kwargs, match):
 def test_bad_counts_are_rejected(k, n):
     with pytest.raises(ParameterError, match="whole numbers with 0 <= k <= n and n >= 1"):
         binomial_interval(k, n)
+
+
+def _wilson_numpy(k, n, z, yates):
+    """Wilson's score bounds as NumPy computes them elementwise (the path below 2,000 values): the oracle of the
+    compiled pass."""
+    p_hat = k / n
+    z22n = z * z / (2.0 * n)
+    root = lambda p_c: np.sqrt(np.abs(p_c * (1 - p_c)) / n + z22n / (2 * n))  # noqa: E731
+    high = np.where(p_hat + yates / n >= 1.0, 1.0,
+                    (p_hat + yates / n + z22n + z * root(p_hat + yates / n)) / (1 + 2 * z22n))
+    low = np.where(p_hat - yates / n <= 0.0, 0.0,
+                   (p_hat - yates / n + z22n - z * root(p_hat - yates / n)) / (1 + 2 * z22n))
+    return np.maximum(low, 0.0), np.minimum(high, 1.0)
+
+
+@pytest.mark.parametrize("method", ["wilson", "wilson_cc"])
+@pytest.mark.parametrize("level", [0.5, 0.95, 0.999999])
+def test_long_wilson_arrays_equal_numpy_bit_for_bit(method, level):
+    # 50,000 values take the compiled pass (evalcore.stats.kernels.wilson_bounds), which must give NumPy's bits
+    rng = np.random.default_rng(34)
+    n = rng.integers(1, 10 ** rng.integers(1, 8, 50_000) + 1).astype(np.float64)
+    k = np.floor(rng.random(n.size) * (n + 1))
+    k[:500], k[500:1000] = 0.0, n[500:1000]  # the ends: a bound of 0 or 1
+    ci = binomial_interval(k, n, level, method=method)
+    z = special.ndtri(1.0 - (1.0 - level) / 2)
+    yates = 0.0 if method == "wilson" else np.minimum(0.5, np.abs(k - 0.5 * n))
+    low, high = _wilson_numpy(k, n, z, yates)
+    assert np.array_equal(ci.low.view(np.int64), low.view(np.int64))
+    assert np.array_equal(ci.high.view(np.int64), high.view(np.int64))

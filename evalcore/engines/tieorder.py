@@ -19,8 +19,10 @@ from typing import Iterator
 
 import numpy as np
 
+from numba import njit
+
 from ..errors import ParameterError
-from ..ranking import tie_hash
+from ..ranking import SPLITMIX_GAMMA, SPLITMIX_M1, SPLITMIX_M2, tie_hash
 
 CHUNK_POLICIES = ("stable", "hash", "optimistic", "pessimistic")
 
@@ -55,6 +57,10 @@ def order_groups(keys: np.ndarray, rows: np.ndarray, labels: np.ndarray, ties: s
     perm = np.arange(size, dtype=np.int64)
     if size < 2:
         return perm
+    if ties in ("stable", "hash"):  # group by group, the key computed inside (a third of two whole-chunk sorts)
+        _order_within_groups(np.ascontiguousarray(keys), np.ascontiguousarray(rows, dtype=np.int64),
+                             np.uint64(0 if seed is None else seed % 2**64), ties == "hash", perm)
+        return perm
     same = keys[1:] == keys[:-1]
     if not same.any():
         return perm
@@ -85,6 +91,49 @@ def order_groups(keys: np.ndarray, rows: np.ndarray, labels: np.ndarray, ties: s
     inner = by_t[words & ((np.int64(1) << bits) - 1)]
     perm[where] = where[inner]
     return perm
+
+
+_GAMMA, _M1, _M2 = np.uint64(SPLITMIX_GAMMA), np.uint64(SPLITMIX_M1), np.uint64(SPLITMIX_M2)
+_ONE, _S1, _S27, _S30, _S31 = np.uint64(1), np.uint64(1), np.uint64(27), np.uint64(30), np.uint64(31)
+
+
+@njit(cache=True)
+def _order_within_groups(keys, rows, seed, hashed, perm):
+    """``perm[s:e]`` of each tie group (equal adjacent keys) by (t, row): t = :func:`evalcore.ranking.tie_hash`
+    of the row (the same SplitMix64 steps, modulo 2^64) if ``hashed``, else the row."""
+    size = keys.shape[0]
+    s = 0
+    while s < size:
+        e = s + 1
+        while e < size and keys[e] == keys[s]:
+            e += 1
+        g = e - s
+        if g > 1:
+            t = np.empty(g, dtype=np.int64)
+            for i in range(g):
+                if hashed:
+                    z = seed + (np.uint64(rows[s + i]) + _ONE) * _GAMMA
+                    z = (z ^ (z >> _S30)) * _M1
+                    z = (z ^ (z >> _S27)) * _M2
+                    z = z ^ (z >> _S31)
+                    t[i] = np.int64(z >> _S1)
+                else:
+                    t[i] = rows[s + i]
+            idx = np.argsort(t)
+            i = 0
+            while i < g:  # equal hashes (two rows at most share one): by row
+                j = i + 1
+                while j < g and t[idx[j]] == t[idx[i]]:
+                    j += 1
+                for a in range(i + 1, j):  # insertion sort of the few by row
+                    b = a
+                    while b > i and rows[s + idx[b]] < rows[s + idx[b - 1]]:
+                        idx[b], idx[b - 1] = idx[b - 1], idx[b]
+                        b -= 1
+                i = j
+            for i in range(g):
+                perm[s + i] = s + idx[i]
+        s = e
 
 
 class TieOrder:

@@ -10,7 +10,7 @@ from typing import Callable
 import numpy as np
 from scipy import special
 
-from .kernels import march_binomial_roots
+from .kernels import march_binomial_roots, wilson_bounds
 from .. import names
 from ..errors import ParameterError
 from .fisher import ALTERNATIVES
@@ -108,7 +108,14 @@ def _jeffreys(k, n, tail, z):
 
 
 def _wilson_score(k, n, z, yates):
-    """R's prop.test interval for one proportion (Wilson 1927, with Yates' correction `yates`)."""
+    """R's prop.test interval for one proportion (Wilson 1927, with Yates' correction `yates`): one compiled pass
+    for long arrays (:func:`evalcore.stats.kernels.wilson_bounds`, the same arithmetic), NumPy below."""
+    if np.ndim(k) == 1 and k.size >= _MARCH_MIN:
+        k, n = np.ascontiguousarray(k, dtype=np.float64), np.ascontiguousarray(n, dtype=np.float64)
+        yates = np.ascontiguousarray(np.broadcast_to(np.asarray(yates, dtype=np.float64), k.shape))
+        low, high = np.empty_like(k), np.empty_like(k)
+        wilson_bounds(k, n, float(z), yates, low, high)
+        return low, high
     p_hat = k / n
     z22n = z * z / (2.0 * n)
     with np.errstate(invalid="ignore"):
