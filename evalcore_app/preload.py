@@ -105,8 +105,8 @@ SCRIPT = """
 """
 
 
-def preload() -> None:
-    """The script that loads the chunks (see the module's docstring), at the end of the sidebar: it takes no room."""
+def html() -> str:
+    """The block :func:`preload` puts on the page: the app's own script, the same for every view (no data in it)."""
     from evalcore_app.components import plot
 
     urls = chunk_urls()
@@ -114,4 +114,9 @@ def preload() -> None:
     first = [u for u in urls if u not in later]
     code = SCRIPT % {"modules": _js(first), "plotly": _js(plot.plotly_url()), "after": _js(later),
                      "first": len([u for u in first if u.rsplit("/", 1)[-1].split(".")[0] not in LARGE])}
-    st.html(f"<script>{code}</script>", unsafe_allow_javascript=True, width="content")
+    return f"<script>{code}</script>"
+
+
+def preload() -> None:
+    """The script that loads the chunks (see the module's docstring), at the end of the sidebar: it takes no room."""
+    st.html(html(), unsafe_allow_javascript=True, width="content")

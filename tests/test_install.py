@@ -28,6 +28,7 @@ tests of a stage assert what it holds). Installs skip byte-compiling (``--no-com
 
 from __future__ import annotations
 
+import concurrent.futures
 import importlib.util
 import io
 import json
@@ -476,31 +477,37 @@ def test_with_app_the_image_serves_the_samples_precision_page_in_chromium(app_im
     assert CHROMIUM.exists(), "the test opens the dashboard in Debian's Chromium (apt-get install chromium)"
     from playwright.sync_api import expect, sync_playwright
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox",
-                                                                         "--disable-gpu", "--no-first-run"])
-        try:
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            context.add_init_script(RUN_COUNTER)
-            page = context.new_page()
-            page.goto(f"{url}/precision")  # no data set in the link: the image's app opens the shipped sample
-            browser_helpers.wait_for_figures(page, timeout=FIRST_PAGE_MS)
-            expect(page.get_by_role("heading", name="Precision of n-best lists (Evert 2004, Figure 1)")).to_be_visible()
-            expect(page.get_by_test_id("stSidebar")).to_contain_text("Data: sample collocations_sim")
-            names = {name for name, _, _ in browser_helpers.figure(page)["traces"]}
-            assert {"log_like", "t_score"} <= names, names
-            # the project's settings in force: the viewer's toolbar (no Deploy), the upload limit of 500 MB
-            expect(page.get_by_test_id("stToolbar")).to_have_count(1)
-            expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
-            page.goto(url + "/")
-            browser_helpers.wait_for_app(page, timeout=FIRST_PAGE_MS)
-            expect(page.get_by_test_id("stMain")).to_contain_text("up to 500 MB")
-            expect(page.get_by_test_id("stFileUploaderDropzoneInstructions").first).to_contain_text("500MB")
-            upload = tmp_path / "upload.csv"  # an upload is kept in the store, on the volume, by the image's user
-            pd.read_csv(SAMPLE, sep="\t").head(300).to_csv(upload, index=False)
-            browser_helpers.upload(page, upload)
-            browser_helpers.assert_no_traceback(page)
-        finally:
-            browser.close()
+    def in_chromium() -> Path:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox",
+                                                                             "--disable-gpu", "--no-first-run"])
+            try:
+                context = browser.new_context(viewport={"width": 1400, "height": 1000})
+                context.add_init_script(RUN_COUNTER)
+                page = context.new_page()
+                page.goto(f"{url}/precision")  # no data set in the link: the image's app opens the shipped sample
+                browser_helpers.wait_for_figures(page, timeout=FIRST_PAGE_MS)
+                expect(page.get_by_role("heading", name="Precision of n-best lists (Evert 2004, Figure 1)")).to_be_visible()
+                expect(page.get_by_test_id("stSidebar")).to_contain_text("Data: sample collocations_sim")
+                names = {name for name, _, _ in browser_helpers.figure(page)["traces"]}
+                assert {"log_like", "t_score"} <= names, names
+                # the project's settings in force: the viewer's toolbar (no Deploy), the upload limit of 500 MB
+                expect(page.get_by_test_id("stToolbar")).to_have_count(1)
+                expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
+                page.goto(url + "/")
+                browser_helpers.wait_for_app(page, timeout=FIRST_PAGE_MS)
+                expect(page.get_by_test_id("stMain")).to_contain_text("up to 500 MB")
+                expect(page.get_by_test_id("stFileUploaderDropzoneInstructions").first).to_contain_text("500MB")
+                upload = tmp_path / "upload.csv"  # an upload is kept in the store, on the volume, by the image's user
+                pd.read_csv(SAMPLE, sep="\t").head(300).to_csv(upload, index=False)
+                browser_helpers.upload(page, upload)
+                browser_helpers.assert_no_traceback(page)
+            finally:
+                browser.close()
+        return upload
+
+    # in a thread of its own: a browser test run before in this worker may leave Playwright's loop running here
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        upload = pool.submit(in_chromium).result()
     (stored,) = Path(app_image.path("/data/store")).glob("*/*/data.bin")
     assert stored.read_bytes() == upload.read_bytes() and stored.stat().st_uid == app_image.user.pw_uid

@@ -23,6 +23,7 @@ from streamlit.testing.v1 import AppTest
 from hostile import (FILE_NAME, HOSTILE, KEY_COLUMNS, LABEL, MEASURES, SAMPLE_COLUMN, SAMPLE_IDS, hostile_csv,
                      hostile_link_values, markup_problems, plain)
 from shown_charts import specs
+from evalcore_app import preload
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["pages/data.py", "pages/precision.py", "pages/confidence.py", "pages/significance.py",
@@ -103,7 +104,10 @@ class Walk:
             self.problems.append(f"{where}: {[e.value for e in at.exception]}")
         if at.table:  # st.table renders Markdown in its cells; tables of data are st.dataframe (plain text)
             self.problems.append(f"{where}: {len(at.table)} st.table")
+        own_script = preload.html()  # (the app's own script block, the same on every page: no data in it)
         for source in markdown_sources(at):
+            if source == own_script:
+                continue
             self.sources += 1
             self.problems += [f"{where}: {p}" for p in markup_problems(source, OWN_REWRITES)]
             shown = plain(source)
