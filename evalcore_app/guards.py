@@ -16,6 +16,17 @@ from evalcore_app.common import PAGES, show_link_problems, stop, view
 from evalcore_app import sample
 
 
+def dataset_view():
+    """The view, the link's problems shown; without a data set, say where to get one and stop the page."""
+    v = view()
+    show_link_problems()
+    if v.dataset is None:
+        st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
+        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
+        stop()
+    return v
+
+
 def apply_roles(table) -> None:
     """Check the view's column roles against the data set's table (``table``: :func:`evalcore_app.cached.raw_table`'s of the
     view's data set; a message for each column a link names wrongly) and fill the roles still open with the
@@ -39,12 +50,7 @@ def apply_roles(table) -> None:
 def require_data(link_to_data: bool = True, min_candidates: int = 2) -> Loaded:
     """The candidate set of the view's roles, loaded (:func:`evalcore_app.cached.load`) and the view checked against it, to
     pass down to the page's calls; without one, say where to get it and stop the page."""
-    v = view()
-    show_link_problems()
-    if v.dataset is None:
-        st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
-        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
-        stop()
+    v = dataset_view()
     try:
         apply_roles(raw_table(v.dataset)[0])
         v = view()

@@ -38,7 +38,7 @@ from evalcore.text import markdown_text as esc
 from evalcore.viewstate import (SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings, check_against_data,
                                 check_columns, with_roles)
 from evalcore_app import cached, costs, serverdata
-from evalcore_app.common import PAGES, show_link_problems, stop, update, view
+from evalcore_app.common import PAGES, stop, update, view
 
 ESTIMATING_PAGES = "Precision, Confidence, Threshold and Significance"
 MORE = (0, 25, 50, 100, 200, 400, 800)  # "how many more": the numbers of further candidates in the table
@@ -455,12 +455,9 @@ def report_parts(v: ViewSettings):
 
 def require() -> Sample:
     """The sample the view estimates from; without data or annotations, say where to get them and stop."""
-    v = view()
-    show_link_problems()
-    if v.dataset is None:
-        st.info("No data loaded yet. Upload a candidate set or pick the sample on the Data page.")
-        st.page_link(PAGES["data"], label="Go to the Data page", icon=":material/upload:")
-        stop()
+    from evalcore_app import guards  # (guards imports this module)
+
+    v = guards.dataset_view()
     try:
         apply_roles(cached.raw_table(v.dataset)[0])
         v = view()
