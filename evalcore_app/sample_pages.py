@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from evalcore import analysis, estimates
+from evalcore import analysis
 from evalcore import format as fmt
 from evalcore.compare import significant_up_to
 from evalcore.figures import paper as figures
@@ -22,7 +22,7 @@ from evalcore.stats.effect import odds_ratio
 from evalcore.stats.multitest import CORRECTIONS
 from evalcore.text import markdown_text as esc
 from evalcore.viewstate import LEVEL_MAX, LEVEL_MIN, LEVEL_STEP, MAX_BANDS, n_options
-from evalcore_app import cached, common, present, sample, widgets
+from evalcore_app import common, present, sample, widgets
 
 PERCENT = ("estimate", "lower", "upper", "estimate_d1", "estimate_d2", "difference", "difference_low",
            "difference_high")
@@ -292,22 +292,11 @@ def _look_at(row, v, name_a: str, name_b: str, stratified: bool = False) -> None
                       "annotated": [m1, m2], "TPs": [k1, k2], "FPs": [m1 - k1, m2 - k2]}, hide_index=True)
     with t2:
         why = fmt.comparison_reason(row, v.min_annotated)
-        if not row["in_frame"]:
-            st.text(f"At n = {n:,} there is no test: {why}.")
-        else:
-            adjusted = "" if v.correction == "none" or np.isnan(row["p_adjusted"]) else \
-                f" (adjusted {fmt.p_value(row['p_adjusted'])})"
-            verdict = (f"not tested: {why}" if not row["enough"] else
-                       ("significant" if row["significant"] else "not significant") + f" at alpha = {1 - v.level:.3g}")
-            st.text(f"At n = {n:,} the test rests on {m1 + m2:,} annotated candidates ({m1:,} in D1, {m2:,} in D2): "
-                    f"{fmt.p_statement(row['p_value'], row['log10_p'])}{adjusted}, {verdict}.")
+        _test_sentence(row, v, why, f"the test rests on {m1 + m2:,} annotated candidates ({m1:,} in D1, {m2:,} in "
+                       "D2)")
         empty = fmt.no_estimate_reason(n, 0, region=" or ".join(r for r, m in (("D1", m1), ("D2", m2)) if m == 0)) \
             if 0 in (m1, m2) else None
-        difference = fmt.estimate_with_interval(row["difference"], row["difference_low"], row["difference_high"],
-                                                empty or (None if row["in_frame"] else why), kind="points")
-        if not difference.startswith("cannot"):
-            difference += " points"
-        method = DIFFERENCE_INTERVALS[v.difference_method].split(" (")[0].split(":")[0]
+        difference, method = _difference(row, v, empty or (None if row["in_frame"] else why))
         if empty is None and row["in_frame"]:
             ratio = odds_ratio(k1, m1 - k1, k2, m2 - k2, confidence_level=v.level)
             odds = fmt.estimate_with_interval(float(ratio.estimate), float(ratio.low), float(ratio.high),
@@ -322,7 +311,6 @@ def _look_at_strata(row, v, name_a: str, name_b: str) -> None:
     """A stratified design at one n: the annotated and effective counts of D1 and D2, the score test's p-value and the
     difference of the regions' estimated TP rates with its interval; where a number cannot be computed, why."""
     k1, m1, k2, m2 = (int(row[c]) for c in ("k_d1", "m_d1", "k_d2", "m_d2"))
-    n = int(row["n"])
     t1, t2 = st.columns([1, 2])
     with t1:
         st.dataframe({"": [f"D1: only {name_a}", f"D2: only {name_b}"], "in the region": [int(row["size_d"])] * 2,
@@ -332,19 +320,32 @@ def _look_at_strata(row, v, name_a: str, name_b: str) -> None:
                      hide_index=True)
     with t2:
         why = fmt.comparison_reason(row, v.min_annotated)
-        if not row["in_frame"]:
-            st.text(f"At n = {n:,} there is no test: {why}.")
-        else:
-            adjusted = "" if v.correction == "none" or np.isnan(row["p_adjusted"]) else \
-                f" (adjusted {fmt.p_value(row['p_adjusted'])})"
-            verdict = (f"not tested: {why}" if not row["enough"] else
-                       ("significant" if row["significant"] else "not significant") + f" at alpha = {1 - v.level:.3g}")
-            st.text(f"At n = {n:,} the score test on the effective counts of D1 and D2 ({m1:,} and {m2:,} annotated): "
-                    f"{fmt.p_statement(row['p_value'], row['log10_p'])}{adjusted}, {verdict}.")
-        difference = fmt.estimate_with_interval(row["difference"], row["difference_low"], row["difference_high"],
-                                                None if row["in_frame"] else why, kind="points")
-        if not difference.startswith("cannot"):
-            difference += " points"
-        method = DIFFERENCE_INTERVALS[v.difference_method].split(" (")[0].split(":")[0]
+        _test_sentence(row, v, why, f"the score test on the effective counts of D1 and D2 ({m1:,} and {m2:,} "
+                       "annotated)")
+        difference, method = _difference(row, v, None if row["in_frame"] else why)
         st.text(f"pi_D1 - pi_D2 = {difference} ({method} on the effective counts), {fmt.level(v.level)} interval; no "
                 "odds ratio: the annotated counts of D1 and D2 come from bands sampled at different rates.")
+
+
+def _test_sentence(row, v, why: str, rests_on: str) -> None:
+    """The test at one n in words: no test outside the frame (why), else what it rests on, its p-value (adjusted
+    where a correction is chosen) and its verdict at the page's level."""
+    n = int(row["n"])
+    if not row["in_frame"]:
+        st.text(f"At n = {n:,} there is no test: {why}.")
+        return
+    adjusted = "" if v.correction == "none" or np.isnan(row["p_adjusted"]) else \
+        f" (adjusted {fmt.p_value(row['p_adjusted'])})"
+    verdict = (f"not tested: {why}" if not row["enough"] else
+               ("significant" if row["significant"] else "not significant") + f" at alpha = {1 - v.level:.3g}")
+    st.text(f"At n = {n:,} {rests_on}: {fmt.p_statement(row['p_value'], row['log10_p'])}{adjusted}, {verdict}.")
+
+
+def _difference(row, v, empty: str | None) -> tuple[str, str]:
+    """pi_D1 - pi_D2 at one n with its interval in points (or why it cannot be estimated), and the interval's
+    method."""
+    difference = fmt.estimate_with_interval(row["difference"], row["difference_low"], row["difference_high"], empty,
+                                            kind="points")
+    if not difference.startswith("cannot"):
+        difference += " points"
+    return difference, DIFFERENCE_INTERVALS[v.difference_method].split(" (")[0].split(":")[0]
