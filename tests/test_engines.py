@@ -500,3 +500,59 @@ def test_report_on_an_engine_is_the_memory_report(files, tmp_path, capsys):
             contents[engine] = {name: z.read(name) for name in z.namelist()}
     assert contents["memory"] == contents["duckdb"]  # numbers, tables, methods text and signature alike
     assert b"hash of the seed (9)" in contents["duckdb"]["methods.md"]
+
+
+def _serial_write(chunks, target):
+    """The obviously right writer: each chunk in turn, in this thread."""
+    from evalcore.engines.chunked import ChunkWriter
+
+    with ChunkWriter(target) as writer:
+        for table in chunks:
+            writer.write(table)
+        return writer.rows
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".tsv", ".csv"])
+def test_write_chunks_overlapped_writes_the_bytes_of_a_serial_write(tmp_path, suffix):
+    """write_chunks writes a chunk in a second thread while the next is computed: the same bytes, the same order."""
+    from evalcore.engines.chunked import write_chunks
+
+    tables = count_tables(_random_set(np.random.default_rng(3), 20_000), ties="hash", seed=5)
+    chunks = lambda: curve_chunks(tables.rankings, chunk=1_500)  # noqa: E731 - 14 chunks a measure, the last short
+    rows = write_chunks(chunks(), tmp_path / f"overlapped{suffix}")
+    assert rows == _serial_write(chunks(), tmp_path / f"serial{suffix}") == 40_000
+    assert (tmp_path / f"overlapped{suffix}").read_bytes() == (tmp_path / f"serial{suffix}").read_bytes()
+
+
+def test_write_chunks_stops_on_an_error_of_either_side(tmp_path):
+    """An error while computing a chunk, or while writing one, is raised by write_chunks, and the file is closed."""
+    from evalcore.engines import chunked
+
+    table = pd.DataFrame({"n": np.arange(1, 11), "x": np.linspace(0, 1, 10)})
+    seen = []
+
+    def computed():
+        for i in range(5):
+            seen.append(i)
+            if i == 3:
+                raise ParameterError("chunk 3 cannot be computed")
+            yield table
+    with pytest.raises(ParameterError, match="chunk 3"):
+        chunked.write_chunks(computed(), tmp_path / "c.parquet")
+    assert seen == [0, 1, 2, 3]
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(tmp_path / "c.parquet").num_rows == 30  # the three chunks before, closed as a file
+
+    def mixed():  # the second chunk's columns cannot be cast to the first's schema: the writer fails
+        yield table
+        yield table.assign(x=["not a number"] * 10)
+        seen.append("computed after the failing write")
+        yield table
+        seen.append("computed two after the failing write")
+        yield table
+    seen.clear()
+    with pytest.raises(Exception) as raised:
+        chunked.write_chunks(mixed(), tmp_path / "m.parquet")
+    assert not isinstance(raised.value, AssertionError)
+    assert seen in ([], ["computed after the failing write"])  # at most the one chunk in flight is computed
