@@ -270,27 +270,25 @@ def watch() -> Iterator[list[Checked]]:
 
 
 @contextmanager
-def refusals_shown() -> Iterator[None]:
+def _refusals(shown: bool) -> Iterator[None]:
+    before = getattr(_STATE, "shown", False)
+    _STATE.shown = shown
+    try:
+        yield
+    finally:
+        _STATE.shown = before
+
+
+def refusals_shown():
     """Within the block (a page's run), a refusal of a cached function called by the page itself is shown
     (:func:`refused`) and stops the page; outside it, and within :func:`refusals_raised`, it is raised."""
-    before = getattr(_STATE, "shown", False)
-    _STATE.shown = True
-    try:
-        yield
-    finally:
-        _STATE.shown = before
+    return _refusals(True)
 
 
-@contextmanager
-def refusals_raised() -> Iterator[None]:
+def refusals_raised():
     """Within the block, a refusal is raised (a :class:`evalcore.work.WorkTooLargeError`), for a caller that says
     it in its own words (the sidebar's signature) instead of stopping the page."""
-    before = getattr(_STATE, "shown", False)
-    _STATE.shown = False
-    try:
-        yield
-    finally:
-        _STATE.shown = before
+    return _refusals(False)
 
 
 def _tell(checked: Checked) -> None:
