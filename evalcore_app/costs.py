@@ -55,6 +55,12 @@ def raw_table(dataset: str, _just_read=None) -> WorkEstimate:
     return reading_estimate(b"", stored.name, size=stored.size)
 
 
+#: What a visitor can do when counting a server data set passes the budget: nothing on the page (every candidate is
+#: counted, whatever the n), so the message says who can (the estimates of the command line speak of --n instead).
+SERVER_ADVICE = ("whoever runs this server can raise its budget (EVALCORE_WORK_BUDGET) for data sets this large; the "
+                 "counts are then kept, and a link reopens them in seconds")
+
+
 def server_scan(dataset: str, what: str) -> WorkEstimate:
     """DuckDB's pass over a server data set's file: its start, and the file's bytes as reading costs them."""
     from evalcore_app import serverdata
@@ -64,7 +70,7 @@ def server_scan(dataset: str, what: str) -> WorkEstimate:
     kind = "parquet" if path.is_dir() or path.name.lower().endswith((".parquet", ".pq")) else "csv"
     size = serverdata._size(path)
     return WorkEstimate(f"{what} {path.name} with DuckDB ({size:,} bytes)",
-                        WorkModel(fixed=start + READ_PER_BYTE[kind] * size))
+                        WorkModel(fixed=start + READ_PER_BYTE[kind] * size), advice=SERVER_ADVICE)
 
 
 def _columns(table, scores: tuple, keys: tuple, *extra) -> int:
@@ -340,7 +346,7 @@ def server_summary(dataset: str, label, scores: tuple, lower: tuple, file_identi
     rows = _server_rows(dataset)
     if rows is None:
         return server_scan(dataset, "counting the candidates and TPs of")
-    return engine_estimate("duckdb", rows, 1, 0, what="counting the candidates and TPs")
+    return replace(engine_estimate("duckdb", rows, 1, 0, what="counting the candidates and TPs"), advice=SERVER_ADVICE)
 
 
 def server_counts(dataset: str, label, scores: tuple, lower: tuple, ties: str, seed, file_identity: str = "") -> WorkEstimate:
@@ -359,7 +365,8 @@ def server_counts(dataset: str, label, scores: tuple, lower: tuple, ties: str, s
         scan = server_scan(dataset, "ranking")
         return replace(scan, model=WorkModel(fixed=scan.seconds * (measures + pairs)),
                        what=f"{scan.what}, {measures} measures and their pairs")
-    return engine_estimate("duckdb", rows, measures + pairs, 0, what="counting every ranking and pair")
+    return replace(engine_estimate("duckdb", rows, measures + pairs, 0, what="counting every ranking and pair"),
+                   advice=SERVER_ADVICE)
 
 
 def _stored_records():

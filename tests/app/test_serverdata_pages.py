@@ -127,3 +127,17 @@ def test_an_upload_with_a_200000_character_column_name_gets_a_short_message():
     shown = messages(at)
     assert shown and all(len(text) < 1_500 for text in shown), [len(text) for text in shown]
     assert any("long.csv" in text and "…" in text for text in shown), shown
+
+
+@pytest.mark.parametrize("page", ["pages/data.py", "pages/significance.py"])
+def test_counting_a_server_set_past_the_budget_says_who_can_raise_it(folder, monkeypatch, page):
+    """Counting a server data set counts every candidate whatever the n: past the budget, the page says so in its
+    own words (who can raise the budget), not the command line's ("--n with a step"). Before: a 10^8-row set on
+    Significance was refused with "test fewer n (-⁠-n with a step), or fewer measures" (bench_browser, issue 34)."""
+    monkeypatch.setenv("EVALCORE_WORK_BUDGET", "0.01")
+    at = open_link(page, "good.parquet", ties="hash", a="a", b="b")
+    said = " ".join(plain(e.value) for e in at.error)
+    assert not at.exception, [e.value for e in at.exception]
+    assert "it was not started. Nothing smaller of this kind fits; whoever runs this server can raise its budget " \
+           "(EVALCORE_WORK_BUDGET) for data sets this large" in said, said
+    assert "--n" not in said and "-\u2060-n" not in said
