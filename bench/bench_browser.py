@@ -36,7 +36,9 @@ key after it (each key in turn with one on the floor app), the same link reopene
 restarted server on the same store (the count tables and the p-values read from it), and keys on the range's
 upper end (one step up, a wider range, and back). ``--server-range lo:hi`` opens that range instead of the page's
 default; ``--before DIR`` measures the same steps on another checkout's code in the same run (main's:
-``git archive main | tar -x -C DIR``), served from DIR with this environment.
+``git archive main | tar -x -C DIR``), served from DIR with this environment. The server gets the work budget of a
+host that serves sets this large (``EVALCORE_WORK_BUDGET`` of this environment, else 1 hour: the first open counts
+every candidate, about 60 estimated seconds per 10^8 rows and measure).
 
 Usage: python bench/bench_browser.py [--repeat 5] [--no-million] [--server-rows 1000000,10000000]
        python bench/bench_browser.py --felt [--repeat 5] [--no-million] [--root main=/tmp/i34-visits-main]
@@ -374,6 +376,7 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
     return rows
 
 
+SERVER_BUDGET = os.environ.get("EVALCORE_WORK_BUDGET", "1h")  # the server sets' host's budget (the count's first open)
 FIRST_OPEN_MS = 4 * 3600 * 1000  # a first open counts the whole set (10^8 rows on a loaded machine: many minutes)
 RANGE_LABEL = "Range of n (every n in it is tested)"
 
@@ -393,7 +396,8 @@ def server_steps(browser, floor_key, code: Path, tag: str, folder: Path, store: 
                  n_range: tuple | None, repeat: int) -> list[tuple]:
     """A server data set on Significance, served by the checkout ``code`` (see the module's docstring)."""
     out = []
-    env = {"EVALCORE_DATA_DIR": str(folder), "PYTHONPATH": str(code)}
+    # a host serving sets this large gives a request the time to count one (60 s counts about 10^8 rows' worth)
+    env = {"EVALCORE_DATA_DIR": str(folder), "PYTHONPATH": str(code), "EVALCORE_WORK_BUDGET": SERVER_BUDGET}
     link = "/significance?dataset=server%3Abig.parquet&ties=hash&seed=0&a=a&b=b"
     if n_range:
         link += f"&n_min={n_range[0]}&n_max={n_range[1]}"
