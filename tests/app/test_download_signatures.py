@@ -7,7 +7,8 @@ with one number changed it has another, which reproduce then refuses.
 
 Before, these signatures named none of the pages' own settings (the ROC page's AUC interval, bootstrap and its seed;
 the cut-offs; the measures shown; the F-betas and threshold of UIR), named the report's one sample where the pages
-read every sample, and reproduce could not recompute any of the four tables.
+read every sample, and reproduce could not recompute any of the four tables; nor a Threshold table of a measure the
+report does not compare (its column was not read).
 """
 
 from __future__ import annotations
@@ -227,3 +228,15 @@ def test_the_uir_download_names_every_measure_and_cut_the_betas_and_threshold(ha
         assert names_exactly(signature, after, keys), (keys, signature, after)
         signature = after
     assert fields(signature)["cut"] == ("n:50",) * 5 and fields(signature)["uir-beta"] == ("0.5", "2.0")
+
+
+def test_a_threshold_download_of_a_measure_the_report_does_not_compare_reproduces(handed_out):
+    """freq is not among the four measures the report compares (the best by average precision): the Threshold
+    page's download of it adds it to the signed ``measures``, so that reproduce reads its column (before: 'the
+    signature's measures 'freq' are not score columns of the data file', exit code 2)."""
+    app({"dataset": "sample:collocations_sim", "ties": "stable", "t_measure": "freq", "t_mode": "n", "t_n": "300"},
+        "pages/threshold.py")
+    signature = check_download(handed_out, "threshold", COLLOCATIONS)
+    shown = fields(signature)
+    assert shown["shows"] == ("freq",) and shown["at"] == ("300",)
+    assert shown["measures"] == ("log_like", "chisq", "MI", "t_score", "freq")  # (the report's four, then freq)
