@@ -55,10 +55,10 @@ class PartSetting:
     read: Callable[[tuple[str, ...]], object]
 
 
-def _whole_number(items: tuple[str, ...], key: str, low: int) -> int:
+def _whole_number(items: tuple[str, ...], key: str, low: int, high: int = 2**63 - 1) -> int:
     text = _one(items, key)
-    if not text.isdigit() or int(text) < low:
-        raise ParameterError(f"the signature's {key} is a whole number >= {low}; got {shown(text)}")
+    if not (text.isascii() and text.isdigit() and len(text) <= 19 and low <= int(text) <= high):
+        raise ParameterError(f"the signature's {key} is a whole number from {low} to {high:,}; got {shown(text)}")
     return int(text)
 
 
@@ -121,7 +121,8 @@ PART_SETTINGS: Mapping[str, PartSetting] = {
     "cut": PartSetting(_write_cuts, _read_cuts),
     "auc-interval": PartSetting(lambda v: (str(v),), _read_auc_interval),
     "bootstrap": PartSetting(lambda v: (str(int(v)),), lambda items: _whole_number(items, "bootstrap", 1)),
-    "bootstrap-seed": PartSetting(lambda v: (str(int(v)),), lambda items: _whole_number(items, "bootstrap-seed", 0)),
+    "bootstrap-seed": PartSetting(lambda v: (str(int(v)),),
+                                  lambda items: _whole_number(items, "bootstrap-seed", 0, 2**32 - 1)),
     "uir-beta": PartSetting(lambda v: tuple(repr(float(b)) for b in v), _read_betas),
     "uir-threshold": PartSetting(lambda v: (repr(float(v)),), _read_threshold),
 }
