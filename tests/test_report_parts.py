@@ -348,6 +348,8 @@ def test_a_page_setting_is_read_back_checked():
     ("|part threshold|shows MI", "names no list size of its cut-off ('at')"),
     ("|part threshold|shows MI|at 7000", "cut-off after rank 7,000 lies beyond the data file's 6,348 candidates"),
     ("|part threshold|shows MI|at ten", "at is a list size, a whole number"),
+    ("|part threshold|shows MI|at ²", "at is a list size, a whole number"),  # (was Python's ValueError)
+    ("|part threshold|shows MI|at " + "9" * 5000, "at is a list size, a whole number"),  # (the same)
     ("|part pairwise|shows MI|at 10", "names 1 measure(s) it shows ('shows'); it shows at least 2"),
     ("|part significance|shows log_like", "names 1 measure(s) it shows ('shows'); it shows 2"),
     ("|part precision|shows nope", "are not score columns of the data file"),

@@ -277,7 +277,7 @@ def part_of(settings: Sequence[tuple[str, tuple[str, ...]]]) -> tuple[ReportSett
     at = None
     if "at" in mapping:
         text = _one(mapping["at"], "at")
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit() and len(text) <= 19):
             raise ParameterError(f"the signature's at is a list size, a whole number; got {shown(text)}")
         at = int(text)
     options = tuple((k, mapping[k]) for k in PART_SETTINGS if k in mapping)
