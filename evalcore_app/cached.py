@@ -406,8 +406,14 @@ def roc_curves(data: Loaded, ranking: RankingChoice, display: Display, measures:
     return roc.curves_table(rankings(data, measures, ranking, display), kind)
 
 
+def roc_seed(ranking: RankingChoice) -> int:
+    """The seed of the ROC page's bootstrap (AP, and the AUC where chosen): the view's seed, 0 where it has none
+    (its download's signature names it: ``bootstrap-seed``)."""
+    return ranking.seed or 0
+
+
 @cache(work=costs.roc_table, max_entries=16, show_spinner="Computing AUC and AP with their intervals ...")
 def roc_table(data: Loaded, ranking: RankingChoice, display: Display, measures: tuple, level: float, method: str,
               resamples: int):
     return roc.roc_table(rankings(data, measures, ranking, display), confidence_level=level, method=method,
-                         resamples=resamples, seed=ranking.seed or 0)
+                         resamples=resamples, seed=roc_seed(ranking))

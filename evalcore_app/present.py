@@ -106,13 +106,15 @@ def for_export(fig, stem: str):
     return figures.captioned(fig, caption_text(stem))
 
 
-def downloads(fig, table, stem: str, shows=(), beta: float = 1.0, at: int | None = None) -> None:
+def downloads(fig, table, stem: str, shows=(), beta: float = 1.0, at: int | None = None, options=None) -> None:
     """Download buttons: the figure as PNG, SVG and self-contained HTML, the table as CSV, each with its own
     signature (the view's settings and a digest of ``table``; ``shows`` names the measures it shows, ``beta`` the
-    F-beta of a Precision table, ``at`` the list size of a table of one cut-off) where the view has one, else plain
-    (:func:`evalcore_app.report.downloads`, the one row of them).
+    F-beta of a Precision table, ``at`` the list size of a table of one cut-off, ``options`` the page's own settings
+    that change its numbers, :data:`evalcore.report.parts.PART_SETTINGS` key -> value) where the view has one, else
+    plain (:func:`evalcore_app.report.downloads`, the one row of them).
 
     Images are rendered only when clicked (deferred data), since that takes a second. The CSV is for
     spreadsheets: text cells that start like a formula get a leading ' (numbers are unchanged).
     """
-    report.downloads(fig, table, stem, image=for_export(fig, stem), shows=shows, beta=beta, at=at)  # PNG and SVG: with a caption if asked for
+    report.downloads(fig, table, stem, image=for_export(fig, stem), shows=shows, beta=beta, at=at,
+                     options=options)  # PNG and SVG: with a caption if asked for

@@ -29,7 +29,7 @@ from evalcore.text import markdown_text, shown, spreadsheet_csv
 from evalcore.figures import style as figures
 from evalcore.report import ReportSettings, build_report, default_sizes, report_results
 from evalcore.report.embed import embed_signature, sidecar_name
-from evalcore.report.parts import Part, part_signature
+from evalcore.report.parts import Part, download_settings, part_options, part_signature
 from evalcore.report.signature import Signature, evalcore_version, file_sha256
 from evalcore.viewstate import DEFAULT_MEASURES, SAMPLE_PREFIX, RankingChoice, Roles, ViewSettings
 from evalcore_app import cached, common, costs, jobs, sample
@@ -194,23 +194,29 @@ def sidebar() -> None:
 
 
 def download_signature(report: CurrentReport, table, stem: str, shows=(), beta: float = 1.0,
-                       at: int | None = None) -> str:
-    """The signature of one download (:func:`evalcore.report.parts.part_signature`): the view's settings, which
-    download it is, the measures it shows (and the list size of its one cut-off, ``at``) and a digest of its table
-    alone (the figure is drawn from it)."""
-    names = common.view().display.mapping
+                       at: int | None = None, options=None) -> str:
+    """The signature of one download (:func:`evalcore.report.parts.part_signature`): the view's settings
+    (:func:`evalcore.report.parts.download_settings`: with the measures it shows, of every sample on the pages of
+    several samples), which download it is, the measures it shows (and the list size of its one cut-off, ``at``;
+    the page's own settings, ``options``: :data:`evalcore.report.parts.PART_SETTINGS` key -> value) and a digest of
+    its table alone (the figure is drawn from it)."""
+    v = common.view()
+    names = v.display.mapping
     part = Part(stem, tuple(shows), beta, tuple((m, names[m]) for m in shows if m in names),
-                None if at is None else int(at))
-    return str(part_signature(report.settings, report.data_sha256, part, table))
+                None if at is None else int(at), part_options(options or {}))
+    settings = download_settings(report.settings, part, lower=v.data.lower)
+    return str(part_signature(settings, report.data_sha256, part, table))
 
 
-def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0, at: int | None = None) -> None:
+def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0, at: int | None = None,
+              options=None) -> None:
     """Download buttons in one row: the figure as PNG, SVG and HTML with the download's signature inside, the table
     as CSV with the signature as a sidecar file; without a report (no signature for this view: :func:`current`),
     the same buttons plain and no sidecar. Images and the signature are made only when clicked (deferred data):
     the signature's digest is of ``table``, the numbers this download shows (``shows``: the measures it shows, by
-    their own names; ``beta``: the F-beta of a Precision table; ``at``: the list size of a table of one cut-off).
-    PNG and SVG draw ``image`` (the figure with a
+    their own names; ``beta``: the F-beta of a Precision table; ``at``: the list size of a table of one cut-off;
+    ``options``: the page's own settings that change its numbers, :func:`download_signature`). PNG and SVG draw
+    ``image`` (the figure with a
     caption, evalcore_app/present.py) where given."""
     report, _ = current()
 
@@ -218,7 +224,7 @@ def downloads(fig, table, stem: str, image=None, shows=(), beta: float = 1.0, at
 
     def signature() -> str | None:
         if not made:
-            made.append(download_signature(report, table, stem, shows, beta, at) if report else None)
+            made.append(download_signature(report, table, stem, shows, beta, at, options) if report else None)
         return made[0]
 
     def signed(fmt: str):

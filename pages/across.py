@@ -53,6 +53,7 @@ fig = samplefigures.differences_figure(res.table.dropna(subset=["difference"]), 
                                        estimate=paired.estimate, low=paired.low, high=paired.high,
                                        confidence_level=v.level)
 st.plotly_chart(fig, key="across_chart", theme=None)
-present.downloads(fig, present.pair_named(res.table, *pair), "across_samples")
+present.downloads(fig, present.pair_named(res.table, *pair), "across_samples", shows=(a, b),
+                  options={"cut": (cuts[a], cuts[b])})
 with st.expander("Per sample"):
     present.table("across", "per sample", res.table, pair=pair)

@@ -41,7 +41,9 @@ except EvalcoreError as exc:
     common.stop()
 fig = rocfigures.curve_figure(kind, curves, table, baseline=candidates.baseline, level=v.level)
 st.plotly_chart(fig, key="roc_chart", theme=None)
-present.downloads(fig, table, f"{kind}_curves")
+present.downloads(fig, table, f"{kind}_curves", shows=tuple(measures),
+                  options={"auc-interval": v.auc_method, "bootstrap": v.resamples,
+                           "bootstrap-seed": cached.roc_seed(v.ranking)})
 st.markdown(f"**Area under the ROC curve and average precision** ({fmt.level(v.level)} intervals; AUC: "
             f"{AUC_INTERVAL_LABELS[v.auc_method]}, AP: bootstrap of {v.resamples:,} resamples, seeded)")
 present.table("roc", "areas", table)

@@ -53,5 +53,6 @@ st.subheader("Every pair: UIR of the row measure against the column measure")
 matrix = present.matrix_named(res.matrix)  # display names, in the figure and the download
 matrix_fig = samplefigures.uir_heatmap(matrix, threshold=v.uir_threshold)
 st.plotly_chart(matrix_fig, key="uir_matrix", theme=None)
-present.downloads(matrix_fig, matrix.reset_index(names="measure"), "uir")
+present.downloads(matrix_fig, matrix.reset_index(names="measure"), "uir", shows=tuple(cuts),
+                  options={"cut": tuple(cuts.values()), "uir-beta": betas, "uir-threshold": v.uir_threshold})
 st.caption(f"\\* marks |UIR| ≥ {v.uir_threshold:g}: a robust improvement whatever the weight of the metrics.")

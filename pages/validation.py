@@ -61,6 +61,7 @@ for tab, fig, name in zip(tabs, figs, ("histogram", "qq", "coverage")):
     with tab:
         st.plotly_chart(fig, key=f"validation_{name}", theme=None)
         if name == "histogram":  # (Figure 4, whose table is the samples')
-            present.downloads(fig, res.table.assign(measure=named.measure), "validation")
+            present.downloads(fig, res.table.assign(measure=named.measure), "validation", shows=(m,),
+                              options={"cut": (cuts[m],)})
 with st.expander("Per sample"):
     present.table("validation", "per sample", res.table)

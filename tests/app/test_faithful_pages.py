@@ -224,9 +224,9 @@ def test_the_threshold_download_names_its_cut_off_and_reproduces(monkeypatch):
 
     made = []
 
-    def downloads(fig, table, stem, image=None, shows=(), beta=1.0, at=None):
+    def downloads(fig, table, stem, image=None, shows=(), beta=1.0, at=None, options=None):
         current, _ = report.current()
-        made.append((stem, at, report.download_signature(current, table, stem, shows, beta, at)))
+        made.append((stem, at, report.download_signature(current, table, stem, shows, beta, at, options)))
 
     monkeypatch.setattr(report, "downloads", downloads)
     at = app({"dataset": "sample:collocations_sim", "ties": "stable", "t_measure": "log_like", "t_mode": "n",
@@ -246,9 +246,9 @@ def test_the_pairwise_download_names_its_measures_and_n_and_reproduces(monkeypat
 
     made = []
 
-    def downloads(fig, table, stem, image=None, shows=(), beta=1.0, at=None):
+    def downloads(fig, table, stem, image=None, shows=(), beta=1.0, at=None, options=None):
         current, _ = report.current()
-        made.append((stem, report.download_signature(current, table, stem, shows, beta, at)))
+        made.append((stem, report.download_signature(current, table, stem, shows, beta, at, options)))
 
     monkeypatch.setattr(report, "downloads", downloads)
     app({"dataset": "sample:collocations_sim", "ties": "stable", "m": ["log_like", "MI", "t_score"], "pw_n": "300",
