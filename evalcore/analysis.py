@@ -86,6 +86,7 @@ class PairResult:
     power: float = 0.8
     confidence_level: float = 0.95
     difference_method: str = "newcombe"  # the interval of Pi_A - Pi_B (a key of names.DIFFERENCE_INTERVALS)
+    tests: "PairTests | None" = None  # the level-free tests it read (one object for every level of a cached pair)
 
     def table(self) -> pd.DataFrame:
         """``comparison`` with the minimum detectable difference (``mdd_pi, mdd``; NaN at n it was not computed at)."""
@@ -198,6 +199,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
         n_significant=int(comparison["significant"].sum()),
         test=test, correction=correction, counts=significance_counts(tables, alpha),
         detectable=detectable, power=power, confidence_level=confidence_level, difference_method=difference_method,
+        tests=tested,
     )
 
 

@@ -248,15 +248,19 @@ def bands_note(data, measures, n_range: tuple[int, int]) -> None:
                        "apart here (Significance).")
 
 
-def pair_reach_note(comparison, a: str, b: str) -> None:
+def pair_reach_note(comparison, a: str, b: str, source=None) -> None:
     """Where the n-best lists of A and B are identical or nearly so at the n of ``comparison`` (a table of their
     difference regions, the page's own), say so in words: Fisher's test cannot reach alpha on regions that small
-    (:func:`evalcore.compare.regions_reach`, once per table and level)."""
+    (:func:`evalcore.compare.regions_reach`, once per ``source``: a level-free object the regions come from, e.g.
+    a cached pair's tests; the smallest p-value does not depend on the level)."""
+    from dataclasses import replace
+
     from evalcore.compare import regions_reach
     from evalcore_app import figcache
 
     v = view()
-    reach = figcache.memo(comparison, lambda: regions_reach(comparison, 1 - v.level), "reach", v.level)
+    reach = replace(figcache.memo(comparison if source is None else source, lambda: regions_reach(comparison, 0.5),
+                                  "reach"), alpha=1 - v.level)
     if reach.reaches:
         return
     lo, hi = reach.n_range

@@ -89,7 +89,7 @@ st.markdown(f"{name}: significant{correction} at "
             f"**{result.n_significant:,} of {tested:,}** n from {n_min:,} to {n_max:,}; "
             + (f"{every} n-best list from {n_min:,} **up to n = {result.up_to:,}** differs significantly."
                if result.up_to else f"not significant at n = {n_min:,}."))
-widgets.pair_reach_note(result.comparison, a, b)  # lists (nearly) the same: said in words
+widgets.pair_reach_note(result.comparison, a, b, result.tests)  # lists (nearly) the same: said in words
 for warning in analysis.significance_warnings(N, candidates.n_tp, test=test, alpha=1 - v.level,
                                               comparison=result.comparison, names=(name_a, name_b)):
     st.warning(esc(warning))
@@ -106,8 +106,8 @@ if v.sig_counts:
 fig = figcache.memo(result, lambda: figures.significance_figure(result.curve_a, result.curve_b, result.comparison,
                                                                 up_to=result.up_to, alpha=1 - v.level), "fig3", v.level)
 # the downloads' table, once per result (as its figures)
-table = figcache.memo(result, lambda: result.table().assign(difference_interval=v.difference_method,
-                                                           mdd_power=result.power), "table", v.difference_method)
+table = figcache.memo(result, lambda: present.with_constants(result.table(), difference_interval=v.difference_method,
+                                                             mdd_power=result.power), "table", v.difference_method)
 plot.chart(fig, key="significance_chart")
 present.downloads(fig, table, "significance", shows=(a, b))
 mdd_test = "McNemar's" if test == "mcnemar" else "Fisher's"

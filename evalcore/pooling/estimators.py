@@ -51,6 +51,7 @@ from ..errors import ParameterError
 from ..text import shown
 from ..estimates import (ESTIMATE_COLUMNS, MIN_ANNOTATED, BaselineEstimate, _annotated_pair_ranks,
                          check_min_annotated, hypergeometric_interval, newcombe_difference_interval, sample_interval)
+from ..curves import _constant
 from ..nspec import check_sizes
 from ..ranking import Ranking
 from ..stats.fisher import check_alternative, fisher_exact
@@ -131,9 +132,6 @@ def _rest_bounds(k, m, size, level: float, interval: str, alternative: str) -> t
     low, high = sample_interval(k, m, size, level, interval, alternative)
     return low * size, high * size
 
-
-def _constant(name: str, size: int) -> pd.Categorical:
-    return pd.Categorical.from_codes(np.zeros(size, dtype=np.int8), categories=[name])
 
 
 def _precision_table(ranking: Ranking, sizes: np.ndarray, pool: np.ndarray, rest_sampled: bool,

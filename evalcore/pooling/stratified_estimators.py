@@ -75,6 +75,7 @@ from scipy import special
 from ..errors import ParameterError
 from ..estimates import (ESTIMATE_COLUMNS, MIN_ANNOTATED, BaselineEstimate, _annotated_pair_ranks,
                          check_min_annotated, sample_interval)
+from ..curves import _constant
 from ..nspec import check_sizes
 from ..ranking import Ranking
 from ..stats.fisher import check_alternative
@@ -433,9 +434,6 @@ def _n_bands(band: np.ndarray, n_bands: int | None) -> int:
 def _regime(codes: np.ndarray) -> pd.Categorical:
     return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int8), categories=list(REGIMES))
 
-
-def _constant(name: str, size: int) -> pd.Categorical:
-    return pd.Categorical.from_codes(np.zeros(size, dtype=np.int8), categories=[name])
 
 
 def _precision_table(ranking: Ranking, sizes: np.ndarray, band: np.ndarray, n_bands: int | None,
