@@ -7,7 +7,7 @@ call it too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -121,6 +121,12 @@ def significance_counts(tables: dict[str, pd.DataFrame], alpha: float) -> pd.Dat
                          for c in CORRECTIONS}, index=pd.Index(list(tables), name="test"))
 
 
+def _tested_counts(tested: "PairTests", alpha: float) -> pd.DataFrame:
+    """:func:`significance_counts` of a :class:`PairTests`, its adjusted p-values computed once for every level."""
+    return pd.DataFrame({c: [int((tested.adjusted(t, c) < alpha).sum()) for t in tested.p_values] for c in CORRECTIONS},
+                        index=pd.Index(list(tested.p_values), name="test"))
+
+
 @dataclass(frozen=True, eq=False)
 class PairTests:
     """What a comparison of two rankings at every n does not owe to the confidence level: the counts of the
@@ -132,6 +138,18 @@ class PairTests:
     comparison: pd.DataFrame
     p_values: dict
     test: str = "fisher"
+    _adjusted: dict = field(default_factory=dict, repr=False)
+
+    def adjusted(self, test: str, correction: str) -> np.ndarray:
+        """``test``'s p-values adjusted by ``correction`` (:func:`evalcore.stats.multitest.adjust_pvalues`), computed
+        once: they do not depend on the level either (read-only; a level compares them with its alpha)."""
+        key = (test, correction)
+        found = self._adjusted.get(key)
+        if found is None:
+            found = adjust_pvalues(self.p_values[test], correction)
+            found.setflags(write=False)
+            self._adjusted[key] = found  # (two threads may both compute it: the same numbers)
+        return found
 
 
 def pair_tests(a: Ranking, b: Ranking, n_range: tuple[int, int], *, test: str = "fisher", resamples: int = 1000,
@@ -184,8 +202,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     curve_a = checked_curve(a, sizes, confidence_level=confidence_level, interval=interval)
     curve_b = checked_curve(b, sizes, confidence_level=confidence_level, interval=interval)
     comparison = tested.comparison.copy()  # (a cached PairTests is shared: never changed here)
-    tables = {t: pd.DataFrame({"p_value": p}) for t, p in tested.p_values.items()}
-    comparison["p_adjusted"] = adjust_pvalues(comparison["p_value"].to_numpy(), correction)
+    comparison["p_adjusted"] = tested.adjusted(test, correction).copy()
     # (where pair_test puts it: after log10_p)
     comparison.insert(comparison.columns.get_loc("log10_p") + 1, "significant", comparison["p_adjusted"] < alpha)
     effects = effect_sizes(comparison, confidence_level, difference_method)
@@ -197,7 +214,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
         curve_a=curve_a, curve_b=curve_b, comparison=comparison,
         up_to=significant_up_to(comparison),
         n_significant=int(comparison["significant"].sum()),
-        test=test, correction=correction, counts=significance_counts(tables, alpha),
+        test=test, correction=correction, counts=_tested_counts(tested, alpha),
         detectable=detectable, power=power, confidence_level=confidence_level, difference_method=difference_method,
         tests=tested,
     )
