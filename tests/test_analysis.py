@@ -50,6 +50,7 @@ def test_a_pair_at_another_level_reuses_the_adjusted_p_values_and_counts_as_befo
     krenn = load_candidates(krenn_tsv, label="is.colloc")
     a, b = rank(krenn, "log.like", ties="random", seed=1), rank(krenn, "chisq", ties="random", seed=1)
     tested = pair_tests(a, b, (1, 5_102))
+    before = tested.comparison.copy()
     for level in (0.9, 0.95, 0.99):
         for correction in ("none", "holm", "bh"):
             result = pair_comparison(a, b, (1, 5_102), confidence_level=level, correction=correction, tested=tested)
@@ -58,6 +59,7 @@ def test_a_pair_at_another_level_reuses_the_adjusted_p_values_and_counts_as_befo
                                           adjust_pvalues(result.comparison["p_value"].to_numpy(), correction))
             tables = {t: pd.DataFrame({"p_value": p}) for t, p in tested.p_values.items()}
             pd.testing.assert_frame_equal(result.counts, significance_counts(tables, 1 - level))
+    pd.testing.assert_frame_equal(tested.comparison, before)  # each level's table is its own (copy-on-write)
     assert set(tested._adjusted) == {(t, c) for t in tested.p_values for c in ("none", "holm", "bh")}
     assert tested.adjusted("fisher", "holm") is tested.adjusted("fisher", "holm")  # computed once
     assert not tested.adjusted("fisher", "holm").flags.writeable  # shared by every level: read-only
