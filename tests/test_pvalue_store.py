@@ -187,3 +187,52 @@ def test_other_keys_pairs_and_tests_are_other_entries(small, tmp_path):
     assert computed() - before == 3
     with pytest.raises(Exception, match="resamples"):
         pvalues.pair_pvalues(a, b, (1, 999), key="k", test="bootstrap", store=store)
+
+
+# -- equal chunks, and a cancel at every point of the work --------------------------------------------------------
+
+
+@pytest.fixture()
+def equal_tails(monkeypatch):
+    """Two rankings of 5,000 candidates that order only their top 200 differently: beyond n = 200 both n-best lists
+    are the same candidates, so D1 and D2 are empty and every p-value is 1 (as the browser test's pair beyond
+    n = 851,968: its last two chunks of 65,536 n hold the same numbers); chunks of 1,000 n."""
+    monkeypatch.setattr(pvalues, "CHUNK", 1_000)
+    monkeypatch.setattr(pvalues, "_IDS", {})
+    rng = np.random.default_rng(35)
+    labels = rng.random(5_000) < 0.2
+    scores = np.arange(5_000, 0, -1, dtype=np.float64)  # distinct: no ties
+    other = scores.copy()
+    other[:200] = rng.permutation(other[:200])
+    a = rank_scores(labels, scores, ties="stable", measure="a")
+    b = rank_scores(labels, other, ties="stable", measure="b")
+    return a, b
+
+
+def pvalue_entries(store: DatasetStore) -> list[str]:
+    names = []
+    for dataset_id in store.ids():
+        name = store.get(dataset_id).name
+        if name.startswith(pvalues.PREFIX):
+            names.append(name)
+    return names
+
+
+def test_chunks_of_equal_p_values_are_each_kept_and_found_by_a_new_process(equal_tails, tmp_path, monkeypatch):
+    # Found with the browser test's fifteen chunks, of which the store kept fourteen: the store names an entry by
+    # the SHA-256 of its bytes, so two chunks of the same p-values were one entry, under the first chunk's name; a
+    # new process (a restart, another server process) found the second by no scan and tested it again every time.
+    a, b = equal_tails
+    want = analysis.pair_tests(a, b, (1, 5_000))
+    assert (want.p_values["fisher"][200:] == 1).all()  # (chunks 1 .. 4, n = 1,000 .. 4,999: the same numbers)
+    store = DatasetStore(tmp_path / "store")
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store), want)
+    assert computed() - before == 6
+    assert sorted(pvalue_entries(store)) == sorted(  # one entry a chunk, each under its own name
+        pvalues.entry_name("k", "a", "b", "fisher", 1, 0, k) for k in range(6))
+    monkeypatch.setattr(pvalues, "_IDS", {})  # a new process: nothing but the store
+    assert pvalues.chunks_to_compute(a, b, (1, 5_000), key="k", store=store) == 0
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store), want)
+    assert computed() == before
