@@ -10,7 +10,9 @@ sets a session uses kept in the store while it lives.
   callback is a checkpoint: when the computing session's run is to end (its tab was closed: Streamlit asks the
   run to stop; or it reruns) the work stops, unless another live session still waits for it, in which case it
   goes on and the session's own stop is raised once the result is cached. A waiting session that left, or whose
-  session the runtime no longer knows, does not count.
+  session the runtime no longer knows, does not count. Runs are counted, not sessions: a rerun starts a session's
+  new run before its old run, told to stop, reaches its checkpoint, and the old run's leaving leaves the new one
+  waiting.
 - **Cached work** (:func:`cache`): every computation a page can start is a cached function that declares its
   work: on a miss, before it computes, its estimate is checked against the budget, and past it nothing is
   computed or cached. Inside a page's run (:func:`refusals_shown`, around ``page.run()`` in app.py) the refusal
@@ -35,6 +37,7 @@ import inspect
 import re
 import threading
 import time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterator
@@ -103,10 +106,11 @@ def _run_ends() -> tuple[type[BaseException], ...]:
 
 @dataclass
 class Job:
-    """One computation keyed by its cache key, and the sessions whose runs wait for it."""
+    """One computation keyed by its cache key, and the sessions whose runs wait for it (``waiting``: session -> its
+    runs that wait; a rerun starts a session's new run before its old run, told to stop, has left)."""
 
     key: Hashable
-    waiting: set = field(default_factory=set)
+    waiting: Counter = field(default_factory=Counter)
     done: int = 0
     total: int = 0
     stopped: bool = False
@@ -129,7 +133,7 @@ class Job:
         checkpoint where work that no open session waits for stops (see the module's docstring)."""
         sid = session_id()
         pending = _PENDING
-        state = {"show": show}
+        state = {"show": show, "left": False}
 
         def callback(done: int, total: int) -> None:
             self.done, self.total = done, total
@@ -144,8 +148,10 @@ class Job:
                     self.stopped = True
                     raise
                 state["show"] = None  # go on for the others; this run ends once the result is cached
-                pending.value = exc
-                _leave(self, sid)
+                if not state["left"]:  # (once: the check raises at every checkpoint after)
+                    state["left"] = True
+                    pending.value = exc
+                    _leave(self, sid)
             if not self.anyone():
                 self.stopped = True
                 raise Cancelled("The computation was stopped: no open page waits for it any more.")
@@ -159,8 +165,12 @@ _PENDING = threading.local()  # a run's own stop or rerun, put off while it comp
 
 
 def _leave(job: Job, sid: str | None) -> None:
+    """One run of the session ``sid`` no longer waits (another run of it may still)."""
     with _LOCK:
-        job.waiting.discard(sid)
+        if job.waiting[sid] > 1:
+            job.waiting[sid] -= 1
+        else:
+            job.waiting.pop(sid, None)
         if not job.waiting and _JOBS.get(job.key) is job:
             del _JOBS[job.key]
 
@@ -173,13 +183,14 @@ def attend(key: Hashable) -> Iterator[Job]:
     sid = session_id()
     with _LOCK:
         job = _JOBS.setdefault(key, Job(key))
-        job.waiting.add(sid)
+        job.waiting[sid] += 1
     _PENDING.value = None
     try:
         yield job
     finally:
-        _leave(job, sid)
         pending, _PENDING.value = getattr(_PENDING, "value", None), None
+        if pending is None:  # (a run whose stop was put off left when the stop came: Job.progress)
+            _leave(job, sid)
     if pending is not None:
         raise pending
 

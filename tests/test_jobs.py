@@ -149,6 +149,49 @@ def test_when_the_waiting_session_leaves_too_the_work_stops(sessions):
     assert outcome["a"] in ("StopException", "Cancelled") and counter[0] < 1_000
 
 
+def test_the_stopped_run_of_a_session_does_not_stop_the_work_of_its_next_run(sessions, monkeypatch):
+    """Cancel, then at once "Test every n of the range" again (pages/significance.py): Streamlit starts the session's
+    new run while the old one, told to stop, finishes the part it computes. The old run stops at its checkpoint; the
+    new run's work goes on. (The job counted sessions, not runs: the old run's leaving took the new run's place, and
+    the new run stopped with "no open page waits for it" after one part.)"""
+    stopped = set()  # runs (threads) Streamlit told to stop; the session stays open
+
+    def check():
+        run = threading.current_thread().name
+
+        def raise_if_stopped():
+            if run in stopped:
+                raise StopException()
+        return raise_if_stopped
+
+    monkeypatch.setattr(jobs, "_yield_check", check)
+    counters, outcome = {"old": [0], "new": [0]}, {}
+    new_runs = threading.Event()
+
+    def run(name, steps):
+        sessions.local.sid = "s"
+        try:
+            with jobs.attend("key") as job:
+                if name == "new":
+                    new_runs.set()
+                outcome[name] = computation(job, steps, counters[name])
+        except (StopException, jobs.Cancelled) as exc:
+            outcome[name] = type(exc).__name__
+
+    old = threading.Thread(target=run, args=("old", 2_000), name="old")
+    old.start()
+    while counters["old"][0] < 5:
+        time.sleep(0.005)
+    new = threading.Thread(target=run, args=("new", 100), name="new")
+    new.start()
+    new_runs.wait(5)
+    stopped.add("old")  # (the click's rerun: the old run is told to stop)
+    old.join(10)
+    new.join(10)
+    assert outcome == {"old": "StopException", "new": "result"} and counters["new"][0] == 100
+    assert counters["old"][0] < 2_000 and jobs.waiting_sessions("key") == set()
+
+
 def test_work_outside_a_session_is_never_stopped(sessions):
     counter = [0]
     with jobs.attend("key") as job:

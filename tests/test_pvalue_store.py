@@ -187,3 +187,199 @@ def test_other_keys_pairs_and_tests_are_other_entries(small, tmp_path):
     assert computed() - before == 3
     with pytest.raises(Exception, match="resamples"):
         pvalues.pair_pvalues(a, b, (1, 999), key="k", test="bootstrap", store=store)
+
+
+# -- equal chunks, and a cancel at every point of the work --------------------------------------------------------
+
+
+@pytest.fixture()
+def equal_tails(monkeypatch):
+    """Two rankings of 5,000 candidates that order only their top 200 differently: beyond n = 200 both n-best lists
+    are the same candidates, so D1 and D2 are empty and every p-value is 1 (as the browser test's pair beyond
+    n = 851,968: its last two chunks of 65,536 n hold the same numbers); chunks of 1,000 n."""
+    monkeypatch.setattr(pvalues, "CHUNK", 1_000)
+    monkeypatch.setattr(pvalues, "_IDS", {})
+    rng = np.random.default_rng(35)
+    labels = rng.random(5_000) < 0.2
+    scores = np.arange(5_000, 0, -1, dtype=np.float64)  # distinct: no ties
+    other = scores.copy()
+    other[:200] = rng.permutation(other[:200])
+    a = rank_scores(labels, scores, ties="stable", measure="a")
+    b = rank_scores(labels, other, ties="stable", measure="b")
+    return a, b
+
+
+def pvalue_entries(store: DatasetStore) -> list[str]:
+    names = []
+    for dataset_id in store.ids():
+        name = store.get(dataset_id).name
+        if name.startswith(pvalues.PREFIX):
+            names.append(name)
+    return names
+
+
+def test_chunks_of_equal_p_values_are_each_kept_and_found_by_a_new_process(equal_tails, tmp_path, monkeypatch):
+    # Found with the browser test's fifteen chunks, of which the store kept fourteen: the store names an entry by
+    # the SHA-256 of its bytes, so two chunks of the same p-values were one entry, under the first chunk's name; a
+    # new process (a restart, another server process) found the second by no scan and tested it again every time.
+    a, b = equal_tails
+    want = analysis.pair_tests(a, b, (1, 5_000))
+    assert (want.p_values["fisher"][200:] == 1).all()  # (chunks 1 .. 4, n = 1,000 .. 4,999: the same numbers)
+    store = DatasetStore(tmp_path / "store")
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store), want)
+    assert computed() - before == 6
+    assert sorted(pvalue_entries(store)) == sorted(  # one entry a chunk, each under its own name
+        pvalues.entry_name("k", "a", "b", "fisher", 1, 0, k) for k in range(6))
+    monkeypatch.setattr(pvalues, "_IDS", {})  # a new process: nothing but the store
+    assert pvalues.chunks_to_compute(a, b, (1, 5_000), key="k", store=store) == 0
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store), want)
+    assert computed() == before
+
+
+class Stop(BaseException):
+    """A cancel as a Streamlit run meets it: its StopException and RerunException are BaseExceptions, which an
+    ``except Exception`` (or ``except OSError``) does not catch."""
+
+
+#: The store's file-system steps a cancel is put in place of (in evalcore.io.store's own ``os`` and ``fcntl``).
+STEPS = ("open", "fsync", "replace", "link", "rename", "unlink", "utime", "flock")
+
+
+class Interrupted:
+    """A module (``os`` or ``fcntl``) whose file-system steps are counted, with :class:`Stop` raised in place of
+    the ``at``-th step (shared count); ``at=0`` counts only."""
+
+    def __init__(self, module, count: dict):
+        self._module, self._count = module, count
+
+    def __getattr__(self, name):
+        real = getattr(self._module, name)
+        if name not in STEPS:
+            return real
+
+        def step(*args, **kwargs):
+            self._count["steps"] += 1
+            if self._count["steps"] == self._count["at"]:
+                raise Stop(f"{name}, step {self._count['steps']}")
+            return real(*args, **kwargs)
+
+        return step
+
+
+def on_disk(store: DatasetStore) -> dict:
+    """What a cancel may have left in the store: temporary files, reservation files, entries without their
+    description, and the bytes of every file that counts against the quota (all but the notes, reservations,
+    leases)."""
+    import os
+    from pathlib import Path
+
+    root = Path(store.root)
+    files = [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
+    counted = [p for p in files if p.relative_to(root).parts[0] not in (".reservations", ".leases", ".evicted")]
+    return {
+        "temporary": sorted(str(p.relative_to(root)) for p in files if p.name.startswith(".tmp-")),
+        "reservations": sorted(p.name for p in (root / ".reservations").iterdir()) if (root / ".reservations").exists()
+        else [],
+        "incomplete": sorted(p.name for p in root.glob("[0-9a-f][0-9a-f]/*") if not (p / "meta.json").exists()),
+        "bytes": sum(os.lstat(p).st_size for p in counted),
+    }
+
+
+def resumed_and_clean(a, b, store: DatasetStore, want, chunks: int, monkeypatch, n_range=(1, 5_000)) -> None:
+    """After a cancel: nothing stale in the store (no temporary file, no entry without its description, every byte
+    on disk counted in the quota, no reservation held; a reservation's file is left only where the cancel took the
+    place of its removal, and then nobody holds it: the next write's check drops it); the next call stores every
+    chunk, and a new process finds them all."""
+    left = on_disk(store)
+    assert left["temporary"] == [] and left["incomplete"] == [] and len(left["reservations"]) <= 1, left
+    assert store.usage().total_bytes == left["bytes"] and store.usage().reserved_bytes == 0
+    assert_same(pvalues.pair_pvalues(a, b, n_range, key="k", store=store), want)
+    assert sorted(pvalue_entries(store)) == sorted(
+        pvalues.entry_name("k", "a", "b", "fisher", 1, 0, k) for k in range(chunks))
+    monkeypatch.setattr(pvalues, "_IDS", {})  # a new process
+    assert pvalues.chunks_to_compute(a, b, n_range, key="k", store=store) == 0
+    with store.reserve(1):  # (the next write's check: a reservation nobody holds is dropped)
+        pass
+    after = on_disk(store)
+    assert after == {**after, "temporary": [], "reservations": [], "incomplete": []}, after
+    assert store.usage().total_bytes == after["bytes"] and store.usage().reserved_bytes == 0
+
+
+@pytest.mark.parametrize("at", range(7))
+def test_a_cancel_at_any_progress_report_keeps_what_was_stored(small, tmp_path, monkeypatch, at):
+    a, b = small
+    want = analysis.pair_tests(a, b, (1, 5_000))
+    store = DatasetStore(tmp_path / "store")
+
+    def progress(done, total):
+        if done == at:
+            raise Stop
+
+    with pytest.raises(Stop):
+        pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store, progress=progress)
+    assert len(pvalue_entries(store)) == at  # (reported after it is stored)
+    resumed_and_clean(a, b, store, want, 6, monkeypatch)
+
+
+@pytest.mark.parametrize("at", range(1, 7))
+def test_a_cancel_while_a_chunk_is_tested_keeps_the_chunks_before(small, tmp_path, monkeypatch, at):
+    a, b = small
+    want = analysis.pair_tests(a, b, (1, 5_000))
+    store = DatasetStore(tmp_path / "store")
+    tested, calls = pvalues._tested, []
+
+    def interrupted(*args):
+        calls.append(1)
+        if len(calls) == at:
+            raise Stop
+        return tested(*args)
+
+    monkeypatch.setattr(pvalues, "_tested", interrupted)
+    with pytest.raises(Stop):
+        pvalues.pair_pvalues(a, b, (1, 5_000), key="k", store=store)
+    monkeypatch.setattr(pvalues, "_tested", tested)
+    assert len(pvalue_entries(store)) == at - 1
+    resumed_and_clean(a, b, store, want, 6, monkeypatch)
+
+
+def test_a_cancel_at_any_step_of_a_write_leaves_nothing_stale_and_the_next_call_stores_every_chunk(
+        small, tmp_path, monkeypatch):
+    """A cancel in place of each file-system step of the store's writes of three chunks (its reservation, temporary
+    files, moves into place, descriptions), as a stopped run raises it: BaseException, not OSError. Before the fix
+    it left a reservation held for the life of the process, the data's temporary file, entries without their
+    description."""
+    import fcntl
+    import os
+
+    import evalcore.io.store as store_module
+
+    a, b = small
+    n_range = (1, 2_999)  # three chunks
+    want = analysis.pair_tests(a, b, n_range)
+    tested, memo = pvalues._tested, {}
+
+    def tested_once(x, y, sizes, test):  # (each chunk tested once: what is cancelled here is the store's work)
+        if (sizes.tobytes(), test) not in memo:
+            memo[sizes.tobytes(), test] = tested(x, y, sizes, test)
+        return memo[sizes.tobytes(), test]
+
+    monkeypatch.setattr(pvalues, "_tested", tested_once)
+    count = {"steps": 0, "at": 0}
+    monkeypatch.setattr(store_module, "os", Interrupted(os, count))
+    monkeypatch.setattr(store_module, "fcntl", Interrupted(fcntl, count))
+    pvalues.pair_pvalues(a, b, n_range, key="k", store=DatasetStore(tmp_path / "probe"))
+    steps = count["steps"]
+    assert steps > 3 * 10
+    for at in range(1, steps + 1):
+        store = DatasetStore(tmp_path / f"store{at}")
+        monkeypatch.setattr(pvalues, "_IDS", {})
+        count.update(steps=0, at=at)
+        with pytest.raises(Stop):
+            pvalues.pair_pvalues(a, b, n_range, key="k", store=store)
+        count["at"] = 0
+        try:
+            resumed_and_clean(a, b, store, want, 3, monkeypatch, n_range)
+        except AssertionError as e:
+            raise AssertionError(f"cancelled at step {at} of {steps}: {e}") from None

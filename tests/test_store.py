@@ -907,6 +907,68 @@ def test_a_write_failure_during_a_concurrent_eviction_retries(tmp_path: Path, mo
     assert store.open(ds_id)[1] == CSV and len(calls) == 3  # data (lost), data, meta
 
 
+class Stopped(BaseException):
+    """A write stopped from outside (a browser session's run told to stop, ^C): a BaseException, not an OSError."""
+
+
+@pytest.mark.parametrize("room", [0, 10_000, 20_000, 20_050], ids=["nothing", "half the data", "the data only",
+                                                                  "the data and part of meta.json"])
+def test_a_write_stopped_midway_leaves_nothing_behind_and_holds_no_reservation(tmp_path: Path, monkeypatch,
+                                                                              room: int) -> None:
+    """(Every step of a write, its reservation and its moves into place included: tests/test_pvalue_store.py.)"""
+    store = DatasetStore(tmp_path / "store")
+    kept = store.put(CSV, "kept.csv")
+    data = sized(1, 20_000)
+    left = [room]
+    real = tempfile.NamedTemporaryFile
+
+    def named_temporary_file(*args, **kwargs):
+        f = real(*args, **kwargs)
+        inner = f.file
+
+        def write(chunk: bytes) -> int:
+            if len(chunk) > left[0]:
+                raise Stopped
+            left[0] -= len(chunk)
+            return inner.write(chunk)
+
+        f.write = write
+        return f
+
+    monkeypatch.setattr(store_module, "tempfile", types.SimpleNamespace(NamedTemporaryFile=named_temporary_file))
+    with pytest.raises(Stopped):
+        store.put(data, "big.csv")
+    assert not store.exists(dataset_id(data)) and check_intact(tmp_path / "store") == [kept]
+    assert [p.name for p in entries_under(tmp_path / "store")] == [kept]  # (no entry without its description)
+    assert list((tmp_path / "store" / ".reservations").iterdir()) == [] and store.usage().reserved_bytes == 0
+    assert store.usage().total_bytes == entry_bytes(tmp_path / "store", kept)
+    monkeypatch.undo()
+    assert store.put(data, "big.csv") == dataset_id(data)
+    assert check_intact(tmp_path / "store") == sorted([kept, dataset_id(data)])
+
+
+def test_a_failed_write_keeps_the_entry_another_write_of_the_same_bytes_is_completing(tmp_path: Path,
+                                                                                       monkeypatch) -> None:
+    """Two writes of the same bytes (two sessions, or a stopped run and its rerun, storing the same p-values): the
+    one that fails removes the entry it began only if no other write holds a reservation for it."""
+    store = DatasetStore(tmp_path)
+    ds_id = dataset_id(CSV)
+    entry = tmp_path / ds_id[:2] / ds_id
+    with store.reserve(len(CSV), dataset=ds_id):  # the other write, its data in place, its description not yet
+        entry.mkdir(parents=True)
+        (entry / DATA_FILE).write_bytes(CSV)
+        fill_disk(monkeypatch, 0)
+        with pytest.raises(StoreWriteError, match="disk is full"):
+            store.put(CSV, "a.csv")
+        monkeypatch.undo()
+        assert (entry / DATA_FILE).read_bytes() == CSV
+    assert store.put(CSV, "a.csv") == ds_id and check_intact(tmp_path) == [ds_id]
+    fill_disk(monkeypatch, 0)  # with no other write under way, a failed write leaves nothing
+    with pytest.raises(StoreWriteError):
+        store.put(sized(2, 5_000), "b.csv")
+    assert check_intact(tmp_path) == [ds_id] and [p.name for p in entries_under(tmp_path)] == [ds_id]
+
+
 # -- removal stays inside the store --------------------------------------------------
 
 

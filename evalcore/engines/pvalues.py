@@ -7,7 +7,10 @@ p-values of a pair are kept per n, on a lattice of list sizes ``n = residue + i 
 step``), in chunks of :data:`CHUNK` lattice points, each chunk one entry of the store
 (:class:`evalcore.io.store.DatasetStore`: within its quota, evicted least recently opened first, written
 atomically, checked on read) named by a digest of (the count tables' key, the pair, the test, the lattice, the
-chunk). A range of n with a step is the lattice points of its chunks (read, or computed and stored) and, where
+chunk). The store names an entry by the SHA-256 of its bytes and keeps the first name given to the same bytes, so a
+chunk's bytes hold its own name (``entry``, checked on read): two chunks of the same p-values (past the n where two
+rankings hold the same candidates every p-value is 1) are two entries, each found by its name in a scan of the store.
+A range of n with a step is the lattice points of its chunks (read, or computed and stored) and, where
 its last n is off the lattice, that one n computed on its own. So a level, a correction or an interval moved on
 the Significance page, a range narrowed or moved along the same lattice, or a colleague's link to the same pair
 reads the p-values instead of testing every n again; an evicted or damaged chunk is computed again, to the same
@@ -41,7 +44,7 @@ from ..stats.pairtests import TABLE_P_VALUES
 
 #: Lattice points per stored chunk: 65,536 n, 32 bytes each for Fisher (its p-value and log10, McNemar's, Pearson's).
 CHUNK = 1 << 16
-VERSION = "1"
+VERSION = "2"  # 2: a chunk's bytes hold its entry name (1 kept equal chunks as one entry, under one name)
 PREFIX = "pvalues-"
 
 _IDS: dict[tuple[str, str], str] = {}  # (store root, entry name) -> id, filled by puts and by one scan per miss
@@ -116,15 +119,19 @@ def _tested(a, b, sizes: np.ndarray, test: str):
     return pair_tests_at(a, b, sizes, test=test)
 
 
-def _to_bytes(arrays: dict) -> bytes:
+def _to_bytes(name: str, arrays: dict) -> bytes:
+    """A chunk's entry: its p-values and its own entry name (so no two chunks are the same bytes)."""
     buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    np.savez(buffer, entry=np.array(name), **arrays)
     return buffer.getvalue()
 
 
-def _from_bytes(data: bytes, columns: tuple[str, ...], length: int) -> dict | None:
+def _from_bytes(data: bytes, name: str, columns: tuple[str, ...], length: int) -> dict | None:
+    """The arrays of the chunk ``name``; None for bytes of another chunk, version or shape."""
     try:
         with np.load(io.BytesIO(data), allow_pickle=False) as f:
+            if f["entry"].shape != () or str(f["entry"]) != name:
+                return None
             arrays = {c: np.asarray(f[c], dtype=np.float64) for c in (*columns, "log10_p")}
     except (ValueError, OSError, KeyError, EOFError):
         return None
@@ -160,12 +167,12 @@ def _read(store: DatasetStore, dataset_id: str | None, name: str, columns, lengt
         with _IDS_LOCK:
             _IDS.pop((str(store.root), name), None)
         return None
-    return _from_bytes(data, columns, length)
+    return _from_bytes(data, name, columns, length)
 
 
 def _write(store: DatasetStore, name: str, arrays: dict) -> None:
     try:
-        dataset_id = store.put(_to_bytes(arrays), name)
+        dataset_id = store.put(_to_bytes(name, arrays), name)
     except StoreError:  # over the quota (what fills it is in use) or the disk: served from memory this time
         return
     with _IDS_LOCK:

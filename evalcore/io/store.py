@@ -89,8 +89,12 @@ Atomicity and concurrency
 Each file is written to a temporary file (``.tmp-*``) in the entry directory,
 flushed and fsynced, then moved into place with :func:`os.replace`, so a reader
 sees either no file or a complete one. ``data.bin`` is written before
-``meta.json``, and an entry counts as present only once ``meta.json`` exists:
-an interrupted upload leaves at most an entry without ``meta.json`` (invisible,
+``meta.json``, and an entry counts as present only once ``meta.json`` exists.
+A write that fails or is stopped in its process (an ``OSError``, or a
+``BaseException`` such as a browser session's run told to stop, or ^C) removes
+its temporary files and the entry it began, unless another write of the same
+bytes holds a reservation for it, and gives back its reservation. Only a process
+that dies mid-write leaves more: at most an entry without ``meta.json`` (invisible,
 repaired by the next upload of the same bytes, removed as a leftover as soon as
 no write holds a reservation for it) and a stale temporary file. Concurrent
 uploads of the same bytes need no lock to write: files of the same id have the
@@ -515,6 +519,19 @@ def _write_new(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _release(token: tuple[Path, int]) -> None:
+    """End a reservation ((path, fd) of :meth:`DatasetStore.reserve`): its file removed, its lock released. The lock
+    goes even if the removal is stopped: a file nobody holds a lock on is no reservation, and the next check drops
+    it."""
+    path, fd = token
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def _remove_at(parent_fd: int, name: str) -> None:
     """Remove ``name`` in the directory ``parent_fd``: a directory with everything below it, or else the
     name itself (a symbolic link is removed as a link, never followed). Gone already is fine."""
@@ -781,10 +798,12 @@ class DatasetStore:
             self._touch(entry)  # stored already: nothing to write
         else:
             meta = self._meta_text(dataset_id, name, len(data))
-            # room for the data, the description and its temporary copy (linked into place)
-            with self.reserve(len(data) + 2 * len(meta), what=f"the data set ({format_size(len(data))})",
-                              dataset=dataset_id):
-                try:
+            writing = False
+            try:
+                # room for the data, the description and its temporary copy (linked into place)
+                with self.reserve(len(data) + 2 * len(meta), what=f"the data set ({format_size(len(data))})",
+                                  dataset=dataset_id):
+                    writing = True
                     for attempt in range(_ATTEMPTS):
                         try:
                             self._write_entry(entry, data, meta)
@@ -792,11 +811,14 @@ class DatasetStore:
                         except FileNotFoundError:  # the entry (or its prefix folder) was removed while we wrote
                             if attempt == _ATTEMPTS - 1:
                                 raise
-                except OSError as e:
-                    self._drop_partial(entry)
+                    if holder is not None:
+                        self.pin(dataset_id, holder)  # before the reservation ends: no moment to evict it in
+            except BaseException as e:  # an error of the disk, or the run stopped mid-write (its session's stop, ^C)
+                if writing:
+                    self._drop_partial(entry)  # (once the reservation has ended: another write's keeps the entry)
+                if isinstance(e, OSError):
                     raise _write_error(e, len(data), self.quota) from None
-                if holder is not None:
-                    self.pin(dataset_id, holder)  # before the reservation ends: no moment to evict it in
+                raise
         if holder is not None:
             self.pin(dataset_id, holder)
         self._forget_eviction(dataset_id)
@@ -830,9 +852,10 @@ class DatasetStore:
             except OSError:
                 # e.g. Windows, where a file another process has open cannot be replaced:
                 # fine if that file already holds these bytes.
-                tmp.unlink(missing_ok=True)
                 if not _file_matches(data_path, dataset_id, len(data)):
                     raise
+            finally:
+                tmp.unlink(missing_ok=True)  # (moved into place, or not: whatever stopped the write, it goes)
             _fsync_dir(entry)
 
         if not meta_path.exists():
@@ -852,9 +875,12 @@ class DatasetStore:
         self._touch(entry)
 
     def _drop_partial(self, entry: Path) -> None:
-        """After a failed write: remove the entry unless it is complete (``meta.json`` present), and an
-        empty prefix folder. Best effort: the write's own error is what the caller reports."""
+        """After a failed or stopped write, once its reservation has ended: remove the entry unless it is complete
+        (``meta.json`` present) or another write of the same bytes holds a reservation for it (that write completes
+        it), and an empty prefix folder. Best effort: the write's own error is what the caller reports."""
         try:
+            if entry.name in {d for _, d in self._reservations(drop_dead=False)}:
+                return
             if os.path.lexists(entry) and not (entry / META_FILE).exists():
                 self._discard(entry.parent, entry.name)
             entry.parent.rmdir()  # only if no other entry shares the prefix
@@ -1106,17 +1132,16 @@ class DatasetStore:
                         f"{format_size(self.quota)} are taken by uploads still being written. Try again in a "
                         "minute.")
                 time.sleep(_RESERVE_POLL_SECONDS)
-        except OSError as e:
-            raise _write_error(e, nbytes, self.quota) from None
+        except BaseException as e:  # (also a stop of the run: a reservation taken is given back)
+            if token is not None:
+                _release(token)
+            if isinstance(e, OSError):
+                raise _write_error(e, nbytes, self.quota) from None
+            raise
         try:
             yield
         finally:
-            path, fd = token
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
-            os.close(fd)
+            _release(token)
 
     def _try_reserve(self, nbytes: int, what: str, dataset: str | None):
         """With the lock held: make room and take the reservation ((path, fd)), or None to wait and try again;
@@ -1140,8 +1165,12 @@ class DatasetStore:
         folder = self._own_dir(RESERVATIONS_DIR, create=True)
         path = folder / f"{nbytes}.{dataset or '-'}.{secrets.token_hex(8)}"
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY, 0o644)
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        except BaseException:
+            _release((path, fd))
+            raise
         return path, fd
 
     # -- pins: data sets open in a session are not evicted ------------------
