@@ -5,12 +5,13 @@ import streamlit as st
 from evalcore.engines import TooLargeError
 from evalcore.text import markdown_text as esc
 from evalcore.work import WorkTooLargeError
-from evalcore_app import auth, cached, common, jobs, preload, present, report, systems
+from evalcore_app import auth, cached, common, downloads, jobs, preload, present, report, systems
 from evalcore_app import serverdata
 from evalcore_app.serverdata import ServerDataError
 
 st.set_page_config(page_title="evalcore", page_icon="📈", layout="wide")  # an emoji: drawn locally (a Material
 # page icon is fetched from fonts.gstatic.com)
+downloads.keep_downloads()  # a download made on a click stays served while the browser fetches it
 auth.gate()  # with sign-in configured, nothing below runs before it (evalcore_app/auth.py)
 
 common.PAGES.update({

@@ -287,7 +287,9 @@ def follow(dataset: str, sample: str) -> None:
     """Keep the page current while others annotate: note the version of the sample's marks this run shows (read
     after this session's own presses are applied, before anything is drawn from the marks), and look every
     :data:`FOLLOW_S` seconds whether it has changed (:func:`_watch`, a fragment that draws nothing); when it has,
-    the page runs again, so agreement, progress, the table and the pool's progress show the new marks."""
+    the page runs again, so agreement, progress, the table and the pool's progress show the new marks. (Each of
+    these runs, a fragment's too, ends with Streamlit's clean-up of unused files: a download clicked meanwhile is
+    kept by :mod:`evalcore_app.downloads`.)"""
     try:
         version = db().version(dataset, sample)
     except EvalcoreError:

@@ -184,9 +184,11 @@ def new_page(browser, app_url):
     contexts = []
     pages: list[Page] = []
 
-    def open_page(path: str = "/", on_websocket=None) -> Page:
+    def open_page(path: str = "/", on_websocket=None, route_websocket=None) -> Page:
         """``path`` is a path of the app ("/precision?...") or a whole URL (a shared link); ``on_websocket``, if
-        given, is called with the page's websocket (Playwright's "websocket" event) from the start."""
+        given, is called with the page's websocket (Playwright's "websocket" event) from the start;
+        ``route_websocket``, if given, routes the page's websocket to Streamlit (Playwright's
+        ``page.route_web_socket``: it gets the WebSocketRoute, and passes or holds each message) from the start."""
         if browser is None:
             pytest.fail(MISSING_CHROMIUM, pytrace=False)
         context = browser.new_context(viewport=VIEWPORT)
@@ -195,6 +197,8 @@ def new_page(browser, app_url):
         page = context.new_page()
         if on_websocket is not None:
             page.on("websocket", on_websocket)
+        if route_websocket is not None:
+            page.route_web_socket("**/_stcore/stream", route_websocket)
         pages.append(page)
         # (on a loaded machine the page itself can take more than Playwright's 30 s: issue 30's runs at load 40)
         page.goto(path if path.startswith("http") else app_url + path, timeout=120_000)
