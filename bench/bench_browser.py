@@ -318,6 +318,14 @@ def median(values) -> float:
     return statistics.median(values)
 
 
+LOADS: list[float] = []  # the machine's 1-minute load average, taken at each measured step (printed at the end)
+
+
+def load_now() -> float:
+    LOADS.append(os.getloadavg()[0])
+    return LOADS[-1]
+
+
 def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[float], roots: list[tuple[str, Path]],
          repeat: int, million: bool) -> list[tuple]:
     """What a person feels first (see the module's docstring), for each tree in ``roots``."""
@@ -333,6 +341,7 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
     for name, root in roots:
         firsts = []
         for i in range(repeat):  # a fresh server each time, started as ./dev run starts it
+            load_now()
             server = Server(root / "app.py", tmp / f"store_first_{name}_{i}",
                             env={"EVALCORE_DEFAULT_DATASET": "sample:collocations_sim"})
             page, first = open_page(browser, server.url + "/")
@@ -354,6 +363,7 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
                     frame = pd.read_csv(io.BytesIO(data), sep="\t")
                     frame[f"copy_{i}"] = i
                     frame.to_csv(path, sep="\t", index=False)
+                load_now()
                 floors.append(floor_key.press(repeat))
                 page, _ = open_page(browser, server.url + "/")
                 settle(page)
@@ -450,6 +460,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     rows = []
+    load_now()
     sent: dict[str, float] = {}  # median bytes received per key
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         tmp = Path(tmp)
@@ -553,6 +564,9 @@ def main() -> None:
         browser.close()
 
     width = max(len(r[0]) for r in rows)
+    load_now()
+    print(f"machine: {os.cpu_count()} cores, 1-minute load average {min(LOADS):.1f} to {max(LOADS):.1f} over the "
+          f"steps (median {median(LOADS):.1f})")
     print(f"{'step':<{width}}  median s  x floor")
     for step, seconds, ratio in rows:
         print(f"{step:<{width}}  {seconds:8.3f}  {ratio:7.2f}")
