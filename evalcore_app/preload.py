@@ -5,11 +5,11 @@ of JavaScript in Streamlit's ``PlotlyChart`` chunk), a table's (the ``DataFrame`
 slider's. A tab pays for it on the first page that shows one, after that page's run: the switch to Precision after
 an upload took 4.1 s in Chromium on a loaded machine, 1.1 s with those chunks loaded before (3.3 s were the chunks),
 and the upload to its summary 2.9 s against 0.8 s (bench/bench_browser.py ``--felt``). :func:`preload` puts a few
-lines of JavaScript in the sidebar that, once the page's run has finished and the browser is idle, import those
-chunks (the same URLs Streamlit imports them from, so the module it asks for later is the one loaded),
-and the plotly.js that :mod:`evalcore_app.components.plot` draws Figures 1, 2 and 3 with: the small chunks first,
-then the large ones and plotly.js as soon as the next run starts or the page has been quiet a while
-(:data:`PLOTLY_QUIET_MS`), and Streamlit's own chart (the other pages draw with it) only after a
+lines of JavaScript at the top of the sidebar that import those chunks (the same URLs Streamlit imports them from,
+so the module it asks for later is the one loaded) and the plotly.js that :mod:`evalcore_app.components.plot` draws
+Figures 1, 2 and 3 with, all at once while the page's own run goes on (the browser evaluates them while the server
+runs the page; loaded once the page was quiet, they held an upload or a switch to Precision right after a page
+opened for seconds), and Streamlit's own chart (the other pages draw with it) only after a
 longer quiet (:data:`LAST_QUIET_MS`). Once per tab; nothing from the user reaches the script (the URLs are the
 server's own files, written as JSON strings).
 
@@ -33,9 +33,9 @@ CHUNKS = ("axios", "Metric", "Multiselect", "Selectbox", "NumberInput", "Checkbo
           "ButtonGroup", "DataFrame", "Slider", "BidiComponent", "PlotlyChart")
 #: The chunks loaded after plotly.js (:data:`CHUNKS`' last ones).
 AFTER_PLOTLY = ("PlotlyChart",)
-#: Large chunks, loaded with plotly.js when the next run starts (:data:`PLOTLY_QUIET_MS`; the others, small, first,
-#: once the page is quiet): the browser evaluates a chunk in one piece, and an upload right after a page opened that
-#: waited behind all of them at once took 4.1 s against 0.9 s.
+#: Large chunks (the browser evaluates a chunk in one piece): imported with the others while the page's first run
+#: goes on (before issue 34's last change, once the page was quiet, where an upload right after the page opened
+#: waited behind them).
 LARGE = ("DataFrame", "Slider", "BidiComponent")
 _STATIC = Path(st.__file__).parent / "static" / "static" / "js"
 
@@ -66,11 +66,6 @@ def _js(value) -> str:
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-#: The large chunks (:data:`LARGE`) and plotly.js (its basic bundle, :mod:`evalcore_app.components.plot`) are loaded as
-#: soon as a run starts (the browser then waits for the server, whose run hides the second or so the browser takes
-#: to evaluate them), or once the page has been quiet for this long, whichever comes first: loaded when the page was
-#: quiet after an upload, the switch to Precision a moment later waited for them (issue 34).
-PLOTLY_QUIET_MS = 1500
 #: Streamlit's own chart (:data:`AFTER_PLOTLY`: the whole plotly.js again, 4.7 MB, for the pages that draw with
 #: ``st.plotly_chart``) is loaded only once the page has been quiet for this long: evaluated right after an upload,
 #: it held the next click for seconds.
@@ -81,7 +76,7 @@ SCRIPT = """
   if (window.__evalcorePreload) return;  // once per tab
   window.__evalcorePreload = 'waiting';
   const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s, FIRST = %(first)s;
-  const PLOTLY_QUIET = %(plotly_quiet)s, LAST_QUIET = %(last_quiet)s;
+  const LAST_QUIET = %(last_quiet)s;
   const idle = () => new Promise(done => window.requestIdleCallback
     ? window.requestIdleCallback(done, {timeout: 3000}) : setTimeout(done, 100));
   const later = ms => new Promise(done => setTimeout(done, ms));
@@ -97,13 +92,6 @@ SCRIPT = """
       } else since = null;
       await later(Math.min(200, Math.max(ms, 50)));
     }
-  }
-  async function runOrQuiet(ms) {  // a run has started (the browser waits for the server), or the page is quiet
-    const starts = new Promise(done => {
-      const check = () => (state() === 'running' ? done() : setTimeout(check, 50));
-      check();
-    });
-    await Promise.race([starts, quiet(ms)]);
   }
   function script(src) {  // plotly.js as evalcore_app/components/plot loads it, shared with it (window.__evalcoreScripts)
     const scripts = window.__evalcoreScripts = window.__evalcoreScripts || {};
@@ -141,7 +129,7 @@ def html() -> str:
     first = [u for u in urls if u not in later]
     code = SCRIPT % {"modules": _js(first), "plotly": _js(plot.plotly_url()), "after": _js(later),
                      "first": len([u for u in first if u.rsplit("/", 1)[-1].split(".")[0] not in LARGE]),
-                     "plotly_quiet": PLOTLY_QUIET_MS, "last_quiet": LAST_QUIET_MS}
+                     "last_quiet": LAST_QUIET_MS}
     return f"<script>{code}</script>"
 
 
