@@ -33,10 +33,6 @@ CHUNKS = ("axios", "Metric", "Multiselect", "Selectbox", "NumberInput", "Checkbo
           "ButtonGroup", "DataFrame", "Slider", "BidiComponent", "PlotlyChart")
 #: The chunks loaded after plotly.js (:data:`CHUNKS`' last ones).
 AFTER_PLOTLY = ("PlotlyChart",)
-#: Large chunks (the browser evaluates a chunk in one piece): imported with the others while the page's first run
-#: goes on (before issue 34's last change, once the page was quiet, where an upload right after the page opened
-#: waited behind them).
-LARGE = ("DataFrame", "Slider", "BidiComponent")
 _STATIC = Path(st.__file__).parent / "static" / "static" / "js"
 
 
@@ -67,15 +63,16 @@ def _js(value) -> str:
 
 
 #: Streamlit's own chart (:data:`AFTER_PLOTLY`: the whole plotly.js again, 4.7 MB, for the pages that draw with
-#: ``st.plotly_chart``) is loaded only once the page has been quiet for this long: evaluated right after an upload,
-#: it held the next click for seconds.
+#: ``st.plotly_chart``) is loaded only once the browser has been idle and the page without a run, a key or a click
+#: for this long: evaluated right after an upload, it held the next click for seconds (the browser cannot stop a
+#: script it evaluates).
 LAST_QUIET_MS = 5000
 
 SCRIPT = """
 (() => {
   if (window.__evalcorePreload) return;  // once per tab
   window.__evalcorePreload = 'waiting';
-  const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s, FIRST = %(first)s;
+  const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s;
   const LAST_QUIET = %(last_quiet)s;
   const idle = () => new Promise(done => window.requestIdleCallback
     ? window.requestIdleCallback(done, {timeout: 3000}) : setTimeout(done, 100));
@@ -84,13 +81,14 @@ SCRIPT = """
     const app = document.querySelector('[data-testid="stApp"]');
     return app && app.getAttribute('data-test-script-state');
   };
-  async function quiet(ms = 0) {  // the page's run has finished (``ms`` ago at least) and the browser is idle
-    for (let since = null; ;) {
-      if (state() === 'notRunning') {
-        since = since === null ? performance.now() : since;
-        if (performance.now() - since >= ms) { await idle(); return; }
-      } else since = null;
-      await later(Math.min(200, Math.max(ms, 50)));
+  let input = 0;  // the last key or click on the page
+  for (const kind of ['pointerdown', 'keydown']) addEventListener(kind, () => { input = performance.now(); }, true);
+  async function calm(ms) {  // the browser idle (no deadline), then ``ms`` with neither a run nor a key or click
+    for (;;) {
+      await new Promise(done => window.requestIdleCallback ? window.requestIdleCallback(done) : setTimeout(done, 100));
+      const since = performance.now();
+      while (performance.now() - since < ms && state() === 'notRunning' && input < since) await later(200);
+      if (performance.now() - since >= ms && state() === 'notRunning' && input < since) { await idle(); return; }
     }
   }
   function script(src) {  // plotly.js as evalcore_app/components/plot loads it, shared with it (window.__evalcoreScripts)
@@ -105,15 +103,12 @@ SCRIPT = """
     });
   }
   (async () => {
-    const load = async (urls, ms = 0) => {  // together: fetched at once, evaluated one after another as they arrive
-      await quiet(ms);
-      await Promise.all(urls.map(url => import(url).catch(() => { /* the page that needs it loads it */ })));
-    };
     // at once: the page's own run is under way (this block comes first in the sidebar), and the browser evaluates
-    // them while the server runs it; Streamlit's own chart last, once the page has been quiet a while
+    // them while the server runs it; Streamlit's own chart last, once the page has been calm a while
     await Promise.all([...modules.map(url => import(url).catch(() => { /* the page that needs it loads it */ })),
                        plotly ? script(plotly).catch(() => {}) : null]);
-    await load(after, LAST_QUIET);
+    await calm(LAST_QUIET);
+    await Promise.all(after.map(url => import(url).catch(() => {})));
     window.__evalcorePreload = 'done';
   })().catch(() => { window.__evalcorePreload = 'failed'; });  // (the pages load what they need themselves)
 })();
@@ -128,7 +123,6 @@ def html() -> str:
     later = [u for u in urls if u.rsplit("/", 1)[-1].split(".")[0] in AFTER_PLOTLY]
     first = [u for u in urls if u not in later]
     code = SCRIPT % {"modules": _js(first), "plotly": _js(plot.plotly_url()), "after": _js(later),
-                     "first": len([u for u in first if u.rsplit("/", 1)[-1].split(".")[0] not in LARGE]),
                      "last_quiet": LAST_QUIET_MS}
     return f"<script>{code}</script>"
 
