@@ -25,8 +25,10 @@ each in turn with keys on the floor app so that both meet the same load:
 * upload of Krenn's file (and of 1,000,000 generated rows) -> its summary shown, then the switch to Precision right
   after it (the page's first run on the new data) -> ratios to the floor's keys pressed in turn with them.
 
-Last run (issue 34, ``--felt --repeat 3``; README, "Speed"): first visit 1.22x; Krenn upload -> summary 5.1x, switch
-to Precision after it 8.4x; 1,000,000 rows upload 11.7x, switch 3.6x (before: 1.17x; 8.2x, 12.0x; 23.0x, 13.7x).
+Last run (issue 34, ``--felt --repeat 3 --root main=DIR``, load 6.6 to 18.7; README, "Speed"): first visit 2.17x
+(main 1.15x); Krenn upload -> summary 6.3x (main 6.9x), switch to Precision after it 3.7x (main 9.7x); 1,000,000 rows
+upload 11.6x (main 17.6x), switch 2.9x (main 4.1x). The machine's load average over the steps is printed with the
+table.
 
 
 With ``--server-rows`` (issue 34), a generated data set of that many rows in a folder of large data sets
