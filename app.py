@@ -39,6 +39,8 @@ page = st.navigation({"One candidate set": [common.PAGES[n] for n in names[:7]] 
                       "Several samples": [common.PAGES[n] for n in names[7:10]],
                       "Systems on a test set": [common.PAGES["systems"]]})
 
+with st.sidebar:  # first: the browser loads the next page's code while this run goes on (evalcore_app/preload.py)
+    preload.preload()
 jobs.pin_dataset(common.view().dataset)  # kept in the store while this session uses it
 common.forget_widgets_on_page_change(page.url_path)
 try:
@@ -66,4 +68,3 @@ finally:  # the URL and the link must show what the page shows
         else:
             report.sidebar()
         present.caption_toggle()
-        preload.preload()  # the next page's browser code, loaded while this one waits (evalcore_app/preload.py)

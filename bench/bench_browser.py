@@ -25,8 +25,10 @@ each in turn with keys on the floor app so that both meet the same load:
 * upload of Krenn's file (and of 1,000,000 generated rows) -> its summary shown, then the switch to Precision right
   after it (the page's first run on the new data) -> ratios to the floor's keys pressed in turn with them.
 
-Last run (issue 34, ``--felt --repeat 3``; README, "Speed"): first visit 1.22x; Krenn upload -> summary 5.1x, switch
-to Precision after it 8.4x; 1,000,000 rows upload 11.7x, switch 3.6x (before: 1.17x; 8.2x, 12.0x; 23.0x, 13.7x).
+Last run (issue 34, ``--felt --repeat 3 --root main=DIR``, load 6.6 to 18.7; README, "Speed"): first visit 2.17x
+(main 1.15x); Krenn upload -> summary 6.3x (main 6.9x), switch to Precision after it 3.7x (main 9.7x); 1,000,000 rows
+upload 11.6x (main 17.6x), switch 2.9x (main 4.1x). The machine's load average over the steps is printed with the
+table.
 
 
 With ``--server-rows`` (issue 34), a generated data set of that many rows in a folder of large data sets
@@ -320,6 +322,14 @@ def median(values) -> float:
     return statistics.median(values)
 
 
+LOADS: list[float] = []  # the machine's 1-minute load average, taken at each measured step (printed at the end)
+
+
+def load_now() -> float:
+    LOADS.append(os.getloadavg()[0])
+    return LOADS[-1]
+
+
 def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[float], roots: list[tuple[str, Path]],
          repeat: int, million: bool) -> list[tuple]:
     """What a person feels first (see the module's docstring), for each tree in ``roots``."""
@@ -335,6 +345,7 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
     for name, root in roots:
         firsts = []
         for i in range(repeat):  # a fresh server each time, started as ./dev run starts it
+            load_now()
             server = Server(root / "app.py", tmp / f"store_first_{name}_{i}",
                             env={"EVALCORE_DEFAULT_DATASET": "sample:collocations_sim"})
             page, first = open_page(browser, server.url + "/")
@@ -356,6 +367,7 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
                     frame = pd.read_csv(io.BytesIO(data), sep="\t")
                     frame[f"copy_{i}"] = i
                     frame.to_csv(path, sep="\t", index=False)
+                load_now()
                 floors.append(floor_key.press(repeat))
                 page, _ = open_page(browser, server.url + "/")
                 settle(page)
@@ -454,6 +466,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     rows = []
+    load_now()
     sent: dict[str, float] = {}  # median bytes received per key
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         tmp = Path(tmp)
@@ -557,6 +570,9 @@ def main() -> None:
         browser.close()
 
     width = max(len(r[0]) for r in rows)
+    load_now()
+    print(f"machine: {os.cpu_count()} cores, 1-minute load average {min(LOADS):.1f} to {max(LOADS):.1f} over the "
+          f"steps (median {median(LOADS):.1f})")
     print(f"{'step':<{width}}  median s  x floor")
     for step, seconds, ratio in rows:
         print(f"{step:<{width}}  {seconds:8.3f}  {ratio:7.2f}")

@@ -5,11 +5,13 @@ of JavaScript in Streamlit's ``PlotlyChart`` chunk), a table's (the ``DataFrame`
 slider's. A tab pays for it on the first page that shows one, after that page's run: the switch to Precision after
 an upload took 4.1 s in Chromium on a loaded machine, 1.1 s with those chunks loaded before (3.3 s were the chunks),
 and the upload to its summary 2.9 s against 0.8 s (bench/bench_browser.py ``--felt``). :func:`preload` puts a few
-lines of JavaScript in the sidebar that, once the page's run has finished and the browser is idle, import those
-chunks (the same URLs Streamlit imports them from, so the module it asks for later is the one loaded),
-and the plotly.js that :mod:`evalcore_app.components.plot` draws Figures 1, 2 and 3 with (before Streamlit's own chart,
-which the other pages draw with). Once per tab; nothing from the user reaches the script (the URLs are the server's
-own files, written as JSON strings).
+lines of JavaScript at the top of the sidebar that import those chunks (the same URLs Streamlit imports them from,
+so the module it asks for later is the one loaded) and the plotly.js that :mod:`evalcore_app.components.plot` draws
+Figures 1, 2 and 3 with, all at once while the page's own run goes on (the browser evaluates them while the server
+runs the page; loaded once the page was quiet, they held an upload or a switch to Precision right after a page
+opened for seconds), and Streamlit's own chart (the other pages draw with it) only after a
+longer quiet (:data:`LAST_QUIET_MS`). Once per tab; nothing from the user reaches the script (the URLs are the
+server's own files, written as JSON strings).
 
 It changes nothing a page shows: it only loads code the pages would load themselves, from the same server
 (tests/browser/test_browser_offline.py). With another Streamlit whose chunks are named otherwise, a name not found
@@ -31,10 +33,6 @@ CHUNKS = ("axios", "Metric", "Multiselect", "Selectbox", "NumberInput", "Checkbo
           "ButtonGroup", "DataFrame", "Slider", "BidiComponent", "PlotlyChart")
 #: The chunks loaded after plotly.js (:data:`CHUNKS`' last ones).
 AFTER_PLOTLY = ("PlotlyChart",)
-#: Large chunks, each loaded on its own once the page is quiet again (the others, small, together first): the
-#: browser evaluates a chunk in one piece, and a page that waited behind all of them at once felt it (an upload
-#: right after a page opened took 4.1 s against 0.9 s).
-LARGE = ("DataFrame", "Slider", "BidiComponent")
 _STATIC = Path(st.__file__).parent / "static" / "static" / "js"
 
 
@@ -64,19 +62,33 @@ def _js(value) -> str:
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+#: Streamlit's own chart (:data:`AFTER_PLOTLY`: the whole plotly.js again, 4.7 MB, for the pages that draw with
+#: ``st.plotly_chart``) is loaded only once the browser has been idle and the page without a run, a key or a click
+#: for this long: evaluated right after an upload, it held the next click for seconds (the browser cannot stop a
+#: script it evaluates).
+LAST_QUIET_MS = 5000
+
 SCRIPT = """
 (() => {
   if (window.__evalcorePreload) return;  // once per tab
   window.__evalcorePreload = 'waiting';
-  const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s, FIRST = %(first)s;
+  const modules = %(modules)s, plotly = %(plotly)s, after = %(after)s;
+  const LAST_QUIET = %(last_quiet)s;
   const idle = () => new Promise(done => window.requestIdleCallback
     ? window.requestIdleCallback(done, {timeout: 3000}) : setTimeout(done, 100));
   const later = ms => new Promise(done => setTimeout(done, ms));
-  async function quiet() {  // the page's run has finished and the browser has nothing else to do
+  const state = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app && app.getAttribute('data-test-script-state');
+  };
+  let input = 0;  // the last key or click on the page
+  for (const kind of ['pointerdown', 'keydown']) addEventListener(kind, () => { input = performance.now(); }, true);
+  async function calm(ms) {  // the browser idle (no deadline), then ``ms`` with neither a run nor a key or click
     for (;;) {
-      const app = document.querySelector('[data-testid="stApp"]');
-      if (app && app.getAttribute('data-test-script-state') === 'notRunning') { await idle(); return; }
-      await later(200);
+      await new Promise(done => window.requestIdleCallback ? window.requestIdleCallback(done) : setTimeout(done, 100));
+      const since = performance.now();
+      while (performance.now() - since < ms && state() === 'notRunning' && input < since) await later(200);
+      if (performance.now() - since >= ms && state() === 'notRunning' && input < since) { await idle(); return; }
     }
   }
   function script(src) {  // plotly.js as evalcore_app/components/plot loads it, shared with it (window.__evalcoreScripts)
@@ -91,14 +103,12 @@ SCRIPT = """
     });
   }
   (async () => {
-    const load = async urls => {  // together: fetched at once, evaluated one after another as they arrive
-      await quiet();
-      await Promise.all(urls.map(url => import(url).catch(() => { /* the page that needs it loads it */ })));
-    };
-    await load(modules.slice(0, FIRST));  // (the small ones, then each large one when the page is quiet again)
-    for (const url of modules.slice(FIRST)) await load([url]);
-    if (plotly) { await quiet(); try { await script(plotly); } catch (error) {} }
-    await load(after);
+    // at once: the page's own run is under way (this block comes first in the sidebar), and the browser evaluates
+    // them while the server runs it; Streamlit's own chart last, once the page has been calm a while
+    await Promise.all([...modules.map(url => import(url).catch(() => { /* the page that needs it loads it */ })),
+                       plotly ? script(plotly).catch(() => {}) : null]);
+    await calm(LAST_QUIET);
+    await Promise.all(after.map(url => import(url).catch(() => {})));
     window.__evalcorePreload = 'done';
   })().catch(() => { window.__evalcorePreload = 'failed'; });  // (the pages load what they need themselves)
 })();
@@ -113,7 +123,7 @@ def html() -> str:
     later = [u for u in urls if u.rsplit("/", 1)[-1].split(".")[0] in AFTER_PLOTLY]
     first = [u for u in urls if u not in later]
     code = SCRIPT % {"modules": _js(first), "plotly": _js(plot.plotly_url()), "after": _js(later),
-                     "first": len([u for u in first if u.rsplit("/", 1)[-1].split(".")[0] not in LARGE])}
+                     "last_quiet": LAST_QUIET_MS}
     return f"<script>{code}</script>"
 
 

@@ -11,7 +11,7 @@ from evalcore.samples import sample_table
 from evalcore.text import markdown_text as esc
 from evalcore.ranking import TIE_POLICIES
 from evalcore.viewstate import SAMPLE_PREFIX, default_n_range
-from evalcore_app import cached, common, guards, present, serverdata, widgets
+from evalcore_app import cached, common, guards, prepare, present, serverdata, widgets
 from evalcore_app.sample import data_section, mode as annotation_mode
 from evalcore_app.uploads import show_refusal
 
@@ -158,3 +158,4 @@ summary = analysis.data_summary(candidates, ranked, default_n_range(candidates.n
 present.table("data", "ties", summary.assign(measure=summary["measure"].map(v.display.of)))
 st.subheader("Preview")
 st.dataframe(table.head(200))
+prepare.start(data, common.view())  # what Precision opens on, computed once this run has ended (evalcore_app/prepare.py)

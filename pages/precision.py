@@ -3,9 +3,8 @@
 import streamlit as st
 
 from evalcore import analysis
-from evalcore.figures import paper as figures
 from evalcore.viewstate import BETA_MAX, BETA_MIN, MAX_MEASURES
-from evalcore_app import cached, common, figcache, guards, present, sample, sample_pages, widgets
+from evalcore_app import common, guards, prepare, present, sample, sample_pages, widgets
 from evalcore_app.components import plot
 
 common.ensure_router()
@@ -28,13 +27,9 @@ with t3:
     if common.view().show_f:
         widgets.bound(st.number_input, "beta", "beta", min_value=BETA_MIN, max_value=BETA_MAX, step=0.5)
 v = common.view()
-table = cached.curves(data, v.ranking, v.display, measures, (n_min, n_max), v.level, v.interval, v.beta)
-# built once per cached table (evalcore_app/figcache.py) and drawn in place (evalcore_app/components/plot): st.plotly_chart drew a new
-# chart twice (its theme's second draw), 0.1 to 0.3 s of the first switch to this page in Chromium
-fig = figcache.memo(table, lambda: figures.precision_figure(table, baseline=candidates.baseline,
-                                                            show_recall=v.show_recall, show_f=v.show_f, beta=v.beta,
-                                                            n_range=(n_min, n_max)),
-                    "precision", candidates.baseline, v.show_recall, v.show_f, v.beta, n_min, n_max)
+# the figure built once per cached table, drawn in place (evalcore_app/components/plot: st.plotly_chart drew a new
+# chart twice, its theme's second draw), and prepared by the Data page after an upload (evalcore_app/prepare.py)
+table, fig = prepare.precision_figure(data, v, measures, (n_min, n_max))
 plot.chart(fig, key="precision_chart")
 present.downloads(fig, table, "precision", shows=measures, beta=v.beta)
 

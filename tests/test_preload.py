@@ -23,8 +23,8 @@ def test_every_chunk_is_found_once_and_is_one_the_front_end_imports():
 
 def test_the_script_names_only_the_servers_own_files():
     code = preload.SCRIPT % {"modules": preload._js([f"/static/js/{f}" for f in preload.chunk_files()]),
-                             "plotly": preload._js("/component/x/plotly.min.js"), "after": preload._js([]),
-                             "first": 1}
+                             "plotly": preload._js("/component/x/plotly-basic.min.js"), "after": preload._js([]),
+                             "last_quiet": 1}
     urls = re.findall(r'"(/[^"]*)"', code)
     assert urls and all(u.startswith(("/static/js/", "/component/")) for u in urls), urls
     assert "</script" not in preload._js(["</script><b>"])
