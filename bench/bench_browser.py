@@ -25,10 +25,10 @@ each in turn with keys on the floor app so that both meet the same load:
 * upload of Krenn's file (and of 1,000,000 generated rows) -> its summary shown, then the switch to Precision right
   after it (the page's first run on the new data) -> ratios to the floor's keys pressed in turn with them.
 
-Last run (issue 34, ``--felt --repeat 3 --root main=DIR``, load 6.6 to 18.7; README, "Speed"): first visit 2.17x
-(main 1.15x); Krenn upload -> summary 6.3x (main 6.9x), switch to Precision after it 3.7x (main 9.7x); 1,000,000 rows
-upload 11.6x (main 17.6x), switch 2.9x (main 4.1x). The machine's load average over the steps is printed with the
-table.
+Last run (issue 34, ``--felt --repeat 3 --root main=DIR``, load 0.4 to 11.7; README, "Speed", has three): first
+visit 1.31x (main 1.52x); Krenn upload -> summary 4.70x (main 3.78x), switch to Precision after it 3.72x (main
+7.75x); 1,000,000 rows upload 9.65x (main 17.23x), switch 3.80x (main 22.12x). The machine's load average over the
+steps is printed with the table.
 
 
 With ``--server-rows`` (issue 34), a generated data set of that many rows in a folder of large data sets
