@@ -122,6 +122,18 @@ def names_exactly(before: str, after: str, keys: set[str]) -> bool:
     return keys <= changed(before, after) <= keys | FOLLOWING
 
 
+def walk_steps(at, handed_out, stem: str, experiment, signature: str, steps) -> str:
+    """Each step changes one setting on the page; the download's signature then differs in exactly its fields and
+    reproduces (check_download). Returns the last signature."""
+    for change, keys in steps:
+        change()
+        rerun(at)
+        after = check_download(handed_out, stem, experiment)
+        assert names_exactly(signature, after, keys), (keys, signature, after)
+        signature = after
+    return signature
+
+
 def test_the_roc_download_names_its_auc_interval_bootstrap_seed_measures_and_level(handed_out):
     base = {"dataset": "sample:collocations_sim", "ties": "stable", "resamples": "100", "name": "MI=PMI"}
     at = app(base, "pages/roc.py")
@@ -168,12 +180,7 @@ def test_the_validation_download_names_its_measure_and_cut_of_every_sample(hande
         (lambda: at.slider(key="w_level").set_value(0.9), {"level"}),
         (lambda: at.selectbox(key="w_v_measure").set_value("noisy"), {"shows"}),
     ]
-    for change, keys in steps:
-        change()
-        rerun(at)
-        after = check_download(handed_out, "validation", EXPERIMENT)
-        assert names_exactly(signature, after, keys), (keys, signature, after)
-        signature = after
+    signature = walk_steps(at, handed_out, "validation", EXPERIMENT, signature, steps)
     assert fields(signature)["cut"] == ("n:120",) and fields(signature)["shows"] == ("noisy",)
     # a measure shown by its display name (from a link: AppTest cannot rerun a select box showing one)
     app({**base, "v_m": "good"}, "pages/validation.py")
@@ -195,12 +202,7 @@ def test_the_across_samples_download_names_its_pair_and_cuts(handed_out):
             float(at.select_slider(key="w_cut_gamma_sharp_60").options[-30])), {"cut"}),
         (lambda: at.slider(key="w_level").set_value(0.9), {"level"}),  # (the figure's interval; the table's none)
     ]
-    for change, keys in steps:
-        change()
-        rerun(at)
-        after = check_download(handed_out, "across_samples", EXPERIMENT)
-        assert names_exactly(signature, after, keys), (keys, signature, after)
-        signature = after
+    signature = walk_steps(at, handed_out, "across_samples", EXPERIMENT, signature, steps)
     cuts = fields(signature)["cut"]
     assert fields(signature)["shows"] == ("good", "sharp") and all(c.startswith("gamma:") for c in cuts)
 
@@ -221,12 +223,7 @@ def test_the_uir_download_names_every_measure_and_cut_the_betas_and_threshold(ha
             float(at.select_slider(key="w_cut_gamma_noisy_50").options[-10])), {"cut"}),
         (lambda: at.radio(key="w_cut_mode").set_value("n"), {"cut"}),
     ]
-    for change, keys in steps:
-        change()
-        rerun(at)
-        after = check_download(handed_out, "uir", EXPERIMENT)
-        assert names_exactly(signature, after, keys), (keys, signature, after)
-        signature = after
+    signature = walk_steps(at, handed_out, "uir", EXPERIMENT, signature, steps)
     assert fields(signature)["cut"] == ("n:50",) * 5 and fields(signature)["uir-beta"] == ("0.5", "2.0")
 
 
