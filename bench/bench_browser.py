@@ -85,6 +85,42 @@ n = st.slider("Points", 10, 1000, 500, step=10)
 x = np.arange(n)
 st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.sqrt(x))))
 '''
+# Streamlit's own floor for the felt steps (``--felt``): the same two steps in a trivial two-page app, so that what
+# the framework itself costs for an upload and a page switch is measured beside the dashboard's. Its Data page reads
+# the uploaded file with pandas and shows one metric; its Precision page ranks by the first numeric column and draws
+# the n-best precision curve in one plotly figure under one slider (the floor app's page).
+FLOOR_PAGES_APP = '''
+import io
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+
+def data():
+    upload = st.file_uploader("Candidates")
+    if upload is not None:
+        raw = upload.getvalue()
+        frame = (pd.read_parquet(io.BytesIO(raw)) if upload.name.endswith(".parquet")
+                 else pd.read_csv(io.BytesIO(raw), sep="\\t"))
+        st.session_state["frame"] = frame
+        st.metric("Candidates", len(frame))
+
+
+def precision():
+    frame = st.session_state.get("frame")
+    n = st.slider("Points", 10, 1000, 500, step=10)
+    if frame is not None:
+        label = next(c for c in frame.columns if c == "tp" or frame[c].dtype == bool)
+        score = next(c for c in frame.columns if c not in (label, "id") and pd.api.types.is_float_dtype(frame[c]))
+        hits = frame[label].to_numpy()[np.argsort(-frame[score].to_numpy(), kind="stable")][:n]
+        x = np.arange(1, len(hits) + 1)
+        st.plotly_chart(go.Figure(go.Scatter(x=x, y=np.cumsum(hits) / x)))
+
+
+st.navigation([st.Page(data, title="Data", default=True), st.Page(precision, title="Precision")]).run()
+'''
 # Counts finished script runs as tests/browser/conftest.py does: from the script_finished messages on the page's
 # websocket (a run too short to be shown as running, the floor app's or one from the cache, is counted too).
 RUN_COUNTER = (ROOT / "tests" / "browser" / "run_counter.js").read_text()
@@ -356,7 +392,7 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
                      median(firsts) / floor_first))
         server = Server(root / "app.py", tmp / f"store_up_{name}")
         for title, data, suffix in files:
-            ups, switches, floors = [], [], []
+            ups, switches, agains, floors = [], [], [], []
             for i in range(repeat):
                 path = tmp / f"upload_{name}_{i}{suffix}"  # a new file each time: no cache answers
                 if suffix == ".parquet":
@@ -378,11 +414,19 @@ def felt(browser, tmp: Path, floor_key: SliderKey, floor_first_visits: list[floa
                 nav = page.get_by_test_id("stSidebarNav")
                 switches.append(timed(page, lambda: nav.get_by_role("link", name="Precision").click(),
                                       timeout_ms=300_000))
+                settle(page)  # back to Data, then Precision again: a switch whose code the browser has loaded
+                timed(page, lambda: nav.get_by_role("link", name="Data", exact=True).click(), timeout_ms=300_000)
+                settle(page)
+                floors.append(floor_key.press(repeat))
+                agains.append(timed(page, lambda: nav.get_by_role("link", name="Precision").click(),
+                                    timeout_ms=300_000))
                 page.context.close()
             floor = median(floors)
             rows.append((f"[{name}] {title}: upload -> summary shown", median(ups), median(ups) / floor))
             rows.append((f"[{name}] {title}: switch to Precision after the upload", median(switches),
                          median(switches) / floor))
+            rows.append((f"[{name}] {title}: switch to Precision again (via Data)", median(agains),
+                         median(agains) / floor))
             rows.append((f"[{name}] {title}:   (floor's keys in turn with them)", floor, 1.0))
         server.stop()
     return rows
@@ -461,6 +505,7 @@ def main() -> None:
     parser.add_argument("--server-only", action="store_true", help="only the floor and the server steps")
     args = parser.parse_args()
     roots = [("this tree", ROOT)] + [(n, Path(d).resolve()) for n, _, d in (r.partition("=") for r in args.root)]
+    floor_pages = None  # with --felt: Streamlit's own floor for an upload and a page switch (FLOOR_PAGES_APP)
     server_rows = [int(float(r)) for r in args.server_rows.split(",") if r]
     server_range = tuple(int(x) for x in args.server_range.split(":")) if args.server_range else None
     from playwright.sync_api import sync_playwright
@@ -508,6 +553,10 @@ def main() -> None:
                 print(*rows[-6:], sep="\n", flush=True)
 
         if args.felt:
+            floor_pages = tmp / "floor_pages"
+            floor_pages.mkdir()
+            (floor_pages / "app.py").write_text(FLOOR_PAGES_APP)
+            roots.append(("Streamlit floor, two pages", floor_pages))
             rows += felt(browser, tmp, floor_key, firsts, roots, args.repeat, not args.no_million)
             data_sets = []
         else:
