@@ -23,7 +23,13 @@ each in turn with keys on the floor app so that both meet the same load:
 * first visit to a fresh server started as ``./dev run`` starts it (``python -m evalcore_app.serve``, the sample data set as
   the default; the Data page) -> ratio to the floor's first visit to a fresh server;
 * upload of Krenn's file (and of 1,000,000 generated rows) -> its summary shown, then the switch to Precision right
-  after it (the page's first run on the new data) -> ratios to the floor's keys pressed in turn with them.
+  after it (the page's first run on the new data), and a second switch to Precision (via Data) -> ratios to the
+  floor's keys pressed in turn with them;
+* the same steps in Streamlit's own floor for them, a trivial two-page app (``FLOOR_PAGES_APP``: pandas reads the
+  upload and one metric shows its rows; the other page is one slider and one plotly figure). Its first switch loads
+  Streamlit's plotly chart code into the browser (8.8x and 12.4x the floor's key in two runs at load 7-19; its
+  second switch 0.87x): a first switch to a page with a figure costs that in any Streamlit app that does not load
+  it beforehand.
 
 Last run (issue 34, ``--felt --repeat 3 --root main=DIR``, load 0.4 to 11.7; README, "Speed", has three): first
 visit 1.31x (main 1.52x); Krenn upload -> summary 4.70x (main 3.78x), switch to Precision after it 3.72x (main
