@@ -16,7 +16,7 @@ from . import uir
 from .stats import sampletests
 from .candidates import CandidateSet
 from .compare import compare_rankings, compare_sets, pair_test, significant_up_to
-from .curves import acceptance_sets, checked_curve, precision_curve
+from .curves import acceptance_sets, checked_curve, level_free_curve, precision_curve, with_interval
 from .stats.intervals import binomial_interval, check_confidence_level
 from .stats.effect import EFFECT_COLUMNS, effect_sizes
 from .stats.fisher import fisher_exact
@@ -177,7 +177,7 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
                     interval: str = "clopper_pearson", test: str = "fisher", correction: str = "none",
                     resamples: int = 1000, seed: int = 0, progress=None, power: float = 0.8,
                     difference_method: str = "newcombe", tested: PairTests | None = None,
-                    n_step: int = 1) -> PairResult:
+                    n_step: int = 1, curves: tuple[pd.DataFrame, pd.DataFrame] | None = None) -> PairResult:
     """A test of the two n-best lists at every n in ``n_range`` (Fisher on D1/D2: Evert 2004, §3.3), with both
     curves, corrected for testing many n (see :mod:`evalcore.stats.pairtests` and :mod:`evalcore.stats.multitest`),
     the effect sizes with intervals at every n and the minimum detectable difference at `power`
@@ -187,7 +187,8 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
     result records both. `n_step` > 1 tests every `n_step`-th n of the range instead (both ends included:
     :func:`evalcore.nspec.grid_sizes`), for work that every n would make too long (:mod:`evalcore.work`).
     ``tested``: :func:`pair_tests` of the same rankings, range, step, test and resamples, computed before (e.g.
-    cached across levels); without it they are computed here."""
+    cached across levels); without it they are computed here. ``curves``: :func:`pair_curves` of the same rankings,
+    range and step, computed before (cached across levels as well); only their intervals are computed here."""
     check_correction(correction)
     check_confidence_level(confidence_level)
     sizes = grid_sizes(n_range, n_step)
@@ -199,8 +200,12 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
                              f"{test!r} at n = {n_range[0]:,} to {n_range[1]:,}: compute it with pair_tests")
     # (the sizes were checked against N once, by the tests of `tested`, whose n they equal; what is shown first:
     # the curves, then the tests' reading)
-    curve_a = checked_curve(a, sizes, confidence_level=confidence_level, interval=interval)
-    curve_b = checked_curve(b, sizes, confidence_level=confidence_level, interval=interval)
+    if curves is None:
+        curves = pair_curves(a, b, sizes)
+    elif not all(np.array_equal(c["n"].to_numpy(), sizes) for c in curves):
+        raise ParameterError(f"`curves` are not at the n of the comparison (n = {n_range[0]:,} to {n_range[1]:,}, "
+                             f"a step of {n_step:,}): compute them with pair_curves")
+    curve_a, curve_b = (with_interval(c, confidence_level, interval) for c in curves)
     # (a cached PairTests is shared: never changed here. Copy-on-write, pandas 3: a shallow copy's new columns are
     # its own; a deep one copied and consolidated every column, a tenth of a level key at 600,000 n)
     comparison = tested.comparison.copy(deep=False)
@@ -220,6 +225,13 @@ def pair_comparison(a: Ranking, b: Ranking, n_range: tuple[int, int], *, confide
         detectable=detectable, power=power, confidence_level=confidence_level, difference_method=difference_method,
         tests=tested,
     )
+
+
+def pair_curves(a: Ranking, b: Ranking, sizes: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The curves of :func:`pair_comparison` as far as they owe nothing to the level (:func:`evalcore.curves.level_free_curve`
+    of ``a`` and ``b`` at ``sizes``, checked before, e.g. :func:`evalcore.nspec.grid_sizes`): computed once for every
+    level a slider visits, the level adds only the intervals."""
+    return level_free_curve(a, sizes), level_free_curve(b, sizes)
 
 
 def _smallest_fisher_p(n_tp: int, n_fp: int) -> float:

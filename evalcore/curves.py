@@ -67,6 +67,12 @@ def checked_curve(ranking: Ranking, sizes: np.ndarray, *, beta: float = 1.0, con
                   interval: str = "clopper_pearson") -> pd.DataFrame:
     """:func:`precision_curve` at list sizes checked before (:func:`evalcore.nspec.check_sizes` against this
     ranking's N, or a grid inside a checked range), for a request that checks its sizes once at its start."""
+    return with_interval(level_free_curve(ranking, sizes, beta=beta), confidence_level, interval)
+
+
+def level_free_curve(ranking: Ranking, sizes: np.ndarray, *, beta: float = 1.0) -> pd.DataFrame:
+    """:func:`checked_curve` without the interval: the columns that owe nothing to the confidence level, kept across
+    levels by a caller that asks for several (:func:`with_interval` adds ``lower, upper``)."""
     tp = ranking.tp[sizes]
     total_tp = ranking.n_tp
     precision = tp / sizes
@@ -80,11 +86,21 @@ def checked_curve(ranking: Ranking, sizes: np.ndarray, *, beta: float = 1.0, con
         "baseline": np.full(sizes.size, total_tp / ranking.n_candidates),
     }
     columns["tie_straddled"] = ranking.straddles(sizes)  # (what the ranking itself says, then statistics on counts)
-    ci = None if confidence_level is None else binomial_interval(tp, sizes, confidence_level, method=interval)
-    if ci is not None:
-        columns["lower"] = np.atleast_1d(ci.low)
-        columns["upper"] = np.atleast_1d(ci.high)
     return pd.DataFrame(columns, copy=False)  # (the arrays are the table's own: no copy into one block)
+
+
+def with_interval(curve: pd.DataFrame, confidence_level: float | None = 0.95,
+                  interval: str = "clopper_pearson") -> pd.DataFrame:
+    """A :func:`level_free_curve` with the binomial interval of its precision at ``confidence_level`` (columns
+    ``lower, upper``; none where it is None), as a new table that shares the curve's columns (the curve is not
+    changed: one level-free curve serves every level)."""
+    if confidence_level is None:
+        return curve.copy(deep=False)
+    ci = binomial_interval(curve["tp"].to_numpy(), curve["n"].to_numpy(), confidence_level, method=interval)
+    out = curve.copy(deep=False)  # (copy-on-write: the new columns are the copy's own)
+    out["lower"] = np.atleast_1d(ci.low)
+    out["upper"] = np.atleast_1d(ci.high)
+    return out
 
 
 def acceptance_sets(ranking: Ranking, gamma, *, confidence_level: float | None = 0.95,

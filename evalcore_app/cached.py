@@ -26,6 +26,7 @@ from evalcore.errors import ColumnError, EvalcoreError
 from evalcore.io import combine_samples, load_candidates, read_table, suggest_roles, text_as_utf8
 from evalcore.io.store import DatasetStore
 from evalcore.names import DEFAULT_POWER
+from evalcore.nspec import grid_sizes
 from evalcore.ranking import data_seed
 from evalcore.report.signature import file_sha256
 from evalcore.text import shown
@@ -352,7 +353,17 @@ def pair(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str,
     return analysis.pair_comparison(ra, rb, n_range, confidence_level=level, interval=interval, test=test,
                                     correction=correction, resamples=resamples, seed=ranking.seed or 0,
                                     power=power, difference_method=difference_method, tested=tested,
-                                    n_step=n_step)
+                                    n_step=n_step, curves=pair_curves(data, ranking, display, a, b, n_range, n_step))
+
+
+@cache(work=costs.pair_curves, max_entries=8, show_spinner=False)
+def pair_curves(data: Loaded, ranking: RankingChoice, display: Display, a: str, b: str, n_range: tuple,
+                n_step: int = 1):
+    """The pair's curves at every tested n as far as they owe nothing to the level
+    (:func:`evalcore.analysis.pair_curves`): once for every level a slider visits (a level adds the intervals; the
+    tables share these columns, so the levels kept in :func:`pair`'s cache hold them once)."""
+    ra, rb = (ranking_of(data, m, ranking, display) for m in (a, b))
+    return analysis.pair_curves(ra, rb, grid_sizes(n_range, n_step))
 
 
 @cache(work=costs.members, max_entries=32)

@@ -143,6 +143,11 @@ def pair_tests(data, ranking, a: str, b: str, n_range: tuple, test: str = "fishe
     return pair_estimate(_n(data), tuple(n_range), test, resamples, n_step=n_step)
 
 
+def pair_curves(data, ranking, display, a: str, b: str, n_range: tuple, n_step: int = 1) -> WorkEstimate:
+    """The level-free columns of the pair's two curves (no interval: less than two curves' estimate)."""
+    return curves_estimate(_n(data), 2, _sizes(n_range, n_step))
+
+
 def pair(data, ranking, display, a: str, b: str, n_range: tuple, level: float, interval: str, test: str = "fisher",
          correction: str = "none", resamples: int = 1000, power: float = 0.8, difference_method: str = "newcombe",
          n_step: int = 1, _progress=None) -> WorkEstimate:
