@@ -596,8 +596,8 @@ def across_samples(candidates: CandidateSet, a: str, b: str, cut_a: Cut, cut_b: 
 class UIRAnalysis:
     """The Unanimous Improvement Ratio of every pair of measures, and A against B in detail.
 
-    ``metrics``: per measure a DataFrame (one row per sample used) of the metrics compared:
-    precision, recall and F-beta for each beta asked for; ``matrix``: UIR of row against
+    ``metrics``: per measure a DataFrame (one row per sample used): precision and recall, the
+    metrics compared, and F-beta for each beta asked for; ``matrix``: UIR of row against
     column; ``pair``: UIR(A, B); ``sweep`` and ``flips``: mean F_alpha of A and B over alpha
     and where their order changes; ``dropped``: samples left out because some measure accepted
     nothing there (its precision is undefined).
@@ -613,7 +613,14 @@ class UIRAnalysis:
 
 def uir_analysis(candidates: CandidateSet, measures, cuts: dict[str, Cut], a: str, b: str, *, betas=(),
                  threshold: float = uir.UIR_THRESHOLD, ties: str = "random", seed: int | None = None) -> UIRAnalysis:
-    """UIR over the samples (test cases) with precision, recall and F-beta as metrics (Amigó et al.)."""
+    """UIR over the samples (test cases) on precision and recall (Amigó et al. 2011).
+
+    ``betas`` add each sample's F-beta to the ``metrics`` tables (the command line's ``--per-sample``); they are
+    not compared: F-beta never changes a UIR. F-beta is non-decreasing in precision and in recall (van
+    Rijsbergen's monotonicity, which Amigó et al. ground unanimous improvement on), so a sample where A >= B on
+    precision and recall has A >= B on every F-beta, one tied on both is tied on it, and one where each is better on
+    one of them stays mixed: the sets T_{A >=∀ B} and T_{B >=∀ A} are the same with or without it.
+    """
     tables = {m: per_sample(candidates, m, cuts[m], ties=ties, seed=seed, confidence_level=0.95) for m in measures}
     first = tables[measures[0]]
     undefined = np.zeros(len(first), dtype=bool)
@@ -630,7 +637,7 @@ def uir_analysis(candidates: CandidateSet, measures, cuts: dict[str, Cut], a: st
         for beta in betas:
             frame[f"F{beta:g}"] = uir.f_alpha(frame["precision"], frame["recall"], uir.f_beta_to_alpha(beta))
         metrics[m] = frame
-    values = {m: f.drop(columns="sample").to_numpy(float) for m, f in metrics.items()}
+    values = {m: f[["precision", "recall"]].to_numpy(float) for m, f in metrics.items()}
     sweep = uir.f_alpha_sweep(metrics[a]["precision"], metrics[a]["recall"], metrics[b]["precision"],
                               metrics[b]["recall"])
     return UIRAnalysis(metrics=metrics, matrix=uir.uir_matrix(values, threshold=threshold),

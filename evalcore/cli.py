@@ -144,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("uir", help="Unanimous Improvement Ratio of every pair of measures over the samples")
     _experiment_arguments(p)
     p.add_argument("--beta", type=float, action="append", default=[], metavar="B",
-                   help="also compare F-beta (repeat for several)")
+                   help="add each sample's F-beta to --per-sample (repeat for several); the UIR is the same with "
+                        "or without it: A at least as good on precision and recall is so on every F-beta")
     p.add_argument("--threshold", type=float, default=0.25, help="robustness threshold of |UIR| (default 0.25)")
 
     p = sub.add_parser("power", help="plan an experiment: the n-best list size (or number of samples) needed to "

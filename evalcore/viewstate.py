@@ -89,11 +89,14 @@ _ANN_SAMPLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _ANN_TOKEN = re.compile(r"a[0-9a-f]{12}")
 # URL names no longer read, with what a link that still gives one is told (the setting is not taken from it)
 RETIRED = {"annotator": "The link names an annotator; names are no longer carried in links (whoever opens a link "
-                        "annotates under their own name), so none was taken from it: enter yours on the Annotate page."}
+                        "annotates under their own name), so none was taken from it: enter yours on the Annotate page.",
+           # (F-beta never changed a UIR: Amigó et al. 2011's monotonicity, see evalcore.analysis.uir_analysis)
+           "uir_beta": "The link asks the UIR page to also compare F-β; the page no longer offers it, as F-β never "
+                       "changed the UIR: a sample where one measure is at least as good as another on precision "
+                       "and on recall is so on every F-β. The numbers are the ones the link showed."}
 LEVEL_MIN, LEVEL_MAX, LEVEL_STEP = 0.80, 0.999, 0.001
 THRESHOLD_MODES = ("gamma", "n")
 CUT_MODES = ("gamma", "n")
-UIR_BETAS = ("0.5", "1", "2")
 RESAMPLES_MIN, RESAMPLES_MAX = 100, 100_000
 N_STEP_MAX = 10**9                   # Significance: the step between the tested n (1: every n)
 BETA_MIN, BETA_MAX = 0.1, 10.0       # the F-beta input of the Precision page
@@ -546,18 +549,12 @@ class SamplesView(Group):
     cut_gammas: tuple[str, ...] = setting((), "cut_gamma", "list", data=True)  # "measure=gamma" where moved
     v_measure: str | None = setting(None, "v_m", "str", measure="one", data=True)
     uir_threshold: float = setting(0.25, "uir_t", "float", grid=(0.05, 1.0, 0.05), what="The UIR threshold")
-    uir_betas: tuple[str, ...] = setting((), "uir_beta", "list")  # F-beta metrics besides precision and recall
 
     def _check(self, problems):
         changes = {}
         if self.cut_n is not None and self.cut_n < 1:
             problems.append(f"The cut-off n = {_number(self.cut_n)} must be at least 1; using the default.")
             changes["cut_n"] = None
-        bad = [b for b in self.uir_betas if b not in UIR_BETAS]
-        if bad:
-            problems.append(f"The link's F-beta values {listed(bad, _shown)} are not offered "
-                            f"({', '.join(UIR_BETAS)}); they were left out.")
-            changes["uir_betas"] = tuple(b for b in self.uir_betas if b in UIR_BETAS)
         gammas, bad = _cut_gammas(self.cut_gammas)
         if bad:
             problems.append(f"The link's thresholds {', '.join(bad)} are not of the form measure=number; they were "

@@ -399,10 +399,10 @@ def across(data: Loaded, ranking: RankingChoice, a: str, b: str, cut_a, cut_b, l
 
 
 @cache(work=costs.uir, max_entries=32, show_spinner="Comparing every pair of measures ...")
-def uir(data: Loaded, ranking: RankingChoice, cuts: tuple, a: str, b: str, betas: tuple, threshold: float):
+def uir(data: Loaded, ranking: RankingChoice, cuts: tuple, a: str, b: str, threshold: float):
     cut_map = dict(cuts)
-    return analysis.uir_analysis(data.candidates, tuple(cut_map), cut_map, a, b, betas=betas,
-                                 threshold=threshold, ties=ranking.ties, seed=ranking.seed)
+    return analysis.uir_analysis(data.candidates, tuple(cut_map), cut_map, a, b, threshold=threshold,
+                                 ties=ranking.ties, seed=ranking.seed)
 
 
 @cache(work=costs.pairwise, max_entries=32, show_spinner="Testing every pair ...")

@@ -184,8 +184,8 @@ def across(data, ranking, a: str, b: str, cut_a, cut_b, level: float) -> WorkEst
     return samples_estimate("comparing two measures across the samples", _n(data), 2, _samples(data))
 
 
-def uir(data, ranking, cuts: tuple, a: str, b: str, betas: tuple, threshold: float) -> WorkEstimate:
-    return uir_estimate(_n(data), len(cuts), _samples(data) * (1 + len(betas)))
+def uir(data, ranking, cuts: tuple, a: str, b: str, threshold: float) -> WorkEstimate:
+    return uir_estimate(_n(data), len(cuts), _samples(data))
 
 
 def pairwise(data, ranking, display, measures: tuple, n: int, level: float, correction: str, interval: str,
@@ -380,7 +380,7 @@ def _stored_records():
     store = DatasetStore()
     for dataset_id in store.ids():
         try:
-            yield store.get(dataset_id)
+            yield store.peek(dataset_id)  # a look at every entry, not an open of each
         except (StoreError, EvalcoreError, OSError):
             continue
 

@@ -372,7 +372,7 @@ def _key(dataset: str, file_identity: str, label, scores: tuple, lower: tuple, t
 def _stored(store: DatasetStore, name: str) -> bytes | None:
     for dataset_id in store.ids():
         try:
-            if store.get(dataset_id).name == name:
+            if store.peek(dataset_id).name == name:  # a look at each (not an open); the one read is opened
                 return store.open(dataset_id)[1]
         except StoreError:
             continue

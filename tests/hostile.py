@@ -120,7 +120,7 @@ NAMES = (FILE_NAME, LABEL, SAMPLE_COLUMN, *KEY_COLUMNS, *MEASURES, *SAMPLE_IDS)
 
 
 LINK_PARAMETERS = ("ties", "interval", "test", "correction", "kind", "auc_ci", "cut", "t_mode", "sample", "m", "band",
-                   "a", "b", "t_measure", "t_compare", "v_m", "lower", "label", "score", "key", "cut_gamma", "uir_beta",
+                   "a", "b", "t_measure", "t_compare", "v_m", "lower", "label", "score", "key", "cut_gamma", "sys_tests",
                    "level", "n_min", "seed")
 
 

@@ -5,6 +5,8 @@ same numbers when evicted or damaged, and a computation stopped between chunks k
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -187,6 +189,32 @@ def test_other_keys_pairs_and_tests_are_other_entries(small, tmp_path):
     assert computed() - before == 3
     with pytest.raises(Exception, match="resamples"):
         pvalues.pair_pvalues(a, b, (1, 999), key="k", test="bootstrap", store=store)
+
+
+def test_looking_for_chunks_opens_only_the_chunks_read(small, tmp_path, monkeypatch):
+    """Finding the chunks of a pair scans the store and looks at every entry's name (uploads too): the looks must
+    not count as opens, or every entry would become recent and eviction would go by the order of the scan. After a
+    scan that finds nothing and one that reads a chunk, the store still evicts by real opens: the chunk not read,
+    the uploads in the order they were opened (the reverse of the scan's order), the chunk read last."""
+    from tests.test_store import eviction_order, sized
+
+    a, b = small
+    root = tmp_path / "store"
+    store = DatasetStore(root)
+    pvalues.pair_pvalues(a, b, (1, 1_999), key="k", store=store)  # two chunks: n = 1 .. 999 and 1,000 .. 1,999
+    chunk = {store.peek(i).name: i for i in store.ids()}
+    first, second = (chunk[pvalues.entry_name("k", "a", "b", "fisher", 1, 0, k)] for k in (0, 1))
+    uploads = sorted(store.put(sized(i, 5_000), f"upload {i}.csv") for i in range(3))
+    for dataset_id in reversed(uploads):  # a user opens them, in the reverse of the scan's order
+        store.open(dataset_id)
+    monkeypatch.setattr(pvalues, "_IDS", {})  # a new process: its index is empty, so it scans the store
+    assert pvalues.chunks_to_compute(a, b, (1, 999), key="another file", store=store) == 1  # finds none of its own
+    monkeypatch.setattr(pvalues, "_IDS", {})
+    before = computed()
+    assert_same(pvalues.pair_pvalues(a, b, (1, 999), key="k", store=store), analysis.pair_tests(a, b, (1, 999)))
+    assert computed() == before  # read: the first chunk, opened now
+    shutil.copytree(root, tmp_path / "copy")  # (the copy keeps the times, so it evicts in the store's order)
+    assert eviction_order(tmp_path / "copy") == [second, *reversed(uploads), first]
 
 
 # -- equal chunks, and a cancel at every point of the work --------------------------------------------------------

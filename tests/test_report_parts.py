@@ -254,7 +254,8 @@ def test_an_across_samples_download_names_its_pair_and_cuts_and_reproduces(exper
 
 def test_a_uir_download_names_its_cuts_betas_and_threshold_and_reproduces(experiment):
     """The UIR page's table (UIR of every pair of the measures, each cut at its own cut-off) is signed with every
-    measure's cut-off, the F-betas compared besides precision and recall, and the threshold. Two of them decide no
+    measure's cut-off and the threshold; an older download also with the F-betas the page once compared besides
+    precision and recall (no longer offered), and it still reproduces. Two of them decide no
     number of the table, so a signature with other values still reproduces: the threshold decides which cells the
     figure stars, and an F-beta is increasing in precision and in recall, so A >= B on both means A >= B on every
     F-beta too, and UIR (Amigo et al. 2011: the share of samples where A >= B on every metric, less the share where

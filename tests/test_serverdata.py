@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -92,6 +93,32 @@ def test_count_tables_come_back_from_the_store(folder, monkeypatch):
     with pytest.raises(AssertionError, match="counted again"):  # another seed is another count
         serverdata.count_tables("server:parts", "label", ("a", "b"), (), "hash", 8)
     serverdata.count_tables.clear()
+
+
+def test_looking_for_stored_count_tables_opens_only_the_ones_read(folder, tmp_path):
+    """The cost estimate and count_tables find the stored count tables by a scan that looks at every entry's name:
+    the looks must not count as opens, so the store still evicts by real opens (the uploads in the order they were
+    opened, the reverse of the scan's order; the count tables read last)."""
+    from evalcore.io.store import DatasetStore
+    from evalcore_app import costs
+    from tests.test_store import eviction_order, sized
+
+    args = ("server:parts", "label", ("a", "b"), (), "hash", 7)
+    serverdata.count_tables.clear()
+    serverdata.count_tables(*args)
+    store = DatasetStore()
+    [counts] = store.ids()
+    uploads = sorted(store.put(sized(i, 5_000), f"upload {i}.csv") for i in range(3))
+    for dataset_id in reversed(uploads):  # a user opens them, in the reverse of the scan's order
+        store.open(dataset_id)
+    serverdata.count_tables.clear()  # a restarted server: the counts come from the store
+    assert costs.server_counts(*args).what == "reading the stored count tables"  # a scan by name
+    assert costs.server_counts("server:parts", "label", ("a", "b"), (), "hash", 8).what != \
+        "reading the stored count tables"  # a scan that finds nothing
+    serverdata.count_tables(*args)  # a scan by name, then the count tables read (opened)
+    serverdata.count_tables.clear()
+    shutil.copytree(store.root, tmp_path / "copy")  # (the copy keeps the times, so it evicts in the store's order)
+    assert eviction_order(tmp_path / "copy") == [*reversed(uploads), counts]
 
 
 # ----------------------------------------------------------------------- hostile files in the folder (issue 29, §3)

@@ -12,6 +12,7 @@ import json
 import multiprocessing
 import os
 import re
+import shutil
 import tempfile
 import threading
 import types
@@ -659,6 +660,48 @@ def test_eviction_removes_the_least_recently_opened(tmp_path: Path, clock) -> No
     with pytest.raises(EvictedDatasetError):
         store.open(a)
     assert check_intact(tmp_path) == sorted([c, d, e, f])
+
+
+def eviction_order(root: Path) -> list[str]:
+    """The order in which the store at ``root`` evicts what it holds: one reservation of a byte at a time in a store
+    whose quota is what it holds now, so the store's own eviction removes exactly its least recently opened entry."""
+    order = []
+    while before := DatasetStore(root).ids():
+        with DatasetStore(root, quota=DatasetStore(root).usage().total_bytes).reserve(1):
+            pass
+        [gone] = set(before) - set(DatasetStore(root).ids())
+        order.append(gone)
+    return order
+
+
+def test_a_look_is_not_an_open_so_eviction_stays_by_real_opens(tmp_path: Path, clock) -> None:
+    """peek() (and exists(), ids(), usage()) read what is stored without marking it opened: after every entry was
+    looked at, in the order of a scan of the store (by id), the least recently *opened* one still goes first. Had the
+    looks counted as opens, the first id of the scan would go instead."""
+    root = tmp_path / "store"
+    store = DatasetStore(root, quota=50_000)
+    by_id = sorted(store.put(sized(i, 10_000), f"{i}.csv") for i in range(4))
+    for ds_id in (by_id[1], by_id[2], by_id[3], by_id[0]):  # real opens: by_id[1] is the least recent
+        store.open(ds_id)
+    meta_times = {ds_id: os.lstat(root / ds_id[:2] / ds_id / META_FILE).st_mtime_ns for ds_id in by_id}
+    for _ in range(2):  # looks at every entry, as a scan for an entry by its name does
+        for ds_id in store.ids():
+            assert store.exists(ds_id) and ds_id in store
+            looked = store.peek(ds_id)
+            assert (looked.id, looked.size) == (ds_id, 10_000) and looked.name.endswith(".csv")
+        store.usage()
+    assert {ds_id: os.lstat(root / ds_id[:2] / ds_id / META_FILE).st_mtime_ns for ds_id in by_id} == meta_times
+    copy = tmp_path / "copy"
+    shutil.copytree(root, copy)  # (mtimes kept: the order of the copy is the order of the store)
+    assert eviction_order(copy) == [by_id[1], by_id[2], by_id[3], by_id[0]]
+    e = store.put(sized(4, 10_000), "e.csv")
+    assert store.ids() == sorted([by_id[0], by_id[2], by_id[3], e])  # the least recently opened went
+    with pytest.raises(EvictedDatasetError, match="was removed from this server"):
+        store.peek(by_id[1])  # peek says what get says of a removed data set
+    store.get(by_id[2])  # get() still opens: by_id[3] is now the least recently opened
+    f = store.put(sized(5, 10_000), "f.csv")
+    assert store.ids() == sorted([by_id[0], by_id[2], e, f])
+    assert check_intact(root) == sorted([by_id[0], by_id[2], e, f])
 
 
 def test_a_data_set_in_use_is_kept_while_the_store_fills(tmp_path: Path, clock) -> None:

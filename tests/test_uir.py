@@ -486,3 +486,77 @@ def test_robust_improvement_with_a_small_f1_difference():
     assert (r.uir, r.robust, r.verdict) == (1.0, True, VERDICT_A)
     assert f_alpha(0.52, 0.51, 0.5) - f_alpha(0.5, 0.5, 0.5) == pytest.approx(0.5304 / 1.03 - 0.5, rel=1e-12)
     assert sweep_flips(f_alpha_sweep([0.52] * k, [0.51] * k, [0.5] * k, [0.5] * k)) == []
+
+
+# ------------------------------------------------------------------ F-beta beside precision and recall
+
+
+def f_beta_exact(p: Fraction, r: Fraction, beta: Fraction) -> Fraction:
+    """van Rijsbergen's F_beta = (1 + beta^2) P R / (beta^2 P + R), in exact fractions; 0 where P or R is 0."""
+    if p == 0 or r == 0:
+        return Fraction(0)
+    return (1 + beta * beta) * p * r / (beta * beta * p + r)
+
+
+unit_fractions = st.tuples(st.integers(0, 4), st.integers(0, 5)).map(lambda t: (Fraction(t[0], 4), Fraction(t[1], 5)))
+pr_pairs = st.integers(1, 8).flatmap(lambda k: st.tuples(st.lists(unit_fractions, min_size=k, max_size=k),
+                                                         st.lists(unit_fractions, min_size=k, max_size=k)))
+betas = st.lists(st.sampled_from([Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(10)]),
+                 min_size=1, max_size=3, unique=True)
+
+
+@given(pr_pairs, betas)
+def test_adding_f_beta_to_precision_and_recall_never_changes_the_uir(pair, chosen):
+    """Why the UIR page offers no F-beta (it once did, and no number moved): F_beta is non-decreasing in P and in R
+    (van Rijsbergen's monotonicity, on which Amigó et al. 2011 ground unanimous improvement), so a case where A >= B
+    on P and R has A >= B on every F_beta, a case tied on both is tied on it, and a mixed case stays mixed. By the
+    paper's definition, counted case by case in exact fractions (ties frequent: P in quarters, R in fifths), and by
+    the fast UIR on the floats, with F_beta from f_alpha as evalcore computes it."""
+    a, b = pair
+
+    def with_f(rows):
+        return [[p, r, *(f_beta_exact(p, r, beta) for beta in chosen)] for p, r in rows]
+
+    assert uir_loop(with_f(a), with_f(b)) == uir_loop(a, b)
+    float_a, float_b = (np.array(rows, dtype=np.float64) for rows in (a, b))
+
+    def float_with_f(x):
+        return np.column_stack([x, *(f_alpha(x[:, 0], x[:, 1], f_beta_to_alpha(float(beta))) for beta in chosen)])
+
+    with_betas = unanimous_improvement_ratio(float_with_f(float_a), float_with_f(float_b))
+    without = unanimous_improvement_ratio(float_a, float_b)
+    a_un, b_un, tied, uir = uir_loop(a, b)
+    assert with_betas == without and (without.a_unanimous, without.b_unanimous, without.all_tied) == (a_un, b_un, tied)
+    assert without.uir == float(uir)
+
+
+def test_the_uir_of_the_shipped_experiment_is_the_loops_on_precision_recall_and_every_f_beta():
+    """analysis.uir_analysis (the UIR page's and the command line's) on the 80 samples of the shipped experiment,
+    each measure cut to 20 accepted per sample on average (where UIRs are not all +-1): its matrix is the loop's
+    on (P, R) and on (P, R, F0.5, F1, F2) in exact fractions of its own per-sample P and R; ``betas`` add the F
+    columns to the per-sample tables and change no UIR."""
+    from pathlib import Path
+
+    from evalcore.analysis import uir_analysis
+    from evalcore.io import load_candidates
+    from evalcore.samples import cuts_for
+
+    candidates = load_candidates(Path(__file__).resolve().parents[1] / "sample_data" / "experiment_sim.tsv.gz")
+    measures = list(candidates.measures)
+    cuts = cuts_for(candidates, measures, "gamma", 20)
+    plain_result = uir_analysis(candidates, measures, cuts, measures[0], measures[1], ties="stable")
+    with_betas = uir_analysis(candidates, measures, cuts, measures[0], measures[1], betas=(0.5, 1.0, 2.0),
+                              ties="stable")
+    assert list(with_betas.metrics[measures[0]].columns) == ["sample", "precision", "recall", "F0.5", "F1", "F2"]
+    pd.testing.assert_frame_equal(with_betas.matrix, plain_result.matrix, check_exact=True)
+    assert with_betas.pair == plain_result.pair
+    rows = {m: [(Fraction(p), Fraction(r)) for p, r in zip(t["precision"], t["recall"])]
+            for m, t in plain_result.metrics.items()}
+    with_f = {m: [[p, r, *(f_beta_exact(p, r, Fraction(beta)) for beta in (Fraction(1, 2), 1, 2))] for p, r in v]
+              for m, v in rows.items()}
+    assert len(set(plain_result.matrix.to_numpy().ravel().round(6))) > 3  # (not a matrix of +-1 and 0)
+    for x in measures:
+        for y in measures:
+            expected = uir_loop(rows[x], rows[y])[3]
+            assert uir_loop(with_f[x], with_f[y])[3] == expected
+            assert plain_result.matrix.loc[x, y] == float(expected)

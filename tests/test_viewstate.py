@@ -30,8 +30,7 @@ names = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), m
     cut_mode=st.sampled_from(["gamma", "n"]), cut_n=st.one_of(st.none(), st.integers(1, 10**5)),
     cut_gammas=st.dictionaries(names, st.floats(-1e6, 1e6), max_size=3).map(
         lambda d: tuple(f"{m}={g!r}" for m, g in d.items())),
-    v_measure=st.one_of(st.none(), names), uir_threshold=st.integers(1, 20).map(lambda i: round(i * 0.05, 2)),
-    uir_betas=st.lists(st.sampled_from(["0.5", "1", "2"]), unique=True).map(tuple)))
+    v_measure=st.one_of(st.none(), names), uir_threshold=st.integers(1, 20).map(lambda i: round(i * 0.05, 2))))
 def test_round_trip_through_the_query_string(view):
     query = to_query(view)
     assert all(isinstance(v, (str, list)) for v in query.values())
@@ -65,7 +64,6 @@ def test_lists_are_repeated_parameters_so_commas_survive():
     ({"cut_n": "0"}, "cut_n", None, "at least 1"),
     ({"uir_t": "0.33"}, "uir_threshold", 0.35, "not on the slider"),
     ({"uir_t": "7"}, "uir_threshold", 1.0, "not on the slider"),
-    ({"uir_beta": ["1", "3"]}, "uir_betas", ("1",), "not offered"),
     ({"cut_gamma": ["good=2.5", "good", "t=x", "=4"]}, "cut_gammas", ("good=2.5",), "not of the form"),
 ])
 def test_bad_values_in_a_link_are_reported_and_replaced(params, field, expected, message):
@@ -77,6 +75,16 @@ def test_bad_values_in_a_link_are_reported_and_replaced(params, field, expected,
 def test_unknown_parameters_are_ignored_with_a_message():
     assert from_query({"utm_source": "mail"}) == (DEFAULTS, ["The link's 'utm_source' is not a setting of this "
                                                              "dashboard; ignored."])
+
+
+@pytest.mark.parametrize("betas", [["1"], ["0.5", "2"], ["3"], [""]])
+def test_an_older_links_uir_betas_are_said_to_change_nothing(betas):
+    """The UIR page's F-betas left the link (they never changed a UIR): an older link that gives them opens the
+    default view and says why they are not needed, in place of calling them unknown."""
+    view, problems = from_query({"uir_beta": betas, "uir_t": "0.5"})
+    assert view == DEFAULTS.set(uir_threshold=0.5) and len(problems) == 1
+    assert "F-β never changed the UIR" in problems[0] and "not a setting" not in problems[0]
+    assert "uir_beta" not in to_query(view)
 
 
 @pytest.mark.parametrize("n, step", [(50, 1), (1000, 1), (5102, 10), (100_000, 100), (1_000_000, 1000),

@@ -147,7 +147,7 @@ def _lookup(store: DatasetStore, names: list[str]) -> dict[str, str]:
         wanted = set(names) - set(found)
         for dataset_id in store.ids():
             try:
-                name = store.get(dataset_id).name
+                name = store.peek(dataset_id).name  # a look, not an open: the chunk read is opened by _read
             except StoreError:
                 continue
             if name.startswith(PREFIX):

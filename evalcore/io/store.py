@@ -45,7 +45,11 @@ Lifecycle
   reads, so a refused file leaves nothing on disk).
 * Opening a data set (:meth:`~DatasetStore.get`, :meth:`~DatasetStore.open`,
   storing the same bytes again) sets the modification time of its ``meta.json``
-  to now: one ``utime`` call, atomic, no extra file and no lock.
+  to now: one ``utime`` call, atomic, no extra file and no lock. Looking without
+  opening (:meth:`~DatasetStore.peek`: the same metadata, checked the same way;
+  :meth:`~DatasetStore.exists`, :meth:`~DatasetStore.ids`, :meth:`~DatasetStore.usage`)
+  leaves it as it was, so a scan that looks for an entry by its name does not make
+  every entry it passes recent.
 * The store holds at most ``quota`` bytes (``EVALCORE_STORE_QUOTA``, default
   5 GB) at every moment, counting ``data.bin`` and ``meta.json`` of every data set,
   everything in an incomplete entry, the copies set aside, ``.trash`` and the
@@ -1261,10 +1265,26 @@ class DatasetStore:
     def get(self, dataset_id: str) -> StoredDataset:
         """The stored data set with this id (its metadata), marked opened now.
 
+        For a data set a user opens (the one in view, the one whose bytes are read next); a lookup
+        that only looks at what is stored uses :meth:`peek`, so it does not make what it looks at recent.
+
         Raises :class:`InvalidDatasetIdError` for a malformed id (before touching
         any file), :class:`UnknownDatasetError` if nothing is stored under it
         (:class:`EvictedDatasetError` if it was removed to make room,
         :class:`DamagedDatasetError` if it was set aside as damaged, now or before).
+        """
+        stored = self.peek(dataset_id)
+        self._touch(self._entry(dataset_id))
+        return stored
+
+    def peek(self, dataset_id: str) -> StoredDataset:
+        """The stored data set with this id (its metadata), as :meth:`get`, without marking it opened.
+
+        For lookups: finding an entry by its name in a scan of the store, or checking that it is there
+        (:func:`evalcore.engines.pvalues.pair_pvalues` looks for its chunks so). Marking every entry a
+        scan passes as opened would make them all recent and defeat the eviction of the least recently
+        opened; the entry the lookup then reads is opened by :meth:`open`. Checks and raises as
+        :meth:`get` (a damaged entry is set aside here too).
         """
         entry = self._entry(dataset_id)
         try:
@@ -1298,7 +1318,6 @@ class DatasetStore:
         if not stat.S_ISREG(info.st_mode) or info.st_size != stored.size:
             raise self._damaged(dataset_id, stored.name, f"it holds {info.st_size:,} bytes instead of "
                                 f"{stored.size:,}" if stat.S_ISREG(info.st_mode) else "its data is not a file")
-        self._touch(entry)
         return stored
 
     def open(self, dataset_id: str) -> tuple[StoredDataset, bytes]:

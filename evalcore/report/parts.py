@@ -13,8 +13,9 @@ settings for the view (:meth:`ReportSettings.signature_settings`, so it reads li
 - the page's own settings that change the download's numbers (:data:`PART_SETTINGS`): ``cut`` (where each measure
   it shows is cut in every sample: Validation, Across samples, UIR), ``auc-interval``, ``bootstrap`` and
   ``bootstrap-seed`` (the ROC page's AUC interval and the bootstrap of AP, and of the AUC where chosen),
-  ``uir-beta`` and ``uir-threshold`` (the F-beta metrics UIR compares besides precision and recall, and the |UIR|
-  its figure stars as robust);
+  ``uir-threshold`` (the |UIR| its figure stars as robust); ``uir-beta`` (F-betas the UIR page once offered to
+  compare besides precision and recall) is read from older downloads and changes nothing: F-beta never changes a
+  UIR (:func:`evalcore.analysis.uir_analysis`);
 
 and ``numbers``, the digest (:func:`numbers_digest`) of that download's table alone: the figure is drawn from the
 same table, so a figure and its table share one signature. Making it costs a digest of one table, never the
@@ -123,7 +124,7 @@ PART_SETTINGS: Mapping[str, PartSetting] = {
     "bootstrap": PartSetting(lambda v: (str(int(v)),), lambda items: _whole_number(items, "bootstrap", 1)),
     "bootstrap-seed": PartSetting(lambda v: (str(int(v)),),
                                   lambda items: _whole_number(items, "bootstrap-seed", 0, 2**32 - 1)),
-    "uir-beta": PartSetting(lambda v: tuple(repr(float(b)) for b in v), _read_betas),
+    "uir-beta": PartSetting(lambda v: tuple(repr(float(b)) for b in v), _read_betas),  # (older downloads)
     "uir-threshold": PartSetting(lambda v: (repr(float(v)),), _read_threshold),
 }
 
@@ -440,17 +441,17 @@ def _across(candidates: CandidateSet, settings: ReportSettings, part: Part, budg
 
 def _uir(candidates: CandidateSet, settings: ReportSettings, part: Part, budget: float | None) -> pd.DataFrame:
     """The UIR page's table (its matrix's): UIR of every pair of the measures it shows, each cut at its ``cut``,
-    on precision, recall and F-beta for each ``uir-beta`` (``analysis.uir_analysis``), rows and columns by display
-    name. ``uir-threshold`` decides which cells the figure stars as robust, not a number of the table."""
+    on precision and recall (``analysis.uir_analysis``), rows and columns by display name. ``uir-threshold``
+    decides which cells the figure stars as robust, not a number of the table; an older download's ``uir-beta``
+    changes none either (F-beta never changes a UIR)."""
     from ..analysis import uir_analysis
     from ..work.pages import uir_estimate
 
     cuts = _cuts(candidates, part)
-    betas = part.option("uir-beta", ())
     threshold = part.option("uir-threshold", required=True)
-    _within_budget(uir_estimate(candidates.n_candidates, len(cuts), _samples(candidates) * (1 + len(betas))), budget)
+    _within_budget(uir_estimate(candidates.n_candidates, len(cuts), _samples(candidates)), budget)
     measures = list(cuts)
-    result = uir_analysis(candidates, measures, cuts, measures[0], measures[1], betas=betas, threshold=threshold,
+    result = uir_analysis(candidates, measures, cuts, measures[0], measures[1], threshold=threshold,
                           ties=settings.ties, seed=settings.seed)
     named = result.matrix.rename(index=lambda m: part.display.get(m, m), columns=lambda m: part.display.get(m, m))
     return named.reset_index(names="measure")

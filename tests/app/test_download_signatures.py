@@ -207,24 +207,24 @@ def test_the_across_samples_download_names_its_pair_and_cuts(handed_out):
     assert fields(signature)["shows"] == ("good", "sharp") and all(c.startswith("gamma:") for c in cuts)
 
 
-def test_the_uir_download_names_every_measure_and_cut_the_betas_and_threshold(handed_out):
+def test_the_uir_download_names_every_measure_and_cut_and_the_threshold(handed_out):
+    """An older link's F-betas (``uir_beta``, no longer offered: they never changed a UIR) are not signed."""
     at = app({"dataset": "sample:experiment_sim", "ties": "stable", "uir_beta": ["1"], "name": "freq=f"},
              "pages/uir.py")
     signature = check_download(handed_out, "uir", EXPERIMENT)
     shown = fields(signature)
     measures = ("sharp", "good", "good_twin", "noisy", "freq")
     assert set(shown["shows"]) == set(measures) and set(shown["measures"]) == set(measures)  # (the report: 4)
-    assert len(shown["cut"]) == 5 and shown["uir-beta"] == ("1.0",) and shown["uir-threshold"] == ("0.25",)
+    assert len(shown["cut"]) == 5 and "uir-beta" not in shown and shown["uir-threshold"] == ("0.25",)
     steps = [
         (lambda: at.slider(key="w_uir_threshold").set_value(0.5), {"uir-threshold"}),
-        (lambda: at.multiselect(key="w_uir_betas").set_value(["0.5", "2"]), {"uir-beta"}),
         (lambda: at.slider(key="w_cut_n").set_value(50), {"cut"}),
         (lambda: at.select_slider(key="w_cut_gamma_noisy_50").set_value(
             float(at.select_slider(key="w_cut_gamma_noisy_50").options[-10])), {"cut"}),
         (lambda: at.radio(key="w_cut_mode").set_value("n"), {"cut"}),
     ]
     signature = walk_steps(at, handed_out, "uir", EXPERIMENT, signature, steps)
-    assert fields(signature)["cut"] == ("n:50",) * 5 and fields(signature)["uir-beta"] == ("0.5", "2.0")
+    assert fields(signature)["cut"] == ("n:50",) * 5 and "uir-beta" not in fields(signature)
 
 
 def test_a_threshold_download_of_a_measure_the_report_does_not_compare_reproduces(handed_out):

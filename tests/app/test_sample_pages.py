@@ -146,15 +146,39 @@ def test_across_page_shows_the_tests(experiment):
 
 def test_uir_page_shows_the_ratio(experiment):
     a, b = experiment.measures[0], experiment.measures[3]
-    at = app({**SAMPLE, "a": a, "b": b, "uir_beta": ["1"]}, "pages/uir.py")
+    at = app({**SAMPLE, "a": a, "b": b}, "pages/uir.py")
     cuts = cuts_for(experiment, experiment.measures, "gamma", 100)
-    expected = analysis.uir_analysis(experiment, list(experiment.measures), cuts, a, b, betas=(1.0,))
+    expected = analysis.uir_analysis(experiment, list(experiment.measures), cuts, a, b)
     text = " ".join(x.value for x in at.markdown)
-    assert f"UIR({a}, {b}) = {expected.pair.uir:+.3f}" in text
-    assert at.multiselect(key="w_uir_betas").value == ["1"]
-    assert len(specs(at)) == 2
+    assert f"On precision and recall: {a} is at least as good as {b} on both in **{expected.pair.a_unanimous}**" \
+           in text and f"UIR({a}, {b}) = {expected.pair.uir:+.3f}" in text
+    assert len(specs(at)) == 2 and not at.multiselect  # (no F-β to choose: it never changed a UIR)
     at.slider(key="w_uir_threshold").set_value(0.5).run()
     assert at.session_state["view"].uir_threshold == 0.5 and not at.exception
+
+
+@pytest.mark.parametrize("betas", [["1"], ["0.5", "2"], ["3"]])
+def test_an_older_uir_link_with_f_betas_opens_with_the_same_numbers_and_says_why(experiment, betas):
+    """``uir_beta`` (the F-βs the page once offered to compare besides precision and recall) left the link: a link
+    that still gives it opens without error, says why it is not needed, and shows the numbers of the same link
+    without it (those the older page showed: F-β never changed a UIR)."""
+    def opened(params: dict) -> AppTest:  # as a browser opens a link: the page runs first
+        at = AppTest.from_file(APP, default_timeout=120)
+        for key, value in params.items():
+            at.query_params[key] = value
+        at.switch_page("pages/uir.py")
+        return at.run()
+
+    a, b = experiment.measures[1], experiment.measures[2]
+    plain_link = opened({**SAMPLE, "a": a, "b": b, "uir_t": "0.3"})
+    old = opened({**SAMPLE, "a": a, "b": b, "uir_t": "0.3", "uir_beta": betas})
+    assert not old.exception and not old.error
+    said = [plain(m.value) for m in [*old.warning, *old.info] if "F-β" in plain(m.value)]
+    assert len(said) == 1 and "never changed the UIR" in said[0] and "not a setting" not in said[0]
+    assert [m.value for m in old.markdown] == [m.value for m in plain_link.markdown]
+    assert specs(old) == specs(plain_link) and old.session_state["view"] == plain_link.session_state["view"]
+    text = " ".join(m.value for m in old.markdown)
+    assert "On precision and recall:" in text and "F1" not in text and "F0.5" not in text
 
 
 def test_uploading_several_files_makes_one_sample_each():
