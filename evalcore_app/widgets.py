@@ -60,12 +60,14 @@ def declared(widget, value, kwargs: dict) -> dict:
     """
     if value is None:
         return {}
-    options = list(kwargs["options"]) if "options" in kwargs else None
+    options = list(kwargs["options"]) if kwargs.get("options") is not None else []
     if widget in (st.selectbox, st.radio):
         return {"index": options.index(value)} if value in options else {}
     if widget is st.multiselect:
         chosen = list(value)
-        return {"default": chosen} if all(v in options for v in chosen) else {}
+        most = kwargs.get("max_selections")
+        fits = all(v in options for v in chosen) and (most is None or len(chosen) <= most)
+        return {"default": chosen} if fits else {}
     if widget is st.select_slider:
         ends = list(value) if isinstance(value, (tuple, list)) else [value]
         return {"value": value} if all(v in options for v in ends) else {}

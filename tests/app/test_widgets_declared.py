@@ -103,3 +103,25 @@ def test_a_browser_falling_back_to_what_the_widgets_declare_changes_no_choice(kr
     view = at.session_state["view"]
     assert (view.a, view.b, view.level, view.test, view.correction) == ("t.score", "chisq", 0.9, "mcnemar", "holm")
     assert at.selectbox(key="w_b").value == "chisq" and at.slider(key="w_level").value == 0.9
+
+
+@pytest.mark.parametrize("widget, value, kwargs, expected", [
+    ("selectbox", "b", {"options": ["a", "b"]}, {"index": 1}),
+    ("radio", "z", {"options": ["a", "b"]}, {}),  # not an option: Streamlit's own handling, the page's checks
+    ("multiselect", ("b",), {"options": ["a", "b"], "max_selections": 1}, {"default": ["b"]}),
+    ("multiselect", ("a", "b"), {"options": ["a", "b"], "max_selections": 1}, {}),  # more than it takes
+    ("slider", 0.9, {"min_value": 0.8, "max_value": 0.999}, {"value": 0.9}),
+    ("slider", 0.5, {"min_value": 0.8, "max_value": 0.999}, {}),  # outside the range: Streamlit would raise
+    ("number_input", 5, {"min_value": 1.0, "step": 0.5}, {"value": 5.0}),  # of its bounds' type
+    ("number_input", 2.5, {"min_value": 1, "step": 1}, {}),  # not an int for int bounds
+    ("select_slider", (1, 3), {"options": [1, 2, 3]}, {"value": (1, 3)}),
+    ("toggle", 1, {}, {"value": True}),
+    ("expander", True, {}, {}),  # its `expanded` is part of its identity, and it always sends the server's value
+    ("selectbox", None, {"options": ["a"]}, {}),
+])
+def test_declared_values_are_ones_the_widget_takes(widget, value, kwargs, expected):
+    import streamlit as st
+
+    from evalcore_app.widgets import declared as declared_value
+
+    assert declared_value(getattr(st, widget), value, kwargs) == expected
