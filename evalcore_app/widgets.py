@@ -51,10 +51,10 @@ def declared(widget, value, kwargs: dict) -> dict:
     """The widget's own starting value (``index``, ``default``, ``value``) set to ``value``, the view's: what the
     widget shows wherever Streamlit or the browser has no value for it under its key.
 
-    Without it a widget declares its first option or its minimum, and the browser falls back to that when it holds
-    no value for the widget while the server holds one (and so sends none): seen after a Cancel under heavy load,
-    when a session's stopped run and its next run overlap, as Measure B on its first option and the level at its
-    minimum; the next click then sent them, and the view took them as the user's choice. A value the widget cannot
+    Without it a widget declares its first option or its minimum, and a browser that holds no value for the widget
+    while the server holds one (and so sends none) shows that, and sends it with its next message as a change: the
+    likely path of a reset seen once after a Cancel under heavy load (Measure B on its first option, the level at its
+    minimum, in the link as the user's choice; the browser's trigger not reproduced since). A value the widget cannot
     take (not among its options, outside its range) is not declared; the page's own checks say so.
     ``st.expander`` is left out: its ``expanded`` is part of its identity, and it always sends the server's value.
     """

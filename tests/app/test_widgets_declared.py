@@ -3,10 +3,11 @@ so that a browser or a Streamlit run without the widget's value falls back to th
 option or the minimum.
 
 Seen in Chromium after a Cancel on Significance at load 13-18 (a session's stopped run and its next run overlapping):
-Measure B back on its first option, the confidence level at its minimum, and the link then read ``b=a&level=0.8``:
-the browser held no value for those widgets while the server held one (and so sent none), so it showed what the
-element declared (Streamlit's default: index 0, ``min_value``), and its next message sent that as the user's change.
-Here the browser's fallback is made directly: each widget is set to the value its element declares.
+Measure B back on its first option, the confidence level at its minimum, and the link then read ``b=a&level=0.8``.
+The likely path (the browser's trigger was not reproduced in 15 Cancels at load 10-14): the browser held no value for
+those widgets while the server held one (and so sent none), so it showed what the element declared (Streamlit's
+default: index 0, ``min_value``), and its next message sent that as the user's change. Here the browser's fallback is
+made directly: each widget is set to the value its element declares.
 """
 
 from __future__ import annotations
