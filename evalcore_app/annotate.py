@@ -335,9 +335,11 @@ def whose_select(v: ViewSettings, labels: pd.DataFrame) -> None:
     from evalcore_app.common import forgotten, update
 
     key = "w_ann_of"
-    if st.session_state.get(key) != whose(v, labels):
-        st.session_state[key] = whose(v, labels)
-    st.selectbox("Whose labels", list(labels.columns), key=key,
+    wanted = whose(v, labels)
+    if st.session_state.get(key) != wanted:
+        st.session_state[key] = wanted
+    options = list(labels.columns)  # (the value declared as well: evalcore_app.widgets.declared)
+    st.selectbox("Whose labels", options, index=options.index(wanted) if wanted in options else 0, key=key,
                  on_change=lambda: forgotten(key) or update(ann_of=annotator_token(st.session_state[key])))
 
 

@@ -78,9 +78,10 @@ def axis_toggles(scores) -> tuple[bool, bool]:
         log_count = widgets.bound(st.toggle, "Log count axis", "log_count")
     chosen = view().log_score
     key = "w_log_score"
-    _refill(key, log_score_axis_applicable(scores) if chosen is None else bool(chosen))
-    with c2:
-        log_score = st.toggle("Log score axis", key=key,
+    wanted = log_score_axis_applicable(scores) if chosen is None else bool(chosen)
+    _refill(key, wanted)
+    with c2:  # (the value declared as well: widgets.declared)
+        log_score = st.toggle("Log score axis", value=bool(wanted), key=key,
                               on_change=lambda: forgotten(key) or update(log_score=bool(st.session_state[key])),
                               help="On by default where more than half of the scores fall into one bin of the linear "
                                    "axis. Signed scores get sign(x)·log10(1 + |x|/c).")

@@ -44,7 +44,58 @@ def bound(widget, label: str, field: str, *, convert=None, default=None, **kwarg
         value = st.session_state[key]
         update(**{field: convert(value) if convert else (tuple(value) if isinstance(value, list) else value)})
 
-    return widget(label, key=key, on_change=changed, **kwargs)
+    return widget(label, key=key, on_change=changed, **declared(widget, wanted, kwargs), **kwargs)
+
+
+def declared(widget, value, kwargs: dict) -> dict:
+    """The widget's own starting value (``index``, ``default``, ``value``) set to ``value``, the view's: what the
+    widget shows wherever Streamlit or the browser has no value for it under its key.
+
+    Without it a widget declares its first option or its minimum, and a browser that holds no value for the widget
+    while the server holds one (and so sends none) shows that, and sends it with its next message as a change: the
+    likely path of a reset seen once after a Cancel under heavy load (Measure B on its first option, the level at its
+    minimum, in the link as the user's choice; the browser's trigger not reproduced since). A value the widget cannot
+    take (not among its options, outside its range) is not declared; the page's own checks say so.
+    ``st.expander`` is left out: its ``expanded`` is part of its identity, and it always sends the server's value.
+    """
+    if value is None:
+        return {}
+    options = list(kwargs["options"]) if kwargs.get("options") is not None else []
+    if widget in (st.selectbox, st.radio):
+        return {"index": options.index(value)} if value in options else {}
+    if widget is st.multiselect:
+        chosen = list(value)
+        most = kwargs.get("max_selections")
+        fits = all(v in options for v in chosen) and (most is None or len(chosen) <= most)
+        return {"default": chosen} if fits else {}
+    if widget is st.select_slider:
+        ends = list(value) if isinstance(value, (tuple, list)) else [value]
+        return {"value": value} if all(v in options for v in ends) else {}
+    if widget in (st.checkbox, st.toggle):
+        return {"value": bool(value)}
+    if widget is st.text_input:
+        return {"value": str(value)}
+    if widget in (st.slider, st.number_input):
+        return _numeric(value, kwargs)
+    return {}
+
+
+def _numeric(value, kwargs: dict) -> dict:
+    """A slider's or number input's ``value``: of the type of its bounds (Streamlit refuses an int beside float
+    bounds), and only inside them."""
+    ends = list(value) if isinstance(value, (tuple, list)) else [value]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ends):
+        return {}
+    bounds = [kwargs.get(name) for name in ("min_value", "max_value", "step") if kwargs.get(name) is not None]
+    kind = float if any(isinstance(b, float) for b in bounds) else int if bounds else None
+    if kind is int and any(float(v) != int(v) for v in ends):
+        return {}
+    if kind is not None:
+        ends = [kind(v) for v in ends]
+    low, high = kwargs.get("min_value"), kwargs.get("max_value")
+    if any((low is not None and v < low) or (high is not None and v > high) for v in ends):
+        return {}
+    return {"value": tuple(ends) if isinstance(value, (tuple, list)) else ends[0]}
 
 
 def n_range_slider(label: str, n_candidates: int) -> tuple[int, int]:
@@ -190,7 +241,8 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
 
         with columns[i % len(columns)]:
             gamma = st.select_slider(f"γ for {esc(shown(m))}" + (" (default)" if m not in chosen else ""), options=options,
-                                     key=key, on_change=changed, format_func=lambda g: f"{g:.6g}")
+                                     value=value, key=key, on_change=changed,  # (declared: see declared())
+                                     format_func=lambda g: f"{g:.6g}")
         cuts[m] = Cut("gamma", float(gamma))
     return cuts
 
@@ -296,5 +348,5 @@ def display_names_editor(measures) -> None:
                 update(names=view().display.with_name(m, st.session_state[key]).names)
 
             with columns[i % 4]:
-                st.text_input(esc(m), key=key, on_change=changed, max_chars=MAX_DISPLAY_CHARS,
-                              placeholder="e.g. G²")
+                st.text_input(esc(m), value=wanted, key=key, on_change=changed, max_chars=MAX_DISPLAY_CHARS,
+                              placeholder="e.g. G²")  # (the value declared: see declared())

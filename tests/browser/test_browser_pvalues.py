@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from test_browser import click_for_run, wait_for_figures
+from test_browser import click_for_run, param, settled_link, wait_for_figures
 
 _spec = importlib.util.spec_from_file_location("browser_conftest", Path(__file__).with_name("conftest.py"))
 browser_conftest = importlib.util.module_from_spec(_spec)
@@ -65,6 +65,15 @@ def server_url(browser, tmp_path_factory):
                 os.environ[key] = value
 
 
+def kept(page) -> None:
+    """The link's pair and level are the ones the test chose: a Cancel under load once brought the page back with
+    Measure B on its first option and the level at its minimum (``b=a&level=0.8``; see
+    tests/app/test_widgets_declared.py)."""
+    link = settled_link(page)
+    for name, value in (("a", "a"), ("b", "b"), ("level", "0.9")):
+        assert param(name, value).search(link), (name, link)
+
+
 def test_the_first_test_of_a_pair_shows_its_progress_and_can_be_cancelled(browser, server_url):
     assert CHROMIUM.exists(), MISSING_CHROMIUM
     if browser is None:
@@ -74,7 +83,8 @@ def test_the_first_test_of_a_pair_shows_its_progress_and_can_be_cancelled(browse
     context.add_init_script(RUN_COUNTER)
     try:
         page = context.new_page()
-        page.goto(url + f"/significance?dataset=server%3Abig.parquet&ties=hash&seed=0&a=a&b=b&n_min=1000&n_max={N_MAX}")
+        page.goto(url + f"/significance?dataset=server%3Abig.parquet&ties=hash&seed=0&a=a&b=b&level=0.9&n_min=1000"
+                  f"&n_max={N_MAX}")
         cancel = page.get_by_role("button", name="Cancel")
         expect(cancel).to_be_visible(timeout=SLOW_MS)  # (after the count: the test of every n has begun)
         expect(page.get_by_test_id("stProgress")).to_contain_text("Testing every n of the range")
@@ -86,6 +96,7 @@ def test_the_first_test_of_a_pair_shows_its_progress_and_can_be_cancelled(browse
         done = stored_chunks(store)
         assert 1 <= done < CHUNKS, done  # stopped at the end of a chunk; what was done is kept
         expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)
+        kept(page)  # the user's choices survive the Cancel (the cancelled run and the next one overlap)
         # (the page counts what is left as its run starts; the run that was cancelled may still store the part it is
         # in: Streamlit starts the new run before the old one reaches its checkpoint, where it stops)
         said = page.get_by_text(re.compile(r"\((\d+) parts? of up to 65,536 n left\)"))
@@ -101,5 +112,6 @@ def test_the_first_test_of_a_pair_shows_its_progress_and_can_be_cancelled(browse
         expect(page.get_by_text(re.compile(rf"of \d[\d,]* n from 1,000 to {N_MAX:,}"))).to_be_visible()
         expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
         expect(page.get_by_test_id("stException")).to_have_count(0)
+        kept(page)
     finally:
         context.close()
