@@ -10,8 +10,8 @@ so the module it asks for later is the one loaded) and the plotly.js that :mod:`
 Figures 1, 2 and 3 with, all at once while the page's own run goes on (the browser evaluates them while the server
 runs the page; loaded once the page was quiet, they held an upload or a switch to Precision right after a page
 opened for seconds), and Streamlit's own chart (the other pages draw with it) only after a
-longer quiet (:data:`LAST_QUIET_MS`). Once per tab; nothing from the user reaches the script (the URLs are the
-server's own files, written as JSON strings).
+longer quiet (:data:`LAST_QUIET_MS`: nothing done by the user, no run, no change to the page). Once per tab;
+nothing from the user reaches the script (the URLs are the server's own files, written as JSON strings).
 
 It changes nothing a page shows: it only loads code the pages would load themselves, from the same server
 (tests/browser/test_browser_offline.py). With another Streamlit whose chunks are named otherwise, a name not found
@@ -63,9 +63,11 @@ def _js(value) -> str:
 
 
 #: Streamlit's own chart (:data:`AFTER_PLOTLY`: the whole plotly.js again, 4.7 MB, for the pages that draw with
-#: ``st.plotly_chart``) is loaded only once the browser has been idle and the page without a run, a key or a click
-#: for this long: evaluated right after an upload, it held the next click for seconds (the browser cannot stop a
-#: script it evaluates).
+#: ``st.plotly_chart``) is loaded only once the browser has been idle and the page without a run, a key, a click, a
+#: file chosen or dropped, a value typed or any change to the page for this long: evaluated right after an upload,
+#: it held the next click for seconds (the browser cannot stop a script it evaluates); counted from the key or click
+#: alone, it still fell inside uploads on a loaded machine (a file dropped or chosen is neither, and the page is drawn
+#: for seconds after its run has ended: 0.5 to 1.2 s of the browser's time in a Chromium profile of an upload).
 LAST_QUIET_MS = 5000
 
 SCRIPT = """
@@ -81,9 +83,16 @@ SCRIPT = """
     const app = document.querySelector('[data-testid="stApp"]');
     return app && app.getAttribute('data-test-script-state');
   };
-  let input = 0;  // the last key or click on the page
-  for (const kind of ['pointerdown', 'keydown']) addEventListener(kind, () => { input = performance.now(); }, true);
-  async function calm(ms) {  // the browser idle (no deadline), then ``ms`` with neither a run nor a key or click
+  // the last thing the user did (a key, a click, a file chosen or dropped, a value typed) or the page did (any change
+  // to it: a run's elements arriving and being drawn, which goes on after the run itself has ended)
+  let input = 0;
+  const touched = () => { input = performance.now(); };
+  for (const kind of ['pointerdown', 'keydown', 'dragenter', 'drop', 'change', 'input']) {
+    addEventListener(kind, touched, true);
+  }
+  new MutationObserver(touched).observe(document.body, {childList: true, subtree: true, attributes: true,
+                                                         characterData: true});
+  async function calm(ms) {  // the browser idle (no deadline), then ``ms`` with no run, no input and no change
     for (;;) {
       await new Promise(done => window.requestIdleCallback ? window.requestIdleCallback(done) : setTimeout(done, 100));
       const since = performance.now();
