@@ -48,8 +48,8 @@ def test_streamlits_own_chart_waits_while_a_file_is_chosen_or_the_page_is_drawn(
     """Streamlit's own chart (4.7 MB of plotly.js, which the browser cannot stop once it evaluates it) is loaded only
     after a quiet page. A file chosen or dropped is neither a key nor a click, and a page goes on being drawn after
     its run has ended: counted from keys and clicks alone, the chart fell inside uploads on a loaded machine (a
-    Chromium profile of Krenn's upload: 0.5-1.2 s of it). Each stretch here is a file input's change, then changes
-    to the page, every 0.3 s for three times the quiet; the chart is loaded once they stop."""
+    Chromium profile of Krenn's upload: 1.7-2.1 s of it at load 15-20). Each stretch here is a file input's change,
+    then changes to the page, every 0.3 s for three times the quiet; the chart is loaded once they stop."""
     page = new_page("/?dataset=sample:collocations_sim&ties=stable")
     wait_for_app(page)
     page.wait_for_function("typeof window.Plotly === 'object'", timeout=PRELOAD_MS, polling=200)  # the first loads
