@@ -1,10 +1,12 @@
-"""Fixtures shared by the AppTests: a store of the test's own, and Krenn's data put in it."""
+"""Fixtures shared by the AppTests: a store of the test's own, Krenn's data put in it, and a folder served as the
+server's large data sets."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import streamlit as st
 
 from evalcore.io.store import DatasetStore
 
@@ -18,6 +20,19 @@ def store_root(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("EVALCORE_STORE", str(tmp_path / "store"))
     monkeypatch.delenv("EVALCORE_DEFAULT_DATASET", raising=False)
     return tmp_path / "store"
+
+
+@pytest.fixture()
+def serve_data_dir(monkeypatch):
+    """Serve a folder as the server's large data sets (``EVALCORE_DATA_DIR``): ``serve_data_dir(folder)`` sets it
+    and clears the cached resources that read it; they are cleared again after the test."""
+    def serve(folder: Path) -> Path:
+        monkeypatch.setenv("EVALCORE_DATA_DIR", str(folder))
+        st.cache_resource.clear()
+        return folder
+
+    yield serve
+    st.cache_resource.clear()
 
 
 @pytest.fixture()

@@ -35,11 +35,8 @@ def data_dir(tmp_path_factory):
 
 
 @pytest.fixture()
-def server(data_dir, monkeypatch):
-    monkeypatch.setenv("EVALCORE_DATA_DIR", str(data_dir))
-    st.cache_resource.clear()
-    yield data_dir
-    st.cache_resource.clear()
+def server(data_dir, serve_data_dir):
+    return serve_data_dir(data_dir)
 
 
 def open_page(level: float) -> AppTest:

@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from hostile import plain
@@ -35,11 +34,8 @@ def hostile_folder(tmp_path_factory):
 
 
 @pytest.fixture()
-def folder(hostile_folder, monkeypatch):
-    monkeypatch.setenv("EVALCORE_DATA_DIR", str(hostile_folder))
-    st.cache_resource.clear()
-    yield hostile_folder
-    st.cache_resource.clear()
+def folder(hostile_folder, serve_data_dir):
+    return serve_data_dir(hostile_folder)
 
 
 def open_link(page: str, name: str, **params) -> AppTest:
@@ -90,7 +86,7 @@ def test_the_good_files_of_the_folder_open(folder, name):
     assert len(specs(at)) == 1
 
 
-def test_a_replaced_file_is_shown_as_it_is_now(tmp_path, monkeypatch):
+def test_a_replaced_file_is_shown_as_it_is_now(tmp_path, serve_data_dir):
     """Before: the Data page kept showing the old file's columns and N after the file was replaced (the preview and
     every page's cache were keyed by the set's name)."""
     data = tmp_path / "data"
@@ -98,8 +94,7 @@ def test_a_replaced_file_is_shown_as_it_is_now(tmp_path, monkeypatch):
     rng = np.random.default_rng(3)
     pd.DataFrame({"label": rng.random(400) < 0.3, "a": rng.normal(size=400), "b": rng.normal(size=400)}) \
         .to_parquet(data / "set.parquet")
-    monkeypatch.setenv("EVALCORE_DATA_DIR", str(data))
-    st.cache_resource.clear()
+    serve_data_dir(data)
     at = open_link("pages/data.py", "set.parquet", ties="hash")
     assert {m.label: m.value for m in at.metric}["Candidates N"] == "400"
     new = pd.DataFrame({"label": rng.random(700) < 0.5, "a": rng.normal(size=700), "c": rng.normal(size=700)})
@@ -110,7 +105,6 @@ def test_a_replaced_file_is_shown_as_it_is_now(tmp_path, monkeypatch):
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Candidates N"] == "700" and metrics["True positives"] == f"{int(new['label'].sum()):,}"
     assert "c" in at.multiselect[0].options  # the new file's columns, from its own preview
-    st.cache_resource.clear()
 
 
 def test_an_upload_with_a_200000_character_column_name_gets_a_short_message():
