@@ -333,13 +333,13 @@ def whose_select(v: ViewSettings, labels: pd.DataFrame) -> None:
     """With the rule "annotator": whose labels count, among the annotators (names shown on the page; the link
     carries a token, never a name)."""
     from evalcore_app.common import forgotten, update
+    from evalcore_app.widgets import declared, refill
 
     key = "w_ann_of"
     wanted = whose(v, labels)
-    if st.session_state.get(key) != wanted:
-        st.session_state[key] = wanted
-    options = list(labels.columns)  # (the value declared as well: evalcore_app.widgets.declared)
-    st.selectbox("Whose labels", options, index=options.index(wanted) if wanted in options else 0, key=key,
+    refill(key, wanted)
+    options = list(labels.columns)
+    st.selectbox("Whose labels", options, key=key, **declared(st.selectbox, wanted, {"options": options}),
                  on_change=lambda: forgotten(key) or update(ann_of=annotator_token(st.session_state[key])))
 
 

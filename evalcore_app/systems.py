@@ -510,8 +510,7 @@ def baseline_choice(names: list[str]) -> None:
     if v.sys_mode not in ("text", "trec") or len(names) < 2:
         return
     key = "w_sys_baseline"
-    if st.session_state.get(key) != names[0]:
-        st.session_state[key] = names[0]
+    widgets.refill(key, names[0])
     field = "sys_runs" if v.sys_mode == "trec" else "sys_hyps"
 
     def changed() -> None:

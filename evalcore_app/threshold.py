@@ -16,16 +16,10 @@ MEASURE_KEY = "w_threshold_measure"
 GAMMA_KEYS = ("w_gamma", "w_gamma_typed")  # the slider and the number input, both showing the view's gamma
 
 
-def _refill(key: str, value) -> None:
-    """Show the view's value in a widget (only where it differs: see :func:`evalcore_app.widgets.bound`)."""
-    if st.session_state.get(key) != value:
-        st.session_state[key] = value
-
-
 def measure_select(data, measures) -> str:
     """The measure; switching from one measure to another at a γ keeps the acceptance size
     (:func:`evalcore.analysis.gamma_keeping_size`), not the number γ, which means something else on another scale."""
-    _refill(MEASURE_KEY, view().threshold_measure)
+    widgets.refill(MEASURE_KEY, view().threshold_measure)
 
     def changed() -> None:
         old, new = view(), st.session_state[MEASURE_KEY]
@@ -52,7 +46,7 @@ def gamma_controls(positions) -> float:
     gamma = float(view().gamma)
     options = sorted({float(p) for p in positions} | {gamma})
     for key in GAMMA_KEYS:
-        _refill(key, gamma)
+        widgets.refill(key, gamma)
 
     def changed(key: str) -> None:
         if forgotten(key):
@@ -79,9 +73,9 @@ def axis_toggles(scores) -> tuple[bool, bool]:
     chosen = view().log_score
     key = "w_log_score"
     wanted = log_score_axis_applicable(scores) if chosen is None else bool(chosen)
-    _refill(key, wanted)
-    with c2:  # (the value declared as well: widgets.declared)
-        log_score = st.toggle("Log score axis", value=bool(wanted), key=key,
+    widgets.refill(key, wanted)
+    with c2:
+        log_score = st.toggle("Log score axis", key=key, **widgets.declared(st.toggle, wanted, {}),
                               on_change=lambda: forgotten(key) or update(log_score=bool(st.session_state[key])),
                               help="On by default where more than half of the scores fall into one bin of the linear "
                                    "axis. Signed scores get sign(x)·log10(1 + |x|/c).")

@@ -47,6 +47,13 @@ def bound(widget, label: str, field: str, *, convert=None, default=None, **kwarg
     return widget(label, key=key, on_change=changed, **declared(widget, wanted, kwargs), **kwargs)
 
 
+def refill(key: str, value) -> None:
+    """Show the view's ``value`` in the widget under ``key`` (only where it differs, so that a value the browser is
+    sending is not overwritten during quick input): for widgets made outside :func:`bound`."""
+    if st.session_state.get(key) != value:
+        st.session_state[key] = value
+
+
 def declared(widget, value, kwargs: dict) -> dict:
     """The widget's own starting value (``index``, ``default``, ``value``) set to ``value``, the view's: what the
     widget shows wherever Streamlit or the browser has no value for it under its key.
@@ -230,8 +237,7 @@ def cut_controls(candidates, measures, positions, defaults) -> dict:
         value = chosen.get(m, defaults[m])
         # a new n brings new options (its default threshold): a new widget, so no stale browser state
         key = f"w_cut_gamma_{m}_{n}"
-        if st.session_state.get(key) != value:
-            st.session_state[key] = value
+        refill(key, value)
 
         def changed(m=m, key=key):
             if forgotten(key):
@@ -339,8 +345,7 @@ def display_names_editor(measures) -> None:
         for i, m in enumerate(measures):
             key = f"w_name_{m}"
             wanted = display.mapping.get(m, "")
-            if st.session_state.get(key) != wanted:
-                st.session_state[key] = wanted
+            refill(key, wanted)
 
             def changed(m=m, key=key) -> None:
                 if forgotten(key):
